@@ -1,0 +1,310 @@
+//! Corrected UTF-8 (`corrected-utf8`): encode, decode, validate.
+//!
+//! Every structurally complete sequence is the unique encoding of one code point: each
+//! length class adds an offset to the raw RFC 2044 value, so there are no overlongs, and
+//! the C1 controls and surrogates are skipped (`docs/semantics.md` §2).
+
+use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::events::{Events, Step};
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// The longest sequence, in bytes.
+pub const MAX_LEN: usize = 6;
+
+/// The last encodable code point.
+pub const MAX_CODEPOINT: u32 = 0x8421_109F;
+
+/// The magic number that marks a Corrected UTF-8 file (U+10E7D U+ED4E U+0000 U+000A).
+pub const MAGIC: [u8; 8] = [0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A];
+
+/// One row of the "Putting it all together" table: sequences of `len` bytes whose raw
+/// value lies in `raw_first..=raw_last` encode `raw + offset`.
+struct Row {
+    len: u8,
+    raw_first: u32,
+    raw_last: u32,
+    offset: u32,
+}
+
+/// Seed 000, "Putting it all together": the sequence classes, their offsets and, through
+/// `raw + offset`, the code point ranges. The 3-byte class is split at raw `CF60`, where
+/// the surrogates are skipped.
+#[rustfmt::skip]
+const ROWS: [Row; 7] = [
+    Row { len: 1, raw_first: 0x00,      raw_last: 0x7F,        offset: 0 },
+    Row { len: 2, raw_first: 0x00,      raw_last: 0x7FF,       offset: 160 },
+    Row { len: 3, raw_first: 0x0000,    raw_last: 0xCF5F,      offset: 2_208 },
+    Row { len: 3, raw_first: 0xCF60,    raw_last: 0xFFFF,      offset: 4_256 },
+    Row { len: 4, raw_first: 0x00,      raw_last: 0x1F_FFFF,   offset: 69_792 },
+    Row { len: 5, raw_first: 0x00,      raw_last: 0x3FF_FFFF,  offset: 2_166_944 },
+    Row { len: 6, raw_first: 0x00,      raw_last: 0x7FFF_FFFF, offset: 69_275_808 },
+];
+
+/// The role of a byte at the start of a sequence.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lead {
+    /// A lead of a sequence of this many bytes (1 for ASCII).
+    Len(u8),
+    /// `80–BF`.
+    Continuation,
+    /// `FE`, `FF`.
+    Reserved,
+}
+
+/// Classifies a byte as a sequence start (`docs/semantics.md` §2.1).
+#[inline]
+pub(crate) const fn lead(byte: u8) -> Lead {
+    match byte {
+        0x00..=0x7F => Lead::Len(1),
+        0x80..=0xBF => Lead::Continuation,
+        0xC0..=0xDF => Lead::Len(2),
+        0xE0..=0xEF => Lead::Len(3),
+        0xF0..=0xF7 => Lead::Len(4),
+        0xF8..=0xFB => Lead::Len(5),
+        0xFC..=0xFD => Lead::Len(6),
+        0xFE..=0xFF => Lead::Reserved,
+    }
+}
+
+/// `00–7F` or `C0–FD`: a byte where a reserved span ends.
+#[inline]
+pub(crate) const fn is_recognized_lead(byte: u8) -> bool {
+    matches!(lead(byte), Lead::Len(_))
+}
+
+/// The value bits of an n-byte lead (n ≥ 2): `110xxxxx` keeps 5 bits, `1111110x` keeps 1.
+#[inline]
+pub(crate) const fn lead_bits(byte: u8, len: u8) -> u32 {
+    (byte & (0x7F >> len)) as u32
+}
+
+/// The code point of a complete sequence of `len` bytes with raw value `raw`.
+#[inline]
+pub(crate) const fn codepoint_of(len: u8, raw: u32) -> u32 {
+    let offset = match len {
+        1 => 0,
+        2 => ROWS[1].offset,
+        3 if raw < ROWS[3].raw_first => ROWS[2].offset,
+        3 => ROWS[3].offset,
+        4 => ROWS[4].offset,
+        5 => ROWS[5].offset,
+        _ => ROWS[6].offset,
+    };
+    raw + offset
+}
+
+/// Decodes the sequence at the start of `bytes` (non-empty): what it is and its length.
+pub(crate) fn step(bytes: &[u8]) -> (Step, usize) {
+    let first = bytes[0];
+    match lead(first) {
+        Lead::Len(1) => (Step::CodePoint(first as u32), 1),
+        Lead::Continuation => (Step::Error(ErrorKind::UnexpectedContinuation), 1),
+        Lead::Reserved => {
+            let len = bytes[1..]
+                .iter()
+                .position(|&b| is_recognized_lead(b))
+                .map_or(bytes.len(), |i| i + 1);
+            (Step::Error(ErrorKind::Reserved), len)
+        }
+        Lead::Len(len) => {
+            let mut raw = lead_bits(first, len);
+            for i in 1..len as usize {
+                match bytes.get(i) {
+                    Some(&b) if b & 0xC0 == 0x80 => raw = (raw << 6) | (b & 0x3F) as u32,
+                    _ => return (Step::Error(ErrorKind::Truncated), i),
+                }
+            }
+            (Step::CodePoint(codepoint_of(len, raw)), len as usize)
+        }
+    }
+}
+
+/// The decoding events of `bytes`: code points and error spans, covering it in order.
+///
+/// Never allocates. [`Events::offset`] tells where the next event starts and
+/// [`Events::located`] adds each event's byte range.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, DecodeError, ErrorKind, Event};
+/// let events: Vec<Event> = corrected::events(b"\xC0\xAF\xFE\xFE\x80A").collect();
+/// assert_eq!(events, [
+///     Event::CodePoint(0xCF),
+///     Event::Error(DecodeError { kind: ErrorKind::Reserved, offset: 2, length: 3 }),
+///     Event::CodePoint(0x41),
+/// ]);
+/// ```
+pub fn events(bytes: &[u8]) -> Events<'_> {
+    Events::new(bytes, step)
+}
+
+/// Strict decode: every code point, or the first error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// assert_eq!(corrected::decode(b"\xEF\xB7\x9D"), Ok(vec![0x10E7D]));
+/// let err = corrected::decode(b"ok\x80").unwrap_err();
+/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::UnexpectedContinuation, 2, 1));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+    events(bytes).strict()
+}
+
+/// Lossy decode: every code point, with one U+FFFD in place of each error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::corrected;
+/// assert_eq!(corrected::decode_lossy(b"A"), vec![0x41]);
+/// assert_eq!(corrected::decode_lossy(b"\xFF\xFF\x80A\xE0"), vec![0xFFFD, 0x41, 0xFFFD]);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
+    events(bytes).lossy().collect()
+}
+
+/// Validates `bytes`: `Ok` or the first error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// assert!(corrected::validate(b"\xFD\xBF\xBF\xBF\xBF\xBF").is_ok());
+/// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
+/// ```
+pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+    // ASCII needs no decoding; skip it a word at a time before the careful walk.
+    let start = bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len());
+    let mut events = events(bytes);
+    events.skip_to(start);
+    events.find_map(|e| e.error().copied()).map_or(Ok(()), Err)
+}
+
+/// The length of `codepoint`'s encoding, or why it has none.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// assert_eq!(corrected::encoded_len(0x8421109F), Ok(6));
+/// assert_eq!(corrected::encoded_len(0xD800).unwrap_err().kind, ErrorKind::Surrogate);
+/// ```
+pub const fn encoded_len(codepoint: u32) -> Result<usize, EncodeError> {
+    match row_of(codepoint) {
+        Ok(row) => Ok(ROWS[row].len as usize),
+        Err(kind) => Err(EncodeError { kind, codepoint }),
+    }
+}
+
+/// The index in [`ROWS`] of the row that encodes `codepoint`, or why none does.
+const fn row_of(codepoint: u32) -> Result<usize, ErrorKind> {
+    match codepoint {
+        0x80..=0x9F => Err(ErrorKind::C1Control),
+        0xD800..=0xDFFF => Err(ErrorKind::Surrogate),
+        0x8421_10A0.. => Err(ErrorKind::OutOfRange),
+        _ => {
+            let mut i = 0;
+            while i < ROWS.len() {
+                let row = &ROWS[i];
+                if codepoint >= row.raw_first + row.offset && codepoint <= row.raw_last + row.offset
+                {
+                    return Ok(i);
+                }
+                i += 1;
+            }
+            // Unreachable: the rows cover every value not rejected above (tested).
+            Err(ErrorKind::OutOfRange)
+        }
+    }
+}
+
+/// Encodes one code point into `buf` without allocating; returns the bytes written.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// let mut buf = [0; corrected::MAX_LEN];
+/// assert_eq!(corrected::encode_into(0xCF, &mut buf), Ok(&[0xC0, 0xAF][..]));
+/// assert_eq!(corrected::encode_into(0x8421_10A0, &mut buf).unwrap_err().kind, ErrorKind::OutOfRange);
+/// ```
+pub fn encode_into(codepoint: u32, buf: &mut [u8; MAX_LEN]) -> Result<&[u8], EncodeError> {
+    let row = match row_of(codepoint) {
+        Ok(row) => &ROWS[row],
+        Err(kind) => return Err(EncodeError { kind, codepoint }),
+    };
+    let len = row.len as usize;
+    if len == 1 {
+        buf[0] = codepoint as u8;
+        return Ok(&buf[..1]);
+    }
+    Ok(crate::pack(codepoint - row.offset, len, buf))
+}
+
+/// Encodes code points into a new `Vec`; fails at the first one that has no encoding.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// assert_eq!(corrected::encode([0x10E7D, 0xED4E, 0, 0x0A]), Ok(corrected::MAGIC.to_vec()));
+/// let err = corrected::encode([0x41, 0x9F]).unwrap_err();
+/// assert_eq!((err.kind, err.codepoint), (ErrorKind::C1Control, 0x9F));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    let mut buf = [0; MAX_LEN];
+    for cp in codepoints {
+        out.extend_from_slice(encode_into(cp, &mut buf)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_cover_every_code_point_but_the_two_gaps() {
+        let mut expected_first = 0u32;
+        for row in &ROWS {
+            // The C1 controls and the surrogates are the only values skipped.
+            expected_first = match expected_first {
+                0x80 => 0xA0,
+                0xD800 => 0xE000,
+                v => v,
+            };
+            assert_eq!(
+                row.raw_first + row.offset,
+                expected_first,
+                "row of {} bytes",
+                row.len
+            );
+            expected_first = row.raw_last + row.offset + 1;
+        }
+        assert_eq!(expected_first - 1, MAX_CODEPOINT);
+    }
+
+    #[test]
+    fn every_row_spans_exactly_its_raw_bits() {
+        for row in &ROWS {
+            let bits = if row.len == 1 {
+                7
+            } else {
+                (7 - row.len as u32) + 6 * (row.len as u32 - 1)
+            };
+            let split = row.len == 3;
+            if !split {
+                assert_eq!(row.raw_last, (1u32 << bits) - 1, "row of {} bytes", row.len);
+            }
+        }
+        assert_eq!(ROWS[3].raw_last, 0xFFFF);
+    }
+}

@@ -1,0 +1,422 @@
+//! Corrected UTF-8 documents (files): the magic number, errors and warnings, each with a
+//! byte offset and a line and column (`docs/semantics.md` §2.6).
+
+use crate::corrected::MAGIC;
+use crate::error::{ErrorKind, Event, Located};
+use crate::stream::StreamDecoder;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+
+/// What a finding is about.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{ErrorKind, FindingKind, Severity};
+/// assert_eq!(FindingKind::Cr.as_str(), "cr");
+/// assert_eq!(FindingKind::Decode(ErrorKind::Reserved).as_str(), "reserved");
+/// assert_eq!(FindingKind::Nul.severity(), Severity::Error);
+/// assert_eq!(FindingKind::from_name("tab"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingKind {
+    /// Error: U+0000 outside the leading magic number.
+    Nul,
+    /// Error: a decoding error span, under its own kind.
+    Decode(ErrorKind),
+    /// Warning: the file does not start with the magic number.
+    MissingMagic,
+    /// Warning: U+000D.
+    Cr,
+    /// Warning: U+2028.
+    LineSeparator,
+    /// Warning: U+2029.
+    ParagraphSeparator,
+    /// Warning: U+0001..U+001F other than U+000A and U+000D.
+    C0Control,
+    /// Warning: non-empty text whose last event is not U+000A.
+    MissingFinalNewline,
+}
+
+impl FindingKind {
+    const NAMED: [FindingKind; 7] = [
+        FindingKind::Nul,
+        FindingKind::MissingMagic,
+        FindingKind::Cr,
+        FindingKind::LineSeparator,
+        FindingKind::ParagraphSeparator,
+        FindingKind::C0Control,
+        FindingKind::MissingFinalNewline,
+    ];
+
+    /// The identifier used in vectors, reports and the adapter protocol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::FindingKind;
+    /// assert_eq!(FindingKind::MissingFinalNewline.as_str(), "missing-final-newline");
+    /// assert_ne!(FindingKind::C0Control.as_str(), "control");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::Nul => "nul",
+            FindingKind::Decode(kind) => kind.as_str(),
+            FindingKind::MissingMagic => "missing-magic",
+            FindingKind::Cr => "cr",
+            FindingKind::LineSeparator => "line-separator",
+            FindingKind::ParagraphSeparator => "paragraph-separator",
+            FindingKind::C0Control => "c0-control",
+            FindingKind::MissingFinalNewline => "missing-final-newline",
+        }
+    }
+
+    /// The kind named by an identifier (a document rule or a decoding error kind).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{ErrorKind, FindingKind};
+    /// assert_eq!(FindingKind::from_name("nul"), Some(FindingKind::Nul));
+    /// assert_eq!(FindingKind::from_name("truncated"), Some(FindingKind::Decode(ErrorKind::Truncated)));
+    /// assert_eq!(FindingKind::from_name("NUL"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<FindingKind> {
+        FindingKind::NAMED
+            .into_iter()
+            .find(|k| k.as_str() == name)
+            .or_else(|| ErrorKind::from_name(name).map(FindingKind::Decode))
+    }
+
+    /// Errors break a MUST; warnings a SHOULD.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{ErrorKind, FindingKind, Severity};
+    /// assert_eq!(FindingKind::Decode(ErrorKind::Truncated).severity(), Severity::Error);
+    /// assert_eq!(FindingKind::MissingMagic.severity(), Severity::Warning);
+    /// ```
+    pub const fn severity(self) -> Severity {
+        match self {
+            FindingKind::Nul | FindingKind::Decode(_) => Severity::Error,
+            _ => Severity::Warning,
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How serious a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// The document breaks a MUST or MUST NOT.
+    Error,
+    /// The document breaks a SHOULD or SHOULD NOT.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::Severity;
+    /// assert_eq!(Severity::Error.as_str(), "error");
+    /// assert_ne!(Severity::Warning.as_str(), "warn");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding: its kind and where it is.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{check_document, FindingKind};
+/// let findings = check_document(b"\x00\n");
+/// assert_eq!(findings[1].to_string(), "1:1: error: nul (byte 0)");
+/// assert!(check_document(&[&corrected_utf8::corrected::MAGIC[..], b"ok\n"].concat()).is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Finding {
+    /// What it is.
+    pub kind: FindingKind,
+    /// Byte offset in the whole file (the magic number counts).
+    pub offset: u64,
+    /// 1-based line; lines start after the magic number and after each U+000A.
+    pub line: u64,
+    /// 1-based column: one more than the events (code points and error spans) before it
+    /// on its line.
+    pub column: u64,
+}
+
+impl Finding {
+    /// The kind's severity.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{check_document, Severity};
+    /// let findings = check_document(b"a\r\n");
+    /// assert_eq!(findings[0].severity(), Severity::Warning); // missing-magic
+    /// assert_eq!(findings[1].severity(), Severity::Warning); // cr
+    /// ```
+    pub const fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}: {}: {} (byte {})",
+            self.line,
+            self.column,
+            self.severity(),
+            self.kind,
+            self.offset
+        )
+    }
+}
+
+/// Whether the start of the file has been matched against the magic number yet.
+#[derive(Clone, Copy, Debug)]
+enum Magic {
+    /// The first `n` bytes match the magic number's first `n` bytes (n < 8).
+    Matching(u8),
+    /// Decided: the file starts with the magic number or it does not.
+    Decided,
+}
+
+/// Checks a Corrected UTF-8 document as a stream, in constant memory.
+///
+/// Push chunks with [`push`](DocumentChecker::push), then call
+/// [`finish`](DocumentChecker::finish); findings arrive through the callback in offset
+/// order. The checker holds back at most the first 8 bytes (until it knows whether they
+/// are the magic number) and whatever the [`StreamDecoder`] holds back.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{DocumentChecker, FindingKind};
+/// let mut checker = DocumentChecker::new();
+/// let mut kinds = Vec::new();
+/// checker.push(&corrected_utf8::corrected::MAGIC[..5], |f| kinds.push(f.kind));
+/// checker.push(&corrected_utf8::corrected::MAGIC[5..], |f| kinds.push(f.kind));
+/// checker.push(b"tab\there", |f| kinds.push(f.kind));
+/// checker.finish(|f| kinds.push(f.kind));
+/// assert_eq!(kinds, [FindingKind::C0Control, FindingKind::MissingFinalNewline]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct DocumentChecker {
+    magic: Magic,
+    decoder: StreamDecoder,
+    line: u64,
+    column: u64,
+    /// The last event of the text, if any: `Some(true)` when it was U+000A.
+    ended_with_newline: Option<bool>,
+}
+
+impl Default for DocumentChecker {
+    fn default() -> Self {
+        DocumentChecker::new()
+    }
+}
+
+impl DocumentChecker {
+    /// A checker at the start of a file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{DocumentChecker, FindingKind};
+    /// let mut checker = DocumentChecker::new();
+    /// let mut kinds = Vec::new();
+    /// checker.finish(|f| kinds.push(f.kind));
+    /// assert_eq!(kinds, [FindingKind::MissingMagic]); // an empty file has no magic number
+    /// ```
+    pub fn new() -> Self {
+        DocumentChecker {
+            magic: Magic::Matching(0),
+            decoder: StreamDecoder::corrected(),
+            line: 1,
+            column: 1,
+            ended_with_newline: None,
+        }
+    }
+
+    /// Checks the next chunk of the file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{DocumentChecker, FindingKind};
+    /// let mut checker = DocumentChecker::new();
+    /// let mut found = Vec::new();
+    /// checker.push(b"a\n\xE2\x80", |f| found.push((f.kind, f.line, f.column)));
+    /// checker.push(b"\xA8\n", |f| found.push((f.kind, f.line, f.column)));
+    /// assert_eq!(found, [(FindingKind::MissingMagic, 1, 1)]);
+    /// checker.finish(|_| unreachable!());
+    /// ```
+    pub fn push<F: FnMut(Finding)>(&mut self, chunk: &[u8], mut sink: F) {
+        let mut rest = chunk;
+        if let Magic::Matching(matched) = self.magic {
+            let matched = matched as usize;
+            let take = rest.len().min(MAGIC.len() - matched);
+            if rest[..take] == MAGIC[matched..matched + take] {
+                rest = &rest[take..];
+                if matched + take < MAGIC.len() {
+                    self.magic = Magic::Matching((matched + take) as u8);
+                    return;
+                }
+                // The whole magic number: the text starts after it.
+                self.magic = Magic::Decided;
+                self.decoder = StreamDecoder::corrected().starting_at(MAGIC.len() as u64);
+            } else {
+                // No magic number: the bytes held back so far are text.
+                self.no_magic(matched, &mut sink);
+            }
+        }
+        let (decoder, mut text) = self.split();
+        decoder.push(rest, |event| text.event(event, &mut sink));
+    }
+
+    /// Ends the file: reports what is still open, then `missing-final-newline`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{DocumentChecker, FindingKind};
+    /// let mut checker = DocumentChecker::new();
+    /// let mut found = Vec::new();
+    /// checker.push(b"ab\xF0", |f| found.push(f.kind));
+    /// checker.finish(|f| found.push(f.kind));
+    /// assert_eq!(found[1..], [FindingKind::Decode(corrected_utf8::ErrorKind::Truncated),
+    ///                         FindingKind::MissingFinalNewline]);
+    /// ```
+    pub fn finish<F: FnMut(Finding)>(&mut self, mut sink: F) {
+        if let Magic::Matching(matched) = self.magic {
+            // Fewer than 8 bytes, all a prefix of the magic number: still no magic.
+            self.no_magic(matched as usize, &mut sink);
+        }
+        let end = self.decoder.offset();
+        let (decoder, mut text) = self.split();
+        decoder.finish(|event| text.event(event, &mut sink));
+        if self.ended_with_newline == Some(false) {
+            sink(Finding {
+                kind: FindingKind::MissingFinalNewline,
+                offset: end,
+                line: self.line,
+                column: self.column,
+            });
+        }
+        *self = DocumentChecker::new();
+    }
+
+    /// The file does not start with the magic number: report it and decode the `held`
+    /// bytes that matched its start as text.
+    fn no_magic<F: FnMut(Finding)>(&mut self, held: usize, sink: &mut F) {
+        self.magic = Magic::Decided;
+        sink(Finding {
+            kind: FindingKind::MissingMagic,
+            offset: 0,
+            line: 1,
+            column: 1,
+        });
+        let (decoder, mut text) = self.split();
+        decoder.push(&MAGIC[..held], |event| text.event(event, sink));
+    }
+
+    fn split(&mut self) -> (&mut StreamDecoder, Text<'_>) {
+        (
+            &mut self.decoder,
+            Text {
+                line: &mut self.line,
+                column: &mut self.column,
+                ended_with_newline: &mut self.ended_with_newline,
+            },
+        )
+    }
+}
+
+/// The position bookkeeping, borrowed apart from the decoder that feeds it.
+struct Text<'a> {
+    line: &'a mut u64,
+    column: &'a mut u64,
+    ended_with_newline: &'a mut Option<bool>,
+}
+
+impl Text<'_> {
+    fn event<F: FnMut(Finding)>(&mut self, located: Located, sink: &mut F) {
+        let kind = match located.event {
+            Event::Error(e) => Some(FindingKind::Decode(e.kind)),
+            Event::CodePoint(cp) => match cp {
+                0x00 => Some(FindingKind::Nul),
+                0x0D => Some(FindingKind::Cr),
+                0x0A => None,
+                0x01..=0x1F => Some(FindingKind::C0Control),
+                0x2028 => Some(FindingKind::LineSeparator),
+                0x2029 => Some(FindingKind::ParagraphSeparator),
+                _ => None,
+            },
+        };
+        if let Some(kind) = kind {
+            sink(Finding {
+                kind,
+                offset: located.offset,
+                line: *self.line,
+                column: *self.column,
+            });
+        }
+        let newline = located.event == Event::CodePoint(0x0A);
+        *self.ended_with_newline = Some(newline);
+        if newline {
+            *self.line += 1;
+            *self.column = 1;
+        } else {
+            *self.column += 1;
+        }
+    }
+}
+
+/// Checks a whole Corrected UTF-8 document: every finding, in offset order.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{check_document, corrected::MAGIC, FindingKind};
+/// let mut file = MAGIC.to_vec();
+/// file.extend_from_slice(b"line 1\nline\x002\n");
+/// let findings = check_document(&file);
+/// assert_eq!(findings.len(), 1);
+/// assert_eq!((findings[0].kind, findings[0].offset, findings[0].line, findings[0].column),
+///            (FindingKind::Nul, 19, 2, 5));
+/// assert!(check_document(&[&MAGIC[..], b"fine\n"].concat()).is_empty());
+/// ```
+#[cfg(feature = "alloc")]
+pub fn check_document(bytes: &[u8]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut checker = DocumentChecker::new();
+    checker.push(bytes, |f| findings.push(f));
+    checker.finish(|f| findings.push(f));
+    findings
+}

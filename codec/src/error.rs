@@ -1,0 +1,300 @@
+//! Events, error kinds and errors shared by every encoding.
+
+use core::fmt;
+
+/// The kind of an error span or of an encoding failure.
+///
+/// [`ErrorKind::as_str`] gives the exact identifier used in the vectors, reports and the
+/// adapter protocol (`docs/semantics.md` §5).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::ErrorKind;
+/// assert_eq!(ErrorKind::Truncated.as_str(), "truncated");
+/// assert_eq!(ErrorKind::from_name("reserved"), Some(ErrorKind::Reserved));
+/// assert_eq!(ErrorKind::from_name("bogus"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A continuation byte (`80–BF`) where a sequence must start.
+    UnexpectedContinuation,
+    /// A lead byte followed by too few continuation bytes.
+    Truncated,
+    /// Corrected UTF-8: `FE`/`FF` and what follows up to the next recognized lead byte.
+    Reserved,
+    /// UTF-8 / UTF-∞-8: a non-shortest form.
+    Overlong,
+    /// A surrogate code point (U+D800..U+DFFF).
+    Surrogate,
+    /// Above the encoding's last code point.
+    OutOfRange,
+    /// UTF-8: the bytes `FE` and `FF`.
+    InvalidByte,
+    /// UTF-∞-8: a byte after `FF` that begins no length form.
+    InvalidLength,
+    /// UTF-∞-8: a code longer than the decoder's configured limit.
+    LimitExceeded,
+    /// Corrected UTF-8 encoding: a C1 control (U+0080..U+009F) has no encoding.
+    C1Control,
+}
+
+impl ErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::UnexpectedContinuation,
+        ErrorKind::Truncated,
+        ErrorKind::Reserved,
+        ErrorKind::Overlong,
+        ErrorKind::Surrogate,
+        ErrorKind::OutOfRange,
+        ErrorKind::InvalidByte,
+        ErrorKind::InvalidLength,
+        ErrorKind::LimitExceeded,
+        ErrorKind::C1Control,
+    ];
+
+    /// The identifier used in vectors, reports and the adapter protocol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::ErrorKind;
+    /// assert_eq!(ErrorKind::UnexpectedContinuation.as_str(), "unexpected-continuation");
+    /// assert_ne!(ErrorKind::Reserved.as_str(), "invalid-byte");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::UnexpectedContinuation => "unexpected-continuation",
+            ErrorKind::Truncated => "truncated",
+            ErrorKind::Reserved => "reserved",
+            ErrorKind::Overlong => "overlong",
+            ErrorKind::Surrogate => "surrogate",
+            ErrorKind::OutOfRange => "out-of-range",
+            ErrorKind::InvalidByte => "invalid-byte",
+            ErrorKind::InvalidLength => "invalid-length",
+            ErrorKind::LimitExceeded => "limit-exceeded",
+            ErrorKind::C1Control => "c1-control",
+        }
+    }
+
+    /// The kind named by an identifier, or `None` for an unknown one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::ErrorKind;
+    /// assert_eq!(ErrorKind::from_name("c1-control"), Some(ErrorKind::C1Control));
+    /// assert_eq!(ErrorKind::from_name("C1-Control"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ErrorKind> {
+        ErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error span: `length` bytes starting at byte `offset` that decode to no code point.
+///
+/// Offsets are `u64` so that a stream longer than `usize::MAX` bytes on a 32-bit target
+/// still reports exact positions.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, DecodeError, ErrorKind};
+/// let err = corrected::validate(b"ab\xE0\x80").unwrap_err();
+/// assert_eq!(err, DecodeError { kind: ErrorKind::Truncated, offset: 2, length: 2 });
+/// assert_eq!(err.to_string(), "invalid sequence of 2 bytes at byte 2: truncated");
+/// assert!(corrected::validate(b"ab").is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DecodeError {
+    /// What is wrong with the span.
+    pub kind: ErrorKind,
+    /// Byte offset of the span's first byte in the input (or the whole stream).
+    pub offset: u64,
+    /// Number of bytes in the span; always at least 1.
+    pub length: u64,
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = if self.length == 1 { "byte" } else { "bytes" };
+        // Reserved bytes are "reserved for future use", not invalid: say so.
+        let adjective = if self.kind == ErrorKind::Reserved {
+            "reserved"
+        } else {
+            "invalid"
+        };
+        write!(
+            f,
+            "{adjective} sequence of {} {unit} at byte {}: {}",
+            self.length, self.offset, self.kind
+        )
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+/// A code point that the encoding cannot represent.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, ErrorKind};
+/// let err = corrected::encode_into(0x85, &mut [0; 6]).unwrap_err();
+/// assert_eq!(err.kind, ErrorKind::C1Control);
+/// assert_eq!(err.to_string(), "cannot encode U+0085: c1-control");
+/// assert!(corrected::encode_into(0xA0, &mut [0; 6]).is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EncodeError {
+    /// Why it cannot be encoded.
+    pub kind: ErrorKind,
+    /// The code point.
+    pub codepoint: u32,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode U+{:04X}: {}", self.codepoint, self.kind)
+    }
+}
+
+impl core::error::Error for EncodeError {}
+
+/// One decoding event: a code point, or an error span.
+///
+/// `C` is the code point type: `u32` for Corrected UTF-8 and UTF-8; UTF-∞-8's unbounded
+/// code points use a wider type.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, Event, ErrorKind};
+/// let events: Vec<Event> = corrected::events(b"\xC0\xAF\x80").collect();
+/// assert_eq!(events[0], Event::CodePoint(0xCF));
+/// assert_eq!(events[1].error().map(|e| e.kind), Some(ErrorKind::UnexpectedContinuation));
+/// assert_eq!(events[1].to_string(), "invalid sequence of 1 byte at byte 2: unexpected-continuation");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event<C = u32> {
+    /// A decoded code point.
+    CodePoint(C),
+    /// An error span.
+    Error(DecodeError),
+}
+
+impl<C> Event<C> {
+    /// The error span, if this is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::Event;
+    /// assert!(Event::<u32>::CodePoint(0x41).error().is_none());
+    /// ```
+    pub fn error(&self) -> Option<&DecodeError> {
+        match self {
+            Event::Error(e) => Some(e),
+            Event::CodePoint(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Event<u32> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::CodePoint(cp) => write!(f, "U+{cp:04X}"),
+            Event::Error(e) => e.fmt(f),
+        }
+    }
+}
+
+/// An event with the bytes it came from: `length` bytes starting at `offset`.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, Event, Located};
+/// let mut it = corrected::events(b"A\xC0\x80").located();
+/// assert_eq!(it.next(), Some(Located { offset: 0, length: 1, event: Event::CodePoint(0x41) }));
+/// assert_eq!(it.next(), Some(Located { offset: 1, length: 2, event: Event::CodePoint(0xA0) }));
+/// assert_eq!(it.next(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Located<C = u32> {
+    /// Byte offset of the first byte.
+    pub offset: u64,
+    /// Number of bytes.
+    pub length: u64,
+    /// The event.
+    pub event: Event<C>,
+}
+
+/// The three encodings the project covers, by their identifiers.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::Encoding;
+/// assert_eq!(Encoding::from_name("utf-8"), Some(Encoding::Utf8));
+/// assert_eq!(Encoding::CorrectedUtf8.name(), "corrected-utf8");
+/// assert_eq!(Encoding::from_name("utf8"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Encoding {
+    /// `corrected-utf8`
+    CorrectedUtf8,
+    /// `utf-8`
+    Utf8,
+    /// `utf-inf-8`
+    UtfInf8,
+}
+
+impl Encoding {
+    /// Every encoding.
+    pub const ALL: [Encoding; 3] = [Encoding::CorrectedUtf8, Encoding::Utf8, Encoding::UtfInf8];
+
+    /// The identifier used in vectors, the CLI and the adapter protocol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::Encoding;
+    /// assert_eq!(Encoding::UtfInf8.name(), "utf-inf-8");
+    /// assert_ne!(Encoding::Utf8.name(), "utf8");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::CorrectedUtf8 => "corrected-utf8",
+            Encoding::Utf8 => "utf-8",
+            Encoding::UtfInf8 => "utf-inf-8",
+        }
+    }
+
+    /// The encoding named by an identifier, or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::Encoding;
+    /// assert_eq!(Encoding::from_name("utf-inf-8"), Some(Encoding::UtfInf8));
+    /// assert_eq!(Encoding::from_name(""), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.name() == name)
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

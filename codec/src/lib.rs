@@ -1,0 +1,73 @@
+//! Reference codec for **Corrected UTF-8** and standard **UTF-8**.
+//!
+//! Corrected UTF-8 is a UTF-8 variant in which every byte sequence has exactly one
+//! meaning: multi-byte sequences carry offsets (there are no overlongs), the C1 controls
+//! and surrogates are skipped, and 5- and 6-byte sequences reach U+8421109F. `FE` and
+//! `FF` are reserved for future use.
+//!
+//! Both encodings decode to the same [`Event`]s: a code point, or an error span with a
+//! [`kind`](ErrorKind), an offset and a length. Error spans are maximal subparts (Unicode
+//! D93b), so the UTF-8 decoder agrees with `std` exactly and adds a kind to each span.
+//!
+//! | | Corrected UTF-8 | UTF-8 |
+//! |---|---|---|
+//! | events (no allocation) | [`corrected::events`] | [`utf8::events`] |
+//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
+//! | encode | [`corrected::encode_into`], [`corrected::encode`] | [`utf8::encode_into`], [`utf8::encode`] |
+//! | streams | [`StreamDecoder::corrected`] | [`StreamDecoder::utf8`] |
+//! | documents | [`DocumentChecker`], [`check_document`] | |
+//!
+//! The semantics are stated in the project's `docs/semantics.md`.
+//!
+//! # Examples
+//!
+//! ```
+//! use corrected_utf8::{corrected, utf8, ErrorKind};
+//!
+//! // `C0 AF` is an overlong `/` in UTF-8, and the unique encoding of U+00CF here.
+//! assert_eq!(corrected::decode(b"\xC0\xAF"), Ok(vec![0xCF]));
+//! assert_eq!(utf8::decode(b"\xC0\xAF").unwrap_err().kind, ErrorKind::Overlong);
+//!
+//! // Six bytes reach past U+10FFFF.
+//! assert_eq!(corrected::encode([0x8421_109F]), Ok(b"\xFD\xBF\xBF\xBF\xBF\xBF".to_vec()));
+//! ```
+//!
+//! # Features
+//!
+//! * `std` (default): implies `alloc`.
+//! * `alloc`: the functions that return a `Vec` or `String`.
+//!
+//! Without them the crate is `no_std` and never allocates.
+#![cfg_attr(not(feature = "std"), no_std)]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+pub mod corrected;
+mod document;
+mod error;
+mod events;
+mod stream;
+pub mod utf8;
+
+#[cfg(feature = "alloc")]
+pub use document::check_document;
+pub use document::{DocumentChecker, Finding, FindingKind, Severity};
+pub use error::{DecodeError, EncodeError, Encoding, ErrorKind, Event, Located};
+pub use events::Events;
+pub use stream::{StreamDecoder, MAX_PENDING};
+
+/// Writes `raw` as an RFC 2044 sequence of `len` bytes (2 to 6) into `buf`: a lead of
+/// `len` one bits, a zero and the high bits, then continuation bytes of 6 bits each.
+/// Corrected UTF-8 and UTF-8 share this bit layout; they differ in what `raw` is.
+fn pack(raw: u32, len: usize, buf: &mut [u8]) -> &[u8] {
+    let mut rest = raw;
+    for byte in buf[1..len].iter_mut().rev() {
+        *byte = 0x80 | (rest & 0x3F) as u8;
+        rest >>= 6;
+    }
+    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
+    &buf[..len]
+}
