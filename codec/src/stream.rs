@@ -235,6 +235,7 @@ impl StreamDecoder {
             State::Ground => self.start(byte, sink),
             State::Reserved(start) => {
                 if corrected::is_recognized_lead(byte) {
+                    self.state = State::Ground;
                     sink(error(ErrorKind::Reserved, start, offset - start));
                     self.start(byte, sink);
                 }

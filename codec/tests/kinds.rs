@@ -1,0 +1,185 @@
+//! Every error kind of SPEC §2.3, §2.4 and §3, for decoding and encoding.
+
+mod common;
+use common::*;
+use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
+
+#[track_caller]
+fn corrected_is(input: &str, expected: &[Event]) {
+    let bytes = hex(input);
+    assert_eq!(
+        corrected::events(&bytes).collect::<Vec<_>>(),
+        expected,
+        "{input}"
+    );
+    check_all_splits(Encoding::CorrectedUtf8, &bytes);
+}
+
+#[track_caller]
+fn utf8_is(input: &str, expected: &[Event]) {
+    let bytes = hex(input);
+    assert_eq!(
+        utf8::events(&bytes).collect::<Vec<_>>(),
+        expected,
+        "{input}"
+    );
+    check_all_splits(Encoding::Utf8, &bytes);
+}
+
+#[test]
+fn corrected_unexpected_continuation() {
+    corrected_is("80", &[err(UnexpectedContinuation, 0, 1)]);
+    corrected_is(
+        "BF BF",
+        &[
+            err(UnexpectedContinuation, 0, 1),
+            err(UnexpectedContinuation, 1, 1),
+        ],
+    );
+    corrected_is("C0 80 80", &[cp(0xA0), err(UnexpectedContinuation, 2, 1)]);
+}
+
+#[test]
+fn corrected_truncated() {
+    corrected_is("C0", &[err(Truncated, 0, 1)]);
+    corrected_is("C0 41", &[err(Truncated, 0, 1), cp(0x41)]);
+    corrected_is("E0 80", &[err(Truncated, 0, 2)]);
+    corrected_is("F0 80 80 C0 80", &[err(Truncated, 0, 3), cp(0xA0)]);
+    corrected_is("FD BF BF BF BF", &[err(Truncated, 0, 5)]);
+    corrected_is("FD BF BF BF BF 00", &[err(Truncated, 0, 5), cp(0)]);
+    // The byte that ends a truncated sequence may itself begin a reserved span.
+    corrected_is("F8 80 FE 80", &[err(Truncated, 0, 2), err(Reserved, 2, 2)]);
+}
+
+#[test]
+fn corrected_reserved() {
+    corrected_is("FE", &[err(Reserved, 0, 1)]);
+    corrected_is("FF", &[err(Reserved, 0, 1)]);
+    corrected_is("FE FF", &[err(Reserved, 0, 2)]);
+    corrected_is("FF 80 BF 41", &[err(Reserved, 0, 3), cp(0x41)]);
+    corrected_is("FF 80 C0 80", &[err(Reserved, 0, 2), cp(0xA0)]);
+    corrected_is(
+        "FE FD BF BF BF BF BF",
+        &[err(Reserved, 0, 1), cp(0x8421_109F)],
+    );
+    corrected_is("41 FE", &[cp(0x41), err(Reserved, 1, 1)]);
+    let long: Vec<u8> = [0xFE]
+        .into_iter()
+        .chain([0x80u8, 0xFF].into_iter().cycle().take(4096))
+        .collect();
+    assert_eq!(
+        corrected::events(&long).collect::<Vec<_>>(),
+        [err(Reserved, 0, 4097)]
+    );
+}
+
+#[test]
+fn corrected_encode_errors() {
+    for (codepoint, kind) in [
+        (0x80, ErrorKind::C1Control),
+        (0x9F, ErrorKind::C1Control),
+        (0xD800, ErrorKind::Surrogate),
+        (0xDFFF, ErrorKind::Surrogate),
+        (0x8421_10A0, ErrorKind::OutOfRange),
+        (u32::MAX, ErrorKind::OutOfRange),
+    ] {
+        let e = corrected::encode([codepoint]).unwrap_err();
+        assert_eq!((e.kind, e.codepoint), (kind, codepoint));
+    }
+    for ok in [0x7F, 0xA0, 0xD7FF, 0xE000, 0x8421_109F] {
+        assert!(corrected::encode([ok]).is_ok(), "U+{ok:04X}");
+    }
+}
+
+#[test]
+fn utf8_every_kind() {
+    utf8_is("80", &[err(UnexpectedContinuation, 0, 1)]);
+    utf8_is(
+        "C0 AF",
+        &[err(Overlong, 0, 1), err(UnexpectedContinuation, 1, 1)],
+    );
+    utf8_is("C1", &[err(Overlong, 0, 1)]);
+    utf8_is(
+        "E0 9F BF",
+        &[
+            err(Overlong, 0, 1),
+            err(UnexpectedContinuation, 1, 1),
+            err(UnexpectedContinuation, 2, 1),
+        ],
+    );
+    utf8_is(
+        "F0 8F BF BF",
+        &[
+            err(Overlong, 0, 1),
+            err(UnexpectedContinuation, 1, 1),
+            err(UnexpectedContinuation, 2, 1),
+            err(UnexpectedContinuation, 3, 1),
+        ],
+    );
+    utf8_is(
+        "ED A0 80",
+        &[
+            err(Surrogate, 0, 1),
+            err(UnexpectedContinuation, 1, 1),
+            err(UnexpectedContinuation, 2, 1),
+        ],
+    );
+    utf8_is(
+        "F4 90 80 80",
+        &[
+            err(OutOfRange, 0, 1),
+            err(UnexpectedContinuation, 1, 1),
+            err(UnexpectedContinuation, 2, 1),
+            err(UnexpectedContinuation, 3, 1),
+        ],
+    );
+    utf8_is("F5", &[err(OutOfRange, 0, 1)]);
+    utf8_is(
+        "FD 80",
+        &[err(OutOfRange, 0, 1), err(UnexpectedContinuation, 1, 1)],
+    );
+    utf8_is("FE", &[err(InvalidByte, 0, 1)]);
+    utf8_is("FF 41", &[err(InvalidByte, 0, 1), cp(0x41)]);
+    utf8_is("C2", &[err(Truncated, 0, 1)]);
+    utf8_is("E0 A0", &[err(Truncated, 0, 2)]);
+    utf8_is("E0 41", &[err(Truncated, 0, 1), cp(0x41)]);
+    utf8_is("F0 90 80 41", &[err(Truncated, 0, 3), cp(0x41)]);
+    utf8_is("F4 8F BF", &[err(Truncated, 0, 3)]);
+    utf8_is("ED 9F C0", &[err(Truncated, 0, 2), err(Overlong, 2, 1)]);
+}
+
+#[test]
+fn utf8_encode_errors() {
+    for (codepoint, kind) in [
+        (0xD800, ErrorKind::Surrogate),
+        (0xDFFF, ErrorKind::Surrogate),
+        (0x11_0000, ErrorKind::OutOfRange),
+        (u32::MAX, ErrorKind::OutOfRange),
+    ] {
+        let e = utf8::encode([codepoint]).unwrap_err();
+        assert_eq!((e.kind, e.codepoint), (kind, codepoint));
+    }
+}
+
+#[test]
+fn kind_names_round_trip() {
+    for kind in ErrorKind::ALL {
+        assert_eq!(ErrorKind::from_name(kind.as_str()), Some(kind));
+    }
+    let names: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "unexpected-continuation",
+            "truncated",
+            "reserved",
+            "overlong",
+            "surrogate",
+            "out-of-range",
+            "invalid-byte",
+            "invalid-length",
+            "limit-exceeded",
+            "c1-control"
+        ]
+    );
+}
