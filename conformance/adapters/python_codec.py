@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Conformance adapter for CPython's built-in "utf-8" codec (utf-8 only).
+
+decode: `lossy` from bytes.decode("utf-8", errors="replace"), `valid` and `strict` from a
+strict decode (UnicodeDecodeError.start / .end). The codec does not name error kinds and
+does not give the later error spans, so `output` and the strict `error` kind are not sent.
+
+encode: chr(cp).encode("utf-8"). On failure the kind is sent only when the codec's own
+error says which it is: chr() refuses values above U+10FFFF ("out-of-range"), and the
+encoder refuses lone surrogates ("surrogate"); any other failure is sent as null.
+
+Everything else (other encodings, op "document") answers `"unsupported": true`.
+Protocol: see README.md in this directory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+_HEX = re.compile(r"\A(?:[0-9a-fA-F]{2})*\Z")
+_CODEPOINT = re.compile(r"\AU\+([0-9a-fA-F]+)\Z")
+
+
+class Unsupported(Exception):
+    pass
+
+
+def _decode(data: bytes) -> dict:
+    text = data.decode("utf-8", errors="replace")
+    response = {"lossy": ["U+%04X" % ord(c) for c in text]}
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        response["valid"] = False
+        response["strict"] = {"offset": e.start, "length": e.end - e.start}
+    else:
+        response["valid"] = True
+        response["strict"] = None
+    return response
+
+
+def _encode(cp: int) -> dict:
+    try:
+        ch = chr(cp)
+    except (ValueError, OverflowError):
+        # "chr() arg not in range(0x110000)": the code point is above U+10FFFF.
+        return {"error": "out-of-range"}
+    try:
+        return {"bytes": ch.encode("utf-8").hex()}
+    except UnicodeEncodeError as e:
+        if e.reason == "surrogates not allowed":
+            return {"error": "surrogate"}
+        return {"error": None}
+
+
+def _respond(request: dict) -> dict:
+    if request.get("encoding") != "utf-8":
+        raise Unsupported
+    op = request.get("op")
+    if op == "decode":
+        text = request.get("input")
+        if not isinstance(text, str) or not _HEX.match(text):
+            raise Unsupported
+        return _decode(bytes.fromhex(text))
+    if op == "encode":
+        cp = request.get("codepoint")
+        m = _CODEPOINT.match(cp) if isinstance(cp, str) else None
+        if not m:
+            raise Unsupported
+        return _encode(int(m.group(1), 16))
+    raise Unsupported
+
+
+def handle_line(line: str) -> dict:
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return {"id": None, "unsupported": True}
+    if not isinstance(request, dict):
+        return {"id": None, "unsupported": True}
+    response = {"id": request.get("id")}
+    try:
+        response.update(_respond(request))
+    except Unsupported:
+        response["unsupported"] = True
+    except Exception as e:  # never die on one request
+        print("python_codec: %r" % (e,), file=sys.stderr)
+        response["unsupported"] = True
+    return response
+
+
+def main() -> int:
+    stdin, stdout = sys.stdin.buffer, sys.stdout
+    try:
+        while True:
+            raw = stdin.readline()
+            if not raw:
+                return 0
+            response = handle_line(raw.decode("utf-8", errors="replace"))
+            stdout.write(json.dumps(response, separators=(",", ":")) + "\n")
+            stdout.flush()
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
