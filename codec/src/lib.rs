@@ -71,3 +71,8 @@ fn pack(raw: u32, len: usize, buf: &mut [u8]) -> &[u8] {
     buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
     &buf[..len]
 }
+
+// The README's example is compiled and run as a doctest, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExample;
