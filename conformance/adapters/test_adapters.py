@@ -460,23 +460,25 @@ class Smoke(unittest.TestCase):
 
 # ============================================================================ vectors
 
-VECTOR_FILES = [
-    ("corrected-utf8", "decode"), ("corrected-utf8", "encode"), ("corrected-utf8", "document"),
-    ("utf-8", "decode"), ("utf-8", "encode"),
-]
-
-
 def load_vectors():
-    """[(file, encoding, op, test)] for every vector file present."""
+    """[(file, encoding, op, test)] for every vector file present.
+
+    Every vectors/<encoding>/*.json file; its top-level "schema" (decode, encode,
+    document) and "encoding" say what its tests are, else the file's name and folder.
+    """
+    import glob
     cases = []
-    for encoding, op in VECTOR_FILES:
-        path = os.path.join(VECTORS, encoding, op + ".json")
-        if not os.path.exists(path):
-            continue
+    for path in sorted(glob.glob(os.path.join(VECTORS, "*", "*.json"))):
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
+        if not isinstance(doc, dict) or "testGroups" not in doc:
+            continue
+        encoding = doc.get("encoding") or os.path.basename(os.path.dirname(path))
+        op = doc.get("schema") or os.path.splitext(os.path.basename(path))[0]
+        if op not in ("decode", "encode", "document"):
+            continue
         rel = os.path.relpath(path, ROOT)
-        for group in doc.get("testGroups", []):
+        for group in doc["testGroups"]:
             for test in group.get("tests", []):
                 cases.append((rel, encoding, op, test))
     return cases
