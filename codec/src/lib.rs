@@ -17,6 +17,9 @@
 //! | streams | [`StreamDecoder::corrected`] | [`StreamDecoder::utf8`] |
 //! | documents | [`DocumentChecker`], [`check_document`] | |
 //!
+//! UTF-∞-8 ([`utf_inf8`], with `alloc`) has the same operations over unbounded
+//! [`BigCodePoint`]s, and a limit on a code's length.
+//!
 //! The semantics are stated in the project's `docs/semantics.md`.
 //!
 //! # Examples
@@ -45,13 +48,19 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+#[cfg(feature = "alloc")]
+mod big;
 pub mod corrected;
 mod document;
 mod error;
 mod events;
 mod stream;
 pub mod utf8;
+#[cfg(feature = "alloc")]
+pub mod utf_inf8;
 
+#[cfg(feature = "alloc")]
+pub use big::{BigCodePoint, ParseCodePointError};
 #[cfg(feature = "alloc")]
 pub use document::check_document;
 pub use document::{DocumentChecker, Finding, FindingKind, Severity};

@@ -1,0 +1,691 @@
+//! UTF-∞-8 (`utf-inf-8`): the original 1–6 byte UTF-8 extended through `FE` and `FF` to
+//! unbounded code points (Bishop & Cook's draft; `docs/semantics.md` §4).
+//!
+//! | code points | bytes |
+//! |---|---|
+//! | below U+80000000 | the original 1–6 byte UTF-8 |
+//! | below 2^36 | `FE` + 6 continuation bytes |
+//! | below 2^71 | `FF`, `80–9F` (5 bits), 11 continuation bytes |
+//! | 18 or more hex digits (NUD) | `FF`, length storage (NME = NUD − 18: `A0–AF` if < 16, else `B4`×(k−1) then k digit bytes `A0–AF`), then ((NUD + 2) / 3) × 2 storage bytes, 3 hex digits per 2 bytes |
+//!
+//! Only the shortest form is well-formed. Error spans are maximal subparts: a sequence
+//! fails at the first byte after which no well-formed completion exists, the span is
+//! the bytes before it, and its kind says why: `overlong` (the value would fit a shorter
+//! form, or the length has a leading zero digit), `surrogate`, `invalid-length` (a byte
+//! that fits no length form, or stored digits that do not fit the stored length) or
+//! `truncated` (a non-continuation byte or the end came first).
+//!
+//! A decoder has a limit on a code's length in bytes ([`DEFAULT_MAX_CODE_LEN`]). At the
+//! first byte after which every well-formed completion would be longer, it reports
+//! `limit-exceeded` for the bytes so far, that byte included, and starts afresh after
+//! it. So a hostile length field never makes it allocate: the memory a code in progress
+//! holds is at most 1.5 bytes per byte received, and at most the limit.
+
+use crate::big::BigCodePoint;
+use crate::error::{DecodeError, EncodeError, ErrorKind, Event, Located};
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+
+/// The default limit on one code's length, in bytes (64 KiB: a code point of about
+/// 98 000 hex digits).
+pub const DEFAULT_MAX_CODE_LEN: u32 = 64 * 1024;
+
+/// The smallest code point of each fixed-length form, by length in bytes; shorter values
+/// are overlong (index 13 is the `FF 80–9F` form).
+const fn min_of_len(len: u8) -> u128 {
+    match len {
+        2 => 0x80,
+        3 => 0x800,
+        4 => 0x1_0000,
+        5 => 0x20_0000,
+        6 => 0x400_0000,
+        7 => 0x8000_0000,
+        _ => 1 << 36,
+    }
+}
+
+/// What the bytes of a code in progress have established.
+#[derive(Clone, Debug)]
+enum Part {
+    /// A form of fixed length (2–7 bytes, or 13): its value so far.
+    Fixed { len: u8, value: u128 },
+    /// `FF` alone.
+    AfterFf,
+    /// `FF` and `b4` bytes `B4`, then `digits` length digits whose value is `nme`
+    /// (saturating: a value that large is over any limit).
+    Length { b4: u64, digits: u64, nme: u64 },
+    /// The storage bytes: `total` of them make a code of `code_len` bytes; the first
+    /// `pad` hex digits are padding and must be 0.
+    Storage {
+        code_len: u64,
+        total: u64,
+        pad: u8,
+        /// Digits so far, padding included.
+        nibbles: Vec<u8>,
+        /// The low 2 bits of the second digit of a pair, between its two bytes.
+        half: u8,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Seq {
+    start: u64,
+    /// Bytes so far.
+    have: u64,
+    part: Part,
+}
+
+/// The outcome of adding one continuation byte to a code in progress.
+enum Verdict {
+    Continue(Part),
+    Done(BigCodePoint),
+    Reject(ErrorKind),
+}
+
+/// A length-class start: `FF` and length storage give NUD; the storage part follows.
+fn storage(header_len: u64, nme: u64) -> Part {
+    let nud = nme.saturating_add(18);
+    let total = (nud.saturating_add(2) / 3).saturating_mul(2);
+    Part::Storage {
+        code_len: header_len.saturating_add(total),
+        total,
+        pad: ((3 - nud % 3) % 3) as u8,
+        nibbles: Vec::new(),
+        half: 0,
+    }
+}
+
+/// Adds continuation byte `byte` to `part`; `have` is the number of bytes before it.
+fn step(part: Part, have: u64, byte: u8) -> Verdict {
+    let payload = byte & 0x3F;
+    match part {
+        Part::Fixed { len, value } => {
+            let value = (value << 6) | payload as u128;
+            fixed(len, have + 1, value)
+        }
+        Part::AfterFf => match byte {
+            0x80..=0x9F => fixed(13, 2, (byte & 0x1F) as u128),
+            0xA0..=0xAF => Verdict::Continue(storage(2, (byte & 0x0F) as u64)),
+            0xB4 => Verdict::Continue(Part::Length {
+                b4: 1,
+                digits: 0,
+                nme: 0,
+            }),
+            _ => Verdict::Reject(ErrorKind::InvalidLength),
+        },
+        Part::Length { b4, digits, nme } => match byte {
+            0xB4 if digits == 0 => Verdict::Continue(Part::Length {
+                b4: b4 + 1,
+                digits,
+                nme,
+            }),
+            // A leading zero digit: the length fits in fewer digits.
+            0xA0 if digits == 0 => Verdict::Reject(ErrorKind::Overlong),
+            0xA0..=0xAF => {
+                let nme = nme.saturating_mul(16).saturating_add((byte & 0x0F) as u64);
+                if digits + 1 == b4 + 1 {
+                    Verdict::Continue(storage(have + 1, nme))
+                } else {
+                    Verdict::Continue(Part::Length {
+                        b4,
+                        digits: digits + 1,
+                        nme,
+                    })
+                }
+            }
+            _ => Verdict::Reject(ErrorKind::InvalidLength),
+        },
+        Part::Storage {
+            code_len,
+            total,
+            pad,
+            mut nibbles,
+            half,
+        } => {
+            let index = nibbles.len() / 3 * 2 + if nibbles.len() % 3 == 0 { 0 } else { 1 };
+            let mut half = half;
+            if index % 2 == 0 {
+                // First byte of a pair: a whole digit and the high 2 bits of the next.
+                let (n0, n1_high) = (payload >> 2, payload & 3);
+                match pad {
+                    0 if index == 0 && n0 == 0 => return Verdict::Reject(ErrorKind::Overlong),
+                    1 if index == 0 && n0 != 0 => return Verdict::Reject(ErrorKind::InvalidLength),
+                    2 if index == 0 && payload != 0 => {
+                        return Verdict::Reject(ErrorKind::InvalidLength)
+                    }
+                    _ => {}
+                }
+                nibbles.push(n0);
+                half = n1_high;
+            } else {
+                let (n1, n2) = ((half << 2) | (payload >> 4), payload & 0x0F);
+                match pad {
+                    1 if index == 1 && n1 == 0 => return Verdict::Reject(ErrorKind::Overlong),
+                    2 if index == 1 && n1 != 0 => return Verdict::Reject(ErrorKind::InvalidLength),
+                    2 if index == 1 && n2 == 0 => return Verdict::Reject(ErrorKind::Overlong),
+                    _ => {}
+                }
+                nibbles.push(n1);
+                nibbles.push(n2);
+            }
+            if index as u64 + 1 == total {
+                let cp = BigCodePoint::from_digits(&nibbles[pad as usize..]).expect("nibbles");
+                Verdict::Done(cp)
+            } else {
+                Verdict::Continue(Part::Storage {
+                    code_len,
+                    total,
+                    pad,
+                    nibbles,
+                    half,
+                })
+            }
+        }
+    }
+}
+
+/// The verdict on a fixed-length form of `len` bytes with `have` bytes of value `value`.
+fn fixed(len: u8, have: u64, value: u128) -> Verdict {
+    let rest_bits = (len as u64 - have) * 6;
+    let lowest = value << rest_bits;
+    let highest = lowest | ((1u128 << rest_bits) - 1);
+    if highest < min_of_len(len) {
+        Verdict::Reject(ErrorKind::Overlong)
+    } else if len == 3 && lowest >= 0xD800 && highest <= 0xDFFF {
+        Verdict::Reject(ErrorKind::Surrogate)
+    } else if have == len as u64 {
+        Verdict::Done(BigCodePoint::from(value))
+    } else {
+        Verdict::Continue(Part::Fixed { len, value })
+    }
+}
+
+/// The length of the shortest well-formed code that completes `part`.
+fn shortest_completion(part: &Part) -> u64 {
+    match part {
+        Part::Fixed { len, .. } => *len as u64,
+        Part::AfterFf => 13,
+        Part::Length { b4, digits, nme } => {
+            // No more `B4`: b4 + 1 digits, the missing ones 0 (or a leading 1).
+            let missing = b4 + 1 - digits;
+            let least = if *digits == 0 {
+                16u64.saturating_pow(*b4 as u32)
+            } else {
+                nme.saturating_mul(16u64.saturating_pow(missing as u32))
+            };
+            match storage(1 + b4 + b4 + 1, least) {
+                Part::Storage { code_len, .. } => code_len,
+                _ => unreachable!(),
+            }
+        }
+        Part::Storage { code_len, .. } => *code_len,
+    }
+}
+
+/// The byte-at-a-time decoding machine behind both [`Events`] and [`StreamDecoder`].
+#[derive(Clone, Debug)]
+struct Machine {
+    limit: u64,
+    seq: Option<Seq>,
+}
+
+type Sink<'s> = &'s mut dyn FnMut(Located<BigCodePoint>);
+
+impl Machine {
+    fn new(limit: u32) -> Self {
+        Machine {
+            limit: limit.max(1) as u64,
+            seq: None,
+        }
+    }
+
+    fn feed(&mut self, byte: u8, offset: u64, sink: Sink<'_>) {
+        let Some(seq) = self.seq.take() else {
+            return self.start(byte, offset, sink);
+        };
+        if byte & 0xC0 != 0x80 {
+            sink(error(ErrorKind::Truncated, seq.start, seq.have));
+            return self.start(byte, offset, sink);
+        }
+        match step(seq.part, seq.have, byte) {
+            Verdict::Reject(kind) => {
+                sink(error(kind, seq.start, seq.have));
+                self.start(byte, offset, sink);
+            }
+            Verdict::Done(cp) => sink(Located {
+                offset: seq.start,
+                length: seq.have + 1,
+                event: Event::CodePoint(cp),
+            }),
+            Verdict::Continue(part) => self.go_on(seq.start, seq.have + 1, part, sink),
+        }
+    }
+
+    /// A code in progress goes on, unless its shortest completion is over the limit.
+    fn go_on(&mut self, start: u64, have: u64, part: Part, sink: Sink<'_>) {
+        if shortest_completion(&part) > self.limit {
+            sink(error(ErrorKind::LimitExceeded, start, have));
+        } else {
+            self.seq = Some(Seq { start, have, part });
+        }
+    }
+
+    fn start(&mut self, byte: u8, offset: u64, sink: Sink<'_>) {
+        let fixed_len = match byte {
+            0x00..=0x7F => {
+                return sink(Located {
+                    offset,
+                    length: 1,
+                    event: Event::CodePoint(BigCodePoint::from(byte as u32)),
+                })
+            }
+            0x80..=0xBF => return sink(error(ErrorKind::UnexpectedContinuation, offset, 1)),
+            0xFF => return self.go_on(offset, 1, Part::AfterFf, sink),
+            _ => byte.leading_ones() as u8,
+        };
+        let bits = (byte & (0x7F >> fixed_len)) as u128;
+        match fixed(fixed_len, 1, bits) {
+            Verdict::Continue(part) => self.go_on(offset, 1, part, sink),
+            // `C0`, `C1`: every completion is overlong; the lead alone is the span.
+            Verdict::Reject(kind) => sink(error(kind, offset, 1)),
+            Verdict::Done(_) => unreachable!("a lead is never a whole code"),
+        }
+    }
+
+    fn finish(&mut self, sink: Sink<'_>) {
+        if let Some(seq) = self.seq.take() {
+            sink(error(ErrorKind::Truncated, seq.start, seq.have));
+        }
+    }
+
+    fn pending(&self) -> u64 {
+        self.seq.as_ref().map_or(0, |s| s.have)
+    }
+}
+
+fn error(kind: ErrorKind, offset: u64, length: u64) -> Located<BigCodePoint> {
+    Located {
+        offset,
+        length,
+        event: Event::Error(DecodeError {
+            kind,
+            offset,
+            length,
+        }),
+    }
+}
+
+/// Iterator over the UTF-∞-8 decoding [`Event`]s of a byte slice.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint, Event};
+/// let mut events = utf_inf8::events(b"\xFE\x82\x80\x80\x80\x80\x80\xFF");
+/// assert_eq!(events.next(), Some(Event::CodePoint(BigCodePoint::from(0x8000_0000u32))));
+/// assert!(events.next().unwrap().error().is_some());
+/// assert_eq!(events.next(), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Events<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    machine: Machine,
+    ready: VecDeque<Located<BigCodePoint>>,
+    finished: bool,
+}
+
+impl Events<'_> {
+    /// The next event with its byte range.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8;
+    /// let mut events = utf_inf8::events(b"\xF4\x90\x80\x80");
+    /// let first = events.next_located().unwrap();
+    /// assert_eq!((first.offset, first.length), (0, 4)); // U+110000
+    /// assert!(events.next_located().is_none());
+    /// ```
+    pub fn next_located(&mut self) -> Option<Located<BigCodePoint>> {
+        while self.ready.is_empty() && !self.finished {
+            let ready = &mut self.ready;
+            match self.bytes.get(self.pos) {
+                Some(&byte) => {
+                    self.machine
+                        .feed(byte, self.pos as u64, &mut |e| ready.push_back(e));
+                    self.pos += 1;
+                }
+                None => {
+                    self.machine.finish(&mut |e| ready.push_back(e));
+                    self.finished = true;
+                }
+            }
+        }
+        self.ready.pop_front()
+    }
+}
+
+impl Iterator for Events<'_> {
+    type Item = Event<BigCodePoint>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_located().map(|l| l.event)
+    }
+}
+
+/// The decoding events of `bytes`, with the default code length limit.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint, DecodeError, ErrorKind, Event};
+/// let events: Vec<_> = utf_inf8::events(b"\xED\xA0\x80").collect();
+/// assert_eq!(events[0], Event::Error(DecodeError { kind: ErrorKind::Surrogate, offset: 0, length: 1 }));
+/// assert_eq!(utf_inf8::events(b"A").next(), Some(Event::CodePoint(BigCodePoint::from(0x41u32))));
+/// ```
+pub fn events(bytes: &[u8]) -> Events<'_> {
+    events_with_limit(bytes, DEFAULT_MAX_CODE_LEN)
+}
+
+/// The decoding events of `bytes`, with a limit on one code's length in bytes.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, ErrorKind};
+/// // A 14-byte code under a 13-byte limit: over the limit once `FF A0` is read.
+/// let bytes = b"\xFF\xA0\xA0\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80";
+/// let first = utf_inf8::events_with_limit(bytes, 13).next().unwrap();
+/// assert_eq!(first.error().map(|e| (e.kind, e.length)), Some((ErrorKind::LimitExceeded, 2)));
+/// assert!(utf_inf8::events_with_limit(bytes, 14).next().unwrap().error().is_none());
+/// ```
+pub fn events_with_limit(bytes: &[u8], max_code_len: u32) -> Events<'_> {
+    Events {
+        bytes,
+        pos: 0,
+        machine: Machine::new(max_code_len),
+        ready: VecDeque::new(),
+        finished: false,
+    }
+}
+
+/// Strict decode: every code point, or the first error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint, ErrorKind};
+/// assert_eq!(utf_inf8::decode(b"\xFD\xBF\xBF\xBF\xBF\xBF"), Ok(vec![BigCodePoint::from(0x7FFF_FFFFu32)]));
+/// assert_eq!(utf_inf8::decode(b"\xC0\xAF").unwrap_err().kind, ErrorKind::Overlong);
+/// ```
+pub fn decode(bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
+    events(bytes)
+        .map(|e| match e {
+            Event::CodePoint(cp) => Ok(cp),
+            Event::Error(err) => Err(err),
+        })
+        .collect()
+}
+
+/// Lossy decode: every code point, with one U+FFFD in place of each error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint};
+/// let fffd = BigCodePoint::from(0xFFFDu32);
+/// assert_eq!(utf_inf8::decode_lossy(b"\xFF\xB0A"), vec![fffd.clone(), fffd, BigCodePoint::from(0x41u32)]);
+/// assert_eq!(utf_inf8::decode_lossy(b"A"), vec![BigCodePoint::from(0x41u32)]);
+/// ```
+pub fn decode_lossy(bytes: &[u8]) -> Vec<BigCodePoint> {
+    events(bytes)
+        .map(|e| match e {
+            Event::CodePoint(cp) => cp,
+            Event::Error(_) => BigCodePoint::from(0xFFFDu32),
+        })
+        .collect()
+}
+
+/// Validates `bytes`: `Ok` or the first error span.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, ErrorKind};
+/// assert!(utf_inf8::validate(b"\xF7\xBF\xBF\xBF").is_ok());
+/// assert_eq!(utf_inf8::validate(b"\xFF\xB4\xA0").unwrap_err().kind, ErrorKind::Overlong);
+/// ```
+pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+    events(bytes)
+        .find_map(|e| e.error().copied())
+        .map_or(Ok(()), Err)
+}
+
+/// Appends the encoding of `codepoint` to `out`. Fails only for surrogates.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint, ErrorKind};
+/// let mut out = Vec::new();
+/// utf_inf8::encode_into(&"U+1000000000".parse().unwrap(), &mut out).unwrap();
+/// assert_eq!(out, b"\xFF\x80\x80\x80\x80\x80\x81\x80\x80\x80\x80\x80\x80");
+/// let err = utf_inf8::encode_into(&BigCodePoint::from(0xD800u32), &mut out).unwrap_err();
+/// assert_eq!(err.kind, ErrorKind::Surrogate);
+/// ```
+pub fn encode_into(codepoint: &BigCodePoint, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    match codepoint.to_u128() {
+        Some(v @ 0xD800..=0xDFFF) => Err(EncodeError {
+            kind: ErrorKind::Surrogate,
+            codepoint: v as u32,
+        }),
+        Some(v) if v < 0x80 => {
+            out.push(v as u8);
+            Ok(())
+        }
+        Some(v) if v < 1 << 36 => {
+            let len = (2..=7).find(|&n| v < min_of_len(n + 1) || n == 7).unwrap();
+            let lead = (0xFF00u16 >> len) as u8 | (v >> (6 * (len - 1))) as u8;
+            out.push(lead);
+            push_continuations(v, len as usize - 1, out);
+            Ok(())
+        }
+        Some(v) if v < 1 << 71 => {
+            out.extend_from_slice(&[0xFF, 0x80 | (v >> 66) as u8]);
+            push_continuations(v, 11, out);
+            Ok(())
+        }
+        _ => {
+            let digits = codepoint.digits();
+            let nme = digits.len() as u64 - 18;
+            out.push(0xFF);
+            if nme < 16 {
+                out.push(0xA0 | nme as u8);
+            } else {
+                let length_digits = (64 - nme.leading_zeros()).div_ceil(4);
+                out.extend(core::iter::repeat(0xB4).take(length_digits as usize - 1));
+                out.extend(
+                    (0..length_digits)
+                        .rev()
+                        .map(|i| 0xA0 | ((nme >> (4 * i)) & 0xF) as u8),
+                );
+            }
+            let pad = (3 - digits.len() % 3) % 3;
+            let padded: Vec<u8> = core::iter::repeat(0)
+                .take(pad)
+                .chain(digits.iter().copied())
+                .collect();
+            for d in padded.chunks(3) {
+                out.push(0x80 | (d[0] << 2) | (d[1] >> 2));
+                out.push(0x80 | ((d[1] & 3) << 4) | d[2]);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `count` continuation bytes carrying the low `6 × count` bits of `value`.
+fn push_continuations(value: u128, count: usize, out: &mut Vec<u8>) {
+    out.extend(
+        (0..count)
+            .rev()
+            .map(|i| 0x80 | ((value >> (6 * i)) & 0x3F) as u8),
+    );
+}
+
+/// Encodes code points into a new `Vec`; fails at the first surrogate.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint};
+/// let cps = [BigCodePoint::from(0x41u32), "U+7FFFFFFF".parse().unwrap()];
+/// assert_eq!(utf_inf8::encode(&cps), Ok(b"A\xFD\xBF\xBF\xBF\xBF\xBF".to_vec()));
+/// assert!(utf_inf8::encode(&[BigCodePoint::from(0xDFFFu32)]).is_err());
+/// ```
+pub fn encode<'a, I: IntoIterator<Item = &'a BigCodePoint>>(
+    codepoints: I,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    for cp in codepoints {
+        encode_into(cp, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// A streaming UTF-∞-8 decoder: chunks of any size in, the same events as a one-shot
+/// decode out, with offsets from the start of the stream.
+///
+/// A code in progress holds at most 1.5 bytes of memory per byte received and never
+/// more than its limit allows; codes over the limit are reported as `limit-exceeded`.
+/// Events are reported when the byte that completes or ends them arrives, or at
+/// [`finish`](StreamDecoder::finish).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, BigCodePoint, Event};
+/// let mut decoder = utf_inf8::StreamDecoder::new();
+/// let mut events = Vec::new();
+/// decoder.push(b"\xFE\x82\x80", |e| events.push(e.event));
+/// assert!(events.is_empty());
+/// decoder.push(b"\x80\x80\x80\x80\xFE", |e| events.push(e.event));
+/// decoder.finish(|e| events.push(e.event));
+/// assert_eq!(events[0], Event::CodePoint(BigCodePoint::from(0x8000_0000u32)));
+/// assert!(events[1].error().is_some()); // FE alone is truncated
+/// ```
+#[derive(Clone, Debug)]
+pub struct StreamDecoder {
+    machine: Machine,
+    offset: u64,
+}
+
+impl Default for StreamDecoder {
+    fn default() -> Self {
+        StreamDecoder::new()
+    }
+}
+
+impl StreamDecoder {
+    /// A decoder with the default code length limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8::StreamDecoder;
+    /// let mut decoder = StreamDecoder::new();
+    /// decoder.push(b"\x80", |e| assert!(e.event.error().is_some()));
+    /// decoder.push(b"A", |e| assert!(e.event.error().is_none()));
+    /// ```
+    pub fn new() -> Self {
+        StreamDecoder::with_limit(DEFAULT_MAX_CODE_LEN)
+    }
+
+    /// A decoder that reports codes longer than `max_code_len` bytes as
+    /// `limit-exceeded` (a limit below 1 counts as 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8::StreamDecoder, ErrorKind};
+    /// let mut decoder = StreamDecoder::with_limit(1000);
+    /// let mut kinds = Vec::new();
+    /// // Three `B4`s promise a 4-digit length: at least 4096 + 18 digits, over 1000 bytes.
+    /// decoder.push(b"\xFF\xB4\xB4\xB4", |e| kinds.push(e.event.error().map(|e| (e.kind, e.length))));
+    /// assert_eq!(kinds, [Some((ErrorKind::LimitExceeded, 4))]);
+    /// decoder.push(b"A", |e| assert!(e.event.error().is_none()));
+    /// ```
+    pub fn with_limit(max_code_len: u32) -> Self {
+        StreamDecoder {
+            machine: Machine::new(max_code_len),
+            offset: 0,
+        }
+    }
+
+    /// Offset of the next byte to be pushed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8::StreamDecoder;
+    /// let mut decoder = StreamDecoder::new();
+    /// decoder.push(b"\xFF\xA0", |_| {});
+    /// assert_eq!(decoder.offset(), 2);
+    /// assert_ne!(decoder.offset(), 0);
+    /// ```
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Bytes of the code in progress (never more than the limit).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8::StreamDecoder;
+    /// let mut decoder = StreamDecoder::new();
+    /// decoder.push(b"\xFF\xA0\xA0", |_| {});
+    /// assert_eq!(decoder.pending_len(), 3);
+    /// decoder.finish(|_| {});
+    /// assert_eq!(decoder.pending_len(), 0);
+    /// ```
+    pub fn pending_len(&self) -> u64 {
+        self.machine.pending()
+    }
+
+    /// Decodes the next chunk, calling `sink` with every event it completes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8::StreamDecoder, BigCodePoint, Event};
+    /// let mut decoder = StreamDecoder::new();
+    /// let mut out = Vec::new();
+    /// decoder.push(b"\xF4\x90", |e| out.push(e.event));
+    /// decoder.push(b"\x80\x80", |e| out.push(e.event));
+    /// assert_eq!(out, [Event::CodePoint(BigCodePoint::from(0x11_0000u32))]);
+    /// ```
+    pub fn push<F: FnMut(Located<BigCodePoint>)>(&mut self, chunk: &[u8], mut sink: F) {
+        for &byte in chunk {
+            self.machine.feed(byte, self.offset, &mut sink);
+            self.offset += 1;
+        }
+    }
+
+    /// Ends the input, reporting a code still open as `truncated`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8::StreamDecoder, ErrorKind};
+    /// let mut decoder = StreamDecoder::new();
+    /// decoder.push(b"\xFF\x80", |_| unreachable!());
+    /// let mut kind = None;
+    /// decoder.finish(|e| kind = e.event.error().map(|e| e.kind));
+    /// assert_eq!(kind, Some(ErrorKind::Truncated));
+    /// ```
+    pub fn finish<F: FnMut(Located<BigCodePoint>)>(&mut self, mut sink: F) {
+        self.machine.finish(&mut sink);
+    }
+}
