@@ -1,0 +1,8 @@
+//! Conformance tooling for Corrected UTF-8, UTF-8 and UTF-∞-8.
+//!
+//! * [`literal`]: spec-literal encoders and decoders written from the source tables as
+//!   data. They share no code with the reference codec (`corrected-utf8`): the vectors'
+//!   expected results come from here, and the codec must then agree.
+#![deny(missing_docs)]
+
+pub mod literal;

@@ -1,0 +1,446 @@
+//! Corrected UTF-8, literally from the seed's table.
+//!
+//! The code points come from [`TABLE`], a cell-by-cell copy of the table "Putting it all
+//! together" in seed 000 (`/work/shared/seeds/000_7296eb1899e907a0.txt`, "Corrected
+//! UTF-8"): a complete sequence is looked up by its byte range, and its code point is its
+//! RFC 2044 raw value plus that row's offset. Byte roles are [`ROLES`], from
+//! `docs/semantics.md` §2.1; decoding errors follow §2.4 and documents §2.6.
+
+use super::{in_range, Event, Kind};
+
+/// One row of the seed's "Putting it all together" table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// First byte sequence of the row ("Byte Sequence Range", left end).
+    pub first: &'static [u8],
+    /// Last byte sequence of the row ("Byte Sequence Range", right end).
+    pub last: &'static [u8],
+    /// Added to the raw RFC 2044 value ("Offset", decimal in the seed).
+    pub offset: u32,
+    /// First code point of the row ("Codepoint Range", left end).
+    pub first_cp: u32,
+    /// Last code point of the row ("Codepoint Range", right end).
+    pub last_cp: u32,
+}
+
+/// Seed 000, "Putting it all together": every row, cell by cell (offsets in decimal as
+/// printed there, code points in hex as printed there).
+#[rustfmt::skip]
+pub const TABLE: [Row; 7] = [
+    //    Byte Sequence Range                                                   Offset                  Codepoint Range
+    Row { first: &[0x00],                               last: &[0x7F],                               offset: 0,          first_cp: 0x0000_0000, last_cp: 0x0000_007F },
+    Row { first: &[0xC0, 0x80],                         last: &[0xDF, 0xBF],                         offset: 160,        first_cp: 0x0000_00A0, last_cp: 0x0000_089F },
+    Row { first: &[0xE0, 0x80, 0x80],                   last: &[0xEC, 0xBD, 0x9F],                   offset: 2_208,      first_cp: 0x0000_08A0, last_cp: 0x0000_D7FF },
+    Row { first: &[0xEC, 0xBD, 0xA0],                   last: &[0xEF, 0xBF, 0xBF],                   offset: 4_256,      first_cp: 0x0000_E000, last_cp: 0x0001_109F },
+    Row { first: &[0xF0, 0x80, 0x80, 0x80],             last: &[0xF7, 0xBF, 0xBF, 0xBF],             offset: 69_792,     first_cp: 0x0001_10A0, last_cp: 0x0021_109F },
+    Row { first: &[0xF8, 0x80, 0x80, 0x80, 0x80],       last: &[0xFB, 0xBF, 0xBF, 0xBF, 0xBF],       offset: 2_166_944,  first_cp: 0x0021_10A0, last_cp: 0x0421_109F },
+    Row { first: &[0xFC, 0x80, 0x80, 0x80, 0x80, 0x80], last: &[0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF], offset: 69_275_808, first_cp: 0x0421_10A0, last_cp: 0x8421_109F },
+];
+
+/// What a byte does where a sequence may start (`docs/semantics.md` §2.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Starts a sequence of this many bytes (1 for ASCII).
+    Lead(usize),
+    /// `80–BF`.
+    Continuation,
+    /// `FE`, `FF`: reserved for future use.
+    Reserved,
+}
+
+/// `docs/semantics.md` §2.1, row by row.
+#[rustfmt::skip]
+pub const ROLES: [((u8, u8), Role); 8] = [
+    ((0x00, 0x7F), Role::Lead(1)),
+    ((0x80, 0xBF), Role::Continuation),
+    ((0xC0, 0xDF), Role::Lead(2)),
+    ((0xE0, 0xEF), Role::Lead(3)),
+    ((0xF0, 0xF7), Role::Lead(4)),
+    ((0xF8, 0xFB), Role::Lead(5)),
+    ((0xFC, 0xFD), Role::Lead(6)),
+    ((0xFE, 0xFF), Role::Reserved),
+];
+
+/// The code points an encoder refuses, and why (`docs/semantics.md` §2.3): exactly the
+/// gaps between and after [`TABLE`]'s code point ranges.
+#[rustfmt::skip]
+pub const ENCODE_ERRORS: [(u32, u32, Kind); 3] = [
+    (0x0000_0080, 0x0000_009F, Kind::C1Control),
+    (0x0000_D800, 0x0000_DFFF, Kind::Surrogate),
+    (0x8421_10A0, 0xFFFF_FFFF, Kind::OutOfRange),
+];
+
+/// The magic number that may open a file (seed 000, "Putting it all together").
+pub const MAGIC: [u8; 8] = [0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A];
+
+/// The role of byte `b`.
+pub fn role(b: u8) -> Role {
+    ROLES
+        .iter()
+        .find(|(r, _)| in_range(b, *r))
+        .map_or(Role::Reserved, |(_, role)| *role)
+}
+
+/// Whether `b` is a recognized lead byte (`00–7F` or `C0–FD`), which ends a reserved span.
+pub fn is_recognized_lead(b: u8) -> bool {
+    matches!(role(b), Role::Lead(_))
+}
+
+/// The bits a complete sequence carries, as in RFC 2044: the low `7 − n` bits of an
+/// n-byte lead (all 7 bits of ASCII), then 6 bits per continuation byte.
+pub fn raw_value(seq: &[u8]) -> u64 {
+    let n = seq.len();
+    let Some((&lead, rest)) = seq.split_first() else {
+        return 0;
+    };
+    let lead_bits = if n == 1 { 7 } else { 7usize.saturating_sub(n) };
+    let mut raw = u64::from(lead) & ((1u64 << lead_bits) - 1);
+    for &c in rest {
+        raw = (raw << 6) | u64::from(c & 0x3F);
+    }
+    raw
+}
+
+/// The row whose byte range holds the complete sequence `seq` (compared byte-wise, as
+/// the table is ordered), if any.
+pub fn row_of_sequence(seq: &[u8]) -> Option<&'static Row> {
+    TABLE
+        .iter()
+        .find(|r| r.first.len() == seq.len() && r.first <= seq && seq <= r.last)
+}
+
+/// The code point of a complete sequence: raw value plus its row's offset.
+pub fn value_of_sequence(seq: &[u8]) -> Option<u32> {
+    let row = row_of_sequence(seq)?;
+    let cp = raw_value(seq) + u64::from(row.offset);
+    u32::try_from(cp).ok()
+}
+
+/// Decodes `input` into events (`docs/semantics.md` §2.4).
+pub fn decode(input: &[u8]) -> Vec<Event> {
+    decode_located(input)
+        .into_iter()
+        .map(|(_, _, e)| e)
+        .collect()
+}
+
+/// Decodes `input` into `(offset, length, event)` triples: where each event's bytes are.
+pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
+    let mut events = Vec::new();
+    let mut i = 0;
+    while let Some(&b) = input.get(i) {
+        match role(b) {
+            Role::Continuation => {
+                let e = Event::Error {
+                    kind: Kind::UnexpectedContinuation,
+                    offset: i,
+                    length: 1,
+                };
+                events.push((i, 1, e));
+                i += 1;
+            }
+            Role::Reserved => {
+                // FE/FF swallow everything up to the next recognized lead byte.
+                let mut j = i + 1;
+                while input.get(j).is_some_and(|&c| !is_recognized_lead(c)) {
+                    j += 1;
+                }
+                let e = Event::Error {
+                    kind: Kind::Reserved,
+                    offset: i,
+                    length: j - i,
+                };
+                events.push((i, j - i, e));
+                i = j;
+            }
+            Role::Lead(n) => {
+                let mut j = i + 1;
+                while j < i + n && input.get(j).is_some_and(|&c| role(c) == Role::Continuation) {
+                    j += 1;
+                }
+                let value = if j == i + n {
+                    value_of_sequence(&input[i..j])
+                } else {
+                    None
+                };
+                let e = match value {
+                    Some(cp) => Event::CodePoint(cp),
+                    // Fewer than n − 1 continuation bytes. (A complete sequence always has
+                    // a row: the rows of each length cover its whole byte range.)
+                    None => Event::Error {
+                        kind: Kind::Truncated,
+                        offset: i,
+                        length: j - i,
+                    },
+                };
+                events.push((i, j - i, e));
+                i = j;
+            }
+        }
+    }
+    events
+}
+
+/// Encodes one code point (`docs/semantics.md` §2.2, §2.3).
+pub fn encode(cp: u32) -> Result<Vec<u8>, Kind> {
+    let Some(row) = TABLE.iter().find(|r| r.first_cp <= cp && cp <= r.last_cp) else {
+        let kind = ENCODE_ERRORS
+            .iter()
+            .find(|(lo, hi, _)| *lo <= cp && cp <= *hi)
+            .map_or(Kind::OutOfRange, |(_, _, k)| *k);
+        return Err(kind);
+    };
+    let raw = cp - row.offset;
+    let n = row.first.len();
+    if n == 1 {
+        return Ok(vec![raw as u8]);
+    }
+    // The RFC 2044 bit distribution: n high one bits then a zero in the lead, 10xxxxxx after.
+    let marker = !(0xFFu8 >> n);
+    let mut bytes = vec![marker | (raw >> (6 * (n - 1))) as u8];
+    for k in (0..n - 1).rev() {
+        bytes.push(0x80 | ((raw >> (6 * k)) & 0x3F) as u8);
+    }
+    Ok(bytes)
+}
+
+/// Encodes a string of code points, or gives the first failing one and why.
+pub fn encode_all(cps: &[u32]) -> Result<Vec<u8>, (u32, Kind)> {
+    let mut out = Vec::new();
+    for &cp in cps {
+        out.extend(encode(cp).map_err(|k| (cp, k))?);
+    }
+    Ok(out)
+}
+
+/// What a document finding is about (`docs/semantics.md` §2.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindingKind {
+    /// `nul`: U+0000 in the text.
+    Nul,
+    /// A decoding error span, under its own kind.
+    Decode(Kind),
+    /// `missing-magic`: the file does not start with the magic number.
+    MissingMagic,
+    /// `cr`: U+000D.
+    Cr,
+    /// `line-separator`: U+2028.
+    LineSeparator,
+    /// `paragraph-separator`: U+2029.
+    ParagraphSeparator,
+    /// `c0-control`: U+0001..U+001F other than U+000A and U+000D.
+    C0Control,
+    /// `missing-final-newline`: non-empty text whose last event is not U+000A.
+    MissingFinalNewline,
+}
+
+impl FindingKind {
+    /// The exact string used in vectors and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingKind::Nul => "nul",
+            FindingKind::Decode(k) => k.as_str(),
+            FindingKind::MissingMagic => "missing-magic",
+            FindingKind::Cr => "cr",
+            FindingKind::LineSeparator => "line-separator",
+            FindingKind::ParagraphSeparator => "paragraph-separator",
+            FindingKind::C0Control => "c0-control",
+            FindingKind::MissingFinalNewline => "missing-final-newline",
+        }
+    }
+
+    /// MUST / MUST NOT rules are errors, SHOULD / SHOULD NOT rules warnings.
+    pub fn severity(self) -> Severity {
+        match self {
+            FindingKind::Nul | FindingKind::Decode(_) => Severity::Error,
+            _ => Severity::Warning,
+        }
+    }
+}
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// `error`: a MUST / MUST NOT is broken.
+    Error,
+    /// `warning`: a SHOULD / SHOULD NOT is broken.
+    Warning,
+}
+
+impl Severity {
+    /// `"error"` or `"warning"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One finding of the document checker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Finding {
+    /// What it is about.
+    pub kind: FindingKind,
+    /// Byte offset in the whole file (magic number included).
+    pub offset: usize,
+    /// 1-based line, counted from the first byte after a leading magic number.
+    pub line: usize,
+    /// 1-based column: one more than the events before it on its line.
+    pub column: usize,
+}
+
+impl Finding {
+    /// The finding's severity.
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+/// The finding a code point raises in a document's text, if any.
+fn code_point_finding(cp: u32) -> Option<FindingKind> {
+    match cp {
+        0x0000 => Some(FindingKind::Nul),
+        0x000A => None,
+        0x000D => Some(FindingKind::Cr),
+        0x0001..=0x001F => Some(FindingKind::C0Control),
+        0x2028 => Some(FindingKind::LineSeparator),
+        0x2029 => Some(FindingKind::ParagraphSeparator),
+        _ => None,
+    }
+}
+
+/// Checks a whole file as a Corrected UTF-8 document (`docs/semantics.md` §2.6).
+pub fn check_document(file: &[u8]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    // Only the complete 8 bytes at the very start count; a proper prefix is text.
+    let base = if file.starts_with(&MAGIC) {
+        MAGIC.len()
+    } else {
+        findings.push(Finding {
+            kind: FindingKind::MissingMagic,
+            offset: 0,
+            line: 1,
+            column: 1,
+        });
+        0
+    };
+    let text = &file[base..];
+    let events = decode_located(text);
+    let (mut line, mut column) = (1, 1);
+    for (offset, _, event) in &events {
+        let kind = match *event {
+            Event::CodePoint(cp) => code_point_finding(cp),
+            Event::Error { kind, .. } => Some(FindingKind::Decode(kind)),
+        };
+        if let Some(kind) = kind {
+            findings.push(Finding {
+                kind,
+                offset: base + offset,
+                line,
+                column,
+            });
+        }
+        if *event == Event::CodePoint(0x0A) {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+    }
+    if events
+        .last()
+        .is_some_and(|(_, _, e)| *e != Event::CodePoint(0x0A))
+    {
+        findings.push(Finding {
+            kind: FindingKind::MissingFinalNewline,
+            offset: file.len(),
+            line,
+            column,
+        });
+    }
+    findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows_are_consistent() {
+        for row in &TABLE {
+            assert_eq!(value_of_sequence(row.first), Some(row.first_cp), "{row:?}");
+            assert_eq!(value_of_sequence(row.last), Some(row.last_cp), "{row:?}");
+            assert_eq!(encode(row.first_cp).as_deref(), Ok(row.first));
+            assert_eq!(encode(row.last_cp).as_deref(), Ok(row.last));
+        }
+        // Rows of one length tile that length's byte range without gaps.
+        for w in TABLE.windows(2) {
+            assert!(w[0].last_cp < w[1].first_cp);
+        }
+    }
+
+    #[test]
+    fn seed_examples() {
+        assert_eq!(decode(&[0xC0, 0xAF]), vec![Event::CodePoint(0xCF)]);
+        let magic: Vec<_> = decode(&MAGIC).into_iter().collect();
+        assert_eq!(
+            magic,
+            [0x10E7D, 0xED4E, 0, 0x0A].map(Event::CodePoint).to_vec()
+        );
+        assert_eq!(
+            decode(&[0xFE, 0xFE, 0x80, 0x41]),
+            vec![
+                Event::Error {
+                    kind: Kind::Reserved,
+                    offset: 0,
+                    length: 3
+                },
+                Event::CodePoint(0x41)
+            ]
+        );
+    }
+
+    #[test]
+    fn round_trip_up_to_three_bytes() {
+        let mut n = 0;
+        for len in 1..=3usize {
+            let total = 1u32 << (8 * len);
+            for v in 0..total {
+                let bytes: Vec<u8> = (0..len).rev().map(|k| (v >> (8 * k)) as u8).collect();
+                let events = decode(&bytes);
+                let covered: usize = events
+                    .iter()
+                    .map(|e| match e {
+                        Event::CodePoint(cp) => encode(*cp).map(|b| b.len()).unwrap_or(0),
+                        Event::Error { length, .. } => *length,
+                    })
+                    .sum();
+                assert_eq!(covered, len, "{bytes:02x?}");
+                if let [Event::CodePoint(cp)] = events[..] {
+                    assert_eq!(encode(cp).unwrap(), bytes);
+                    n += 1;
+                }
+            }
+        }
+        // Every complete sequence of up to 3 bytes is valid.
+        assert_eq!(n, 128 + 32 * 64 + 16 * 64 * 64);
+    }
+
+    #[test]
+    fn encode_is_a_bijection_in_order() {
+        let mut prev: Option<Vec<u8>> = None;
+        for cp in (0..0x12_0000u32).chain(0x8420_0000..=0x8421_109F) {
+            if let Ok(b) = encode(cp) {
+                assert_eq!(decode(&b), vec![Event::CodePoint(cp)]);
+                if let Some(p) = &prev {
+                    assert!(*p < b, "{cp:X}");
+                }
+                prev = Some(b);
+            }
+        }
+        assert_eq!(encode(0x8421_10A0), Err(Kind::OutOfRange));
+        assert_eq!(encode(0x9F), Err(Kind::C1Control));
+        assert_eq!(encode(0xDC00), Err(Kind::Surrogate));
+    }
+}

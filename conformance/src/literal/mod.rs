@@ -1,0 +1,109 @@
+//! Spec-literal encoders and decoders, written from the source tables as data.
+//!
+//! Each module holds its seed table as a `const` array transcribed cell by cell, and
+//! walks it in the most obvious way: slow, allocation-happy and easy to check against
+//! the text. They share no code with the reference codec (`corrected-utf8`); the JSON
+//! vectors' expected results come from here alone.
+//!
+//! * [`corrected`]: Corrected UTF-8 from seed 000's "Putting it all together" table, and
+//!   the document checker of `docs/semantics.md` §2.6.
+//! * [`utf8`]: standard UTF-8 from Unicode Table 3-7 (seed 004), with maximal-subpart
+//!   error spans and the kinds of `docs/semantics.md` §3.
+//! * [`table31b`]: a matcher for Table 3.1b exactly as transcribed in seed 001.
+
+pub mod corrected;
+pub mod table31b;
+pub mod utf8;
+
+use std::fmt;
+
+/// An error kind, as named in `docs/semantics.md` §5 (decode and encode kinds).
+///
+/// The literal decoders define their own kind type on purpose: they must not depend on
+/// the reference codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// `unexpected-continuation`: a continuation byte where a sequence must start.
+    UnexpectedContinuation,
+    /// `truncated`: a sequence cut short by a non-continuation byte or the end.
+    Truncated,
+    /// `reserved`: Corrected UTF-8, an `FE`/`FF` run up to the next recognized lead.
+    Reserved,
+    /// `overlong`: UTF-8, a non-shortest form.
+    Overlong,
+    /// `surrogate`: encodes, or would encode, U+D800..U+DFFF.
+    Surrogate,
+    /// `out-of-range`: above the encoding's last code point.
+    OutOfRange,
+    /// `invalid-byte`: UTF-8, `FE` or `FF`.
+    InvalidByte,
+    /// `c1-control`: Corrected UTF-8 encode of U+0080..U+009F.
+    C1Control,
+}
+
+impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Kind; 8] = [
+        Kind::UnexpectedContinuation,
+        Kind::Truncated,
+        Kind::Reserved,
+        Kind::Overlong,
+        Kind::Surrogate,
+        Kind::OutOfRange,
+        Kind::InvalidByte,
+        Kind::C1Control,
+    ];
+
+    /// The exact string used in vectors and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::UnexpectedContinuation => "unexpected-continuation",
+            Kind::Truncated => "truncated",
+            Kind::Reserved => "reserved",
+            Kind::Overlong => "overlong",
+            Kind::Surrogate => "surrogate",
+            Kind::OutOfRange => "out-of-range",
+            Kind::InvalidByte => "invalid-byte",
+            Kind::C1Control => "c1-control",
+        }
+    }
+
+    /// The kind named by `s`, if any.
+    pub fn from_name(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One decoding event: a code point or an error span (`docs/semantics.md` §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// A decoded code point.
+    CodePoint(u32),
+    /// An error span: `length` bytes from byte `offset` of the input.
+    Error {
+        /// What is wrong.
+        kind: Kind,
+        /// Byte offset of the span's first byte in the input.
+        offset: usize,
+        /// Number of bytes in the span (at least 1).
+        length: usize,
+    },
+}
+
+impl Event {
+    /// Whether this is an error span.
+    pub fn is_error(&self) -> bool {
+        matches!(self, Event::Error { .. })
+    }
+}
+
+/// Whether `b` lies in the inclusive range `r`.
+pub(crate) fn in_range(b: u8, r: (u8, u8)) -> bool {
+    r.0 <= b && b <= r.1
+}
