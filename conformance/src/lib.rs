@@ -3,6 +3,8 @@
 //! * [`literal`]: spec-literal encoders and decoders written from the source tables as
 //!   data. They share no code with the reference codec (`corrected-utf8`): the vectors'
 //!   expected results come from here, and the codec must then agree.
+//! * [`audit`]: Table 3.1b as transcribed against Table 3-7 (`conformance audit`).
 #![deny(missing_docs)]
 
+pub mod audit;
 pub mod literal;
