@@ -1,0 +1,53 @@
+//! `conformance`: generate and audit the vectors, run implementations against them.
+//!
+//! Each subcommand's logic lives in the library; this file only parses arguments.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "conformance",
+    version,
+    about = "Conformance tooling for Corrected UTF-8, UTF-8 and UTF-∞-8"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Rewrite vectors/ from the spec-literal code (tcIds of existing cases are kept).
+    Generate {
+        /// Write nothing; exit non-zero if any committed file differs from what would be written.
+        #[arg(long)]
+        check: bool,
+        /// The vectors directory (default: vectors/ of this checkout).
+        #[arg(long, value_name = "DIR")]
+        vectors: Option<PathBuf>,
+    },
+    /// Compare Table 3.1b (as transcribed) with Table 3-7 over every input of 1 to 4 bytes.
+    Audit {
+        /// Longest input length to check (1 to 4).
+        #[arg(long, default_value_t = 4)]
+        max_len: usize,
+        /// Check every input one by one instead of by byte classes (slow; a cross-check).
+        #[arg(long)]
+        brute_force: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Generate { check, vectors } => conformance::vectors::generate::run(
+            &vectors.unwrap_or_else(conformance::vectors::default_dir),
+            check,
+        ),
+        Command::Audit {
+            max_len,
+            brute_force,
+        } => conformance::audit::run(max_len, brute_force),
+    }
+}

@@ -1,0 +1,344 @@
+//! The serde model of a vector file (schema v1), for writing and for reading.
+//!
+//! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`] or
+//! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
+//! them. Field names and order are those of `vectors/schema/*.schema.json` and
+//! `vectors/README.md`. Code points stay strings (`"U+00A0"`) because UTF-∞-8's are
+//! unbounded; [`parse_codepoint`] reads the ones that fit in a `u64`.
+
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which shape of test a file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schema {
+    /// Bytes in, events out ([`DecodeTest`]).
+    Decode,
+    /// One code point in, bytes or an error kind out ([`EncodeTest`]).
+    Encode,
+    /// A whole file in, document findings out ([`DocumentTest`]).
+    Document,
+}
+
+impl Schema {
+    /// `"decode"`, `"encode"` or `"document"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Schema::Decode => "decode",
+            Schema::Encode => "encode",
+            Schema::Document => "document",
+        }
+    }
+}
+
+/// A test's expected verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TestResult {
+    /// Decode: no error span. Encode: the code point encodes. Document: no `error`
+    /// finding (warnings allowed).
+    Valid,
+    /// The opposite of [`TestResult::Valid`].
+    Invalid,
+}
+
+/// The explanation of one flag, in a file's `notes`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// What the flag marks and why it is tested.
+    pub description: String,
+    /// Where to read more (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<Vec<String>>,
+}
+
+/// A group of tests sharing a comment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestGroup<T> {
+    /// What the group covers.
+    pub comment: String,
+    /// The tests, in file order.
+    pub tests: Vec<T>,
+}
+
+/// One vector file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VectorFile<T> {
+    /// The shape of the tests.
+    pub schema: Schema,
+    /// `"corrected-utf8"`, `"utf-8"` or `"utf-inf-8"`.
+    pub encoding: String,
+    /// Semantic version of the vector set (`vectors/README.md`, "Versioning").
+    pub version: String,
+    /// How many tests the file holds, over all groups.
+    pub number_of_tests: usize,
+    /// Lines of text: what the file is and how it is made.
+    pub header: Vec<String>,
+    /// Every flag used in the file, explained.
+    pub notes: BTreeMap<String, Note>,
+    /// The tests, in groups.
+    pub test_groups: Vec<TestGroup<T>>,
+}
+
+impl<T> VectorFile<T> {
+    /// Every test, in file order.
+    pub fn tests(&self) -> impl Iterator<Item = &T> {
+        self.test_groups.iter().flat_map(|g| g.tests.iter())
+    }
+}
+
+/// What every test has, whatever its shape.
+pub trait TestCase {
+    /// The test's id, unique in its file.
+    fn tc_id(&self) -> u64;
+    /// The test's comment.
+    fn comment(&self) -> &str;
+    /// The test's flags.
+    fn flags(&self) -> &[String];
+    /// The expected verdict.
+    fn result(&self) -> TestResult;
+}
+
+/// One event of a decode test's `output`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum OutputEvent {
+    /// `{"codepoint": "U+00A0"}`.
+    CodePoint {
+        /// `"U+"` and at least 4 uppercase hex digits.
+        codepoint: String,
+    },
+    /// `{"error": KIND, "offset": N, "length": N}`.
+    Error {
+        /// The error kind (`docs/semantics.md` §5).
+        error: String,
+        /// Byte offset of the span in the input.
+        offset: u64,
+        /// Length of the span in bytes (at least 1).
+        length: u64,
+    },
+}
+
+/// A decode test: bytes in, the complete event list out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecodeTest {
+    /// Unique in the file; never renumbered or reused.
+    pub tc_id: u64,
+    /// What this case is.
+    pub comment: String,
+    /// Flags, each explained in the file's `notes`.
+    pub flags: Vec<String>,
+    /// The input bytes, lowercase hex without separators (may be empty).
+    pub input: String,
+    /// Every event, in order: code points and error spans cover the input exactly.
+    pub output: Vec<OutputEvent>,
+    /// `valid` when `output` has no error span.
+    pub result: TestResult,
+}
+
+/// An encode test: one code point in, bytes or an error kind out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EncodeTest {
+    /// Unique in the file; never renumbered or reused.
+    pub tc_id: u64,
+    /// What this case is.
+    pub comment: String,
+    /// Flags, each explained in the file's `notes`.
+    pub flags: Vec<String>,
+    /// The code point: `"U+"` and at least 4 uppercase hex digits.
+    pub codepoint: String,
+    /// The encoding, lowercase hex, when `result` is `valid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
+    /// The error kind, when `result` is `invalid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// `valid` when the code point encodes.
+    pub result: TestResult,
+}
+
+/// How bad a document finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A MUST / MUST NOT is broken.
+    Error,
+    /// A SHOULD / SHOULD NOT is broken.
+    Warning,
+}
+
+/// One finding of a document test.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentFinding {
+    /// The finding's kind (`docs/semantics.md` §2.6, §5).
+    pub kind: String,
+    /// `error` or `warning`.
+    pub severity: Severity,
+    /// Byte offset in the whole file (magic number included).
+    pub offset: u64,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+}
+
+/// A document test: a whole file in, its findings out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DocumentTest {
+    /// Unique in the file; never renumbered or reused.
+    pub tc_id: u64,
+    /// What this case is.
+    pub comment: String,
+    /// Flags, each explained in the file's `notes`.
+    pub flags: Vec<String>,
+    /// The whole file, lowercase hex (may be empty).
+    pub input: String,
+    /// Every finding, in offset order (`missing-magic` first).
+    pub findings: Vec<DocumentFinding>,
+    /// `valid` when no finding has severity `error`.
+    pub result: TestResult,
+}
+
+macro_rules! impl_test_case {
+    ($($t:ty),*) => {$(
+        impl TestCase for $t {
+            fn tc_id(&self) -> u64 { self.tc_id }
+            fn comment(&self) -> &str { &self.comment }
+            fn flags(&self) -> &[String] { &self.flags }
+            fn result(&self) -> TestResult { self.result }
+        }
+    )*};
+}
+impl_test_case!(DecodeTest, EncodeTest, DocumentTest);
+
+/// A decode vector file.
+pub type DecodeFile = VectorFile<DecodeTest>;
+/// An encode vector file.
+pub type EncodeFile = VectorFile<EncodeTest>;
+/// A document vector file.
+pub type DocumentFile = VectorFile<DocumentTest>;
+
+/// A vector file of any shape, as its `schema` field says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyVectorFile {
+    /// `"schema": "decode"`.
+    Decode(DecodeFile),
+    /// `"schema": "encode"`.
+    Encode(EncodeFile),
+    /// `"schema": "document"`.
+    Document(DocumentFile),
+}
+
+impl AnyVectorFile {
+    /// Parses a vector file, choosing the test shape from its `schema` field.
+    pub fn from_json(text: &str) -> Result<AnyVectorFile, String> {
+        #[derive(Deserialize)]
+        struct Peek {
+            schema: Schema,
+        }
+        let peek: Peek = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+            serde_json::from_str(text).map_err(|e| e.to_string())
+        }
+        Ok(match peek.schema {
+            Schema::Decode => AnyVectorFile::Decode(parse(text)?),
+            Schema::Encode => AnyVectorFile::Encode(parse(text)?),
+            Schema::Document => AnyVectorFile::Document(parse(text)?),
+        })
+    }
+
+    /// The file's `schema`.
+    pub fn schema(&self) -> Schema {
+        match self {
+            AnyVectorFile::Decode(_) => Schema::Decode,
+            AnyVectorFile::Encode(_) => Schema::Encode,
+            AnyVectorFile::Document(_) => Schema::Document,
+        }
+    }
+
+    /// The file's `encoding`.
+    pub fn encoding(&self) -> &str {
+        match self {
+            AnyVectorFile::Decode(f) => &f.encoding,
+            AnyVectorFile::Encode(f) => &f.encoding,
+            AnyVectorFile::Document(f) => &f.encoding,
+        }
+    }
+}
+
+/// Lowercase hex without separators, as in `input` and `bytes`.
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads `input`/`bytes` hex: an even number of lowercase hex digits.
+pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits: {hex:?}"));
+    }
+    if let Some(c) = hex.chars().find(|c| !matches!(c, '0'..='9' | 'a'..='f')) {
+        return Err(format!("not a lowercase hex digit: {c:?}"));
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// `"U+"` and the value in uppercase hex, at least 4 digits.
+pub fn format_codepoint(cp: u64) -> String {
+    format!("U+{cp:04X}")
+}
+
+/// The value of a `"U+…"` code point string, when it is well formed (no lowercase, at
+/// least 4 digits, no superfluous leading zero beyond 4 digits) and fits in a `u64`.
+pub fn parse_codepoint(s: &str) -> Option<u64> {
+    let digits = s.strip_prefix("U+")?;
+    if digits.len() < 4
+        || !digits.chars().all(|c| matches!(c, '0'..='9' | 'A'..='F'))
+        || (digits.len() > 4 && digits.starts_with('0'))
+    {
+        return None;
+    }
+    u64::from_str_radix(digits, 16).ok()
+}
+
+/// Pretty JSON as the vector files are written: 2-space indent and a final newline.
+pub fn to_pretty_json<T: Serialize>(value: &T) -> Result<String, String> {
+    let mut s = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    s.push('\n');
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codepoints_and_hex() {
+        assert_eq!(format_codepoint(0xA0), "U+00A0");
+        assert_eq!(format_codepoint(0x8421_109F), "U+8421109F");
+        assert_eq!(parse_codepoint("U+00A0"), Some(0xA0));
+        assert_eq!(parse_codepoint("U+00a0"), None);
+        assert_eq!(parse_codepoint("U+A0"), None);
+        assert_eq!(parse_codepoint("U+010000"), None);
+        assert_eq!(from_hex("c0af"), Ok(vec![0xC0, 0xAF]));
+        assert!(from_hex("C0AF").is_err());
+        assert_eq!(to_hex(&[0xC0, 0xAF]), "c0af");
+    }
+
+    #[test]
+    fn events_round_trip() {
+        let json = r#"[{"codepoint":"U+00A0"},{"error":"truncated","offset":2,"length":1}]"#;
+        let events: Vec<OutputEvent> = serde_json::from_str(json).unwrap();
+        assert_eq!(serde_json::to_string(&events).unwrap(), json);
+    }
+}
