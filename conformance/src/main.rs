@@ -37,6 +37,8 @@ enum Command {
         #[arg(long)]
         brute_force: bool,
     },
+    /// Run the vectors against the reference codec or adapters (conformance/README.md).
+    Run(conformance::run::RunArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,5 +51,6 @@ fn main() -> ExitCode {
             max_len,
             brute_force,
         } => conformance::audit::run(max_len, brute_force),
+        Command::Run(args) => ExitCode::from(conformance::run::main(&args) as u8),
     }
 }

@@ -1,0 +1,411 @@
+//! External implementations over the line protocol (`conformance/adapters/README.md`).
+//!
+//! The adapter runs as `sh -c COMMAND` in a process group of its own. One thread writes
+//! requests to its stdin, one reads its stdout line by line, one keeps the tail of its
+//! stderr; the runner waits for each answer on a channel with the per-case timeout. A
+//! process that exits, hangs, prints something that is not a JSON object or answers with
+//! the wrong id is killed (the whole group) and reaped, and started again for the next
+//! case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills the group.
+
+use super::suite::Case;
+use super::{Answer, Implementation};
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long a closing adapter gets to exit after its stdin closes, before it is killed.
+const GRACE: Duration = Duration::from_secs(2);
+/// Lines of stderr kept for crash messages.
+const STDERR_LINES: usize = 8;
+/// How much of an offending stdout line a PROTOCOL message quotes.
+const QUOTE: usize = 200;
+
+/// What the threads around one adapter process report.
+enum Msg {
+    /// One line of stdout, without its line ending.
+    Line(Vec<u8>),
+    /// Stdout closed (or failed to read).
+    Eof,
+    /// Writing a request to stdin failed (a broken pipe: the process is gone).
+    WriteFailed(std::io::Error),
+}
+
+/// One running adapter process.
+struct Running {
+    child: Child,
+    pgid: i32,
+    requests: Option<Sender<Vec<u8>>>,
+    msgs: Receiver<Msg>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+}
+
+/// An external implementation: a command speaking the line protocol.
+pub struct Adapter {
+    name: String,
+    command: String,
+    timeout: Duration,
+    running: Option<Running>,
+    starts: usize,
+}
+
+impl Adapter {
+    /// An adapter named `name` that runs `command` through `sh -c` when first needed.
+    pub fn new(name: &str, command: &str, timeout: Duration) -> Adapter {
+        Adapter {
+            name: name.to_string(),
+            command: command.to_string(),
+            timeout,
+            running: None,
+            starts: 0,
+        }
+    }
+
+    /// How many times the process was started (1 when it never had to be restarted).
+    pub fn starts(&self) -> usize {
+        self.starts
+    }
+
+    fn start(&mut self) -> std::io::Result<&mut Running> {
+        if self.running.is_none() {
+            become_subreaper();
+            let mut child = Command::new("sh")
+                .arg("-c")
+                .arg(&self.command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .spawn()?;
+            self.starts += 1;
+            let pgid = child.id() as i32;
+            register(pgid);
+            let (msg_tx, msgs) = mpsc::channel();
+            let (requests, req_rx) = mpsc::channel::<Vec<u8>>();
+
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            let tx = msg_tx.clone();
+            spawn(&self.name, "stdin", move || {
+                for line in req_rx {
+                    if let Err(e) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
+                        let _ = tx.send(Msg::WriteFailed(e));
+                        return;
+                    }
+                }
+                // The runner is done: dropping stdin closes it, and the adapter ends.
+            });
+
+            let stdout = child.stdout.take().expect("piped stdout");
+            spawn(&self.name, "stdout", move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let mut line = Vec::new();
+                    match reader.read_until(b'\n', &mut line) {
+                        Ok(0) | Err(_) => {
+                            let _ = msg_tx.send(Msg::Eof);
+                            return;
+                        }
+                        Ok(_) => {
+                            while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                                line.pop();
+                            }
+                            if msg_tx.send(Msg::Line(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            });
+
+            let stderr_pipe = child.stderr.take().expect("piped stderr");
+            let stderr = Arc::new(Mutex::new(VecDeque::new()));
+            let tail = Arc::clone(&stderr);
+            spawn(&self.name, "stderr", move || {
+                let mut reader = BufReader::new(stderr_pipe);
+                let mut line = Vec::new();
+                loop {
+                    line.clear();
+                    // Lines of any length, kept short.
+                    match reader.by_ref().take(64 * 1024).read_until(b'\n', &mut line) {
+                        Ok(0) | Err(_) => return,
+                        Ok(_) => {
+                            let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                            let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+                            if tail.len() == STDERR_LINES {
+                                tail.pop_front();
+                            }
+                            tail.push_back(truncate(&text, QUOTE));
+                        }
+                    }
+                }
+            });
+
+            self.running = Some(Running {
+                child,
+                pgid,
+                requests: Some(requests),
+                msgs,
+                stderr,
+            });
+        }
+        Ok(self.running.as_mut().expect("just started"))
+    }
+
+    /// Kills the process group and reaps the process; returns how it ended and its last
+    /// stderr lines.
+    fn stop(&mut self, kill: bool) -> Option<(ExitStatus, String)> {
+        let mut running = self.running.take()?;
+        running.requests = None; // closes stdin once the writer thread sees it
+        let status = if kill {
+            kill_group(running.pgid);
+            running.child.wait().ok()
+        } else {
+            wait_for(&mut running.child, GRACE).or_else(|| {
+                kill_group(running.pgid);
+                running.child.wait().ok()
+            })
+        };
+        // Anything left in the group (children of `sh`) goes too, and is reaped.
+        kill_group(running.pgid);
+        reap_group(running.pgid);
+        unregister(running.pgid);
+        // Let the stderr thread catch the last lines of a process that just died.
+        thread::sleep(Duration::from_millis(20));
+        let stderr = running
+            .stderr
+            .lock()
+            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
+            .unwrap_or_default();
+        status.map(|s| (s, stderr))
+    }
+
+    fn crash(&mut self, what: &str) -> Answer {
+        let detail = match self.stop(false) {
+            Some((status, stderr)) => {
+                let how = describe_status(status);
+                if stderr.is_empty() {
+                    format!("{what}; the adapter {how}")
+                } else {
+                    format!("{what}; the adapter {how}; stderr: {stderr}")
+                }
+            }
+            None => what.to_string(),
+        };
+        Answer::Crash(detail)
+    }
+}
+
+fn spawn(name: &str, what: &str, f: impl FnOnce() + Send + 'static) {
+    // A thread that cannot be started leaves its channel closed, which reads as a crash.
+    let _ = thread::Builder::new()
+        .name(format!("{name}-{what}"))
+        .spawn(f);
+}
+
+fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if start.elapsed() < limit => thread::sleep(Duration::from_millis(10)),
+            _ => return None,
+        }
+    }
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(sig)) => format!("was killed by signal {sig}"),
+        _ => "ended".to_string(),
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(max).collect();
+        format!("{cut}… ({} chars)", s.chars().count())
+    }
+}
+
+impl Implementation for Adapter {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn describe(&self) -> String {
+        self.command.clone()
+    }
+
+    fn answer(&mut self, case: &Case) -> Answer {
+        let mut line = case.request().to_string().into_bytes();
+        line.push(b'\n');
+        let timeout = self.timeout;
+        let running = match self.start() {
+            Ok(r) => r,
+            Err(e) => return Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)),
+        };
+        if running
+            .requests
+            .as_ref()
+            .is_some_and(|r| r.send(line).is_err())
+        {
+            return self.crash("the request could not be sent");
+        }
+        let msg = running.msgs.recv_timeout(timeout);
+        match msg {
+            Ok(Msg::Line(bytes)) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let value: Value = match serde_json::from_slice(&bytes) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.stop(true);
+                        return Answer::Protocol(format!(
+                            "not JSON ({e}): {:?}",
+                            truncate(&text, QUOTE)
+                        ));
+                    }
+                };
+                let Value::Object(obj) = value else {
+                    self.stop(true);
+                    return Answer::Protocol(format!(
+                        "not a JSON object: {}",
+                        truncate(&text, QUOTE)
+                    ));
+                };
+                match obj.get("id") {
+                    Some(Value::String(id)) if *id == case.id => Answer::Response(obj),
+                    Some(other) => {
+                        let other = other.to_string();
+                        self.stop(true);
+                        Answer::Protocol(format!(
+                            "answered id {} to request {:?}",
+                            truncate(&other, QUOTE),
+                            case.id
+                        ))
+                    }
+                    None => {
+                        self.stop(true);
+                        Answer::Protocol(format!("no `id` in {}", truncate(&text, QUOTE)))
+                    }
+                }
+            }
+            Ok(Msg::Eof) => self.crash("stdout closed"),
+            Ok(Msg::WriteFailed(e)) => self.crash(&format!("writing the request failed ({e})")),
+            Err(RecvTimeoutError::Disconnected) => self.crash("the adapter's pipes closed"),
+            Err(RecvTimeoutError::Timeout) => {
+                self.stop(true);
+                Answer::Timeout(timeout)
+            }
+        }
+    }
+}
+
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        self.stop(false);
+    }
+}
+
+// --- Killing every adapter when the runner itself is interrupted. ---
+
+/// Process groups of running adapters (0 = free slot).
+static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+fn register(pgid: i32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+fn unregister(pgid: i32) {
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+    }
+}
+
+fn kill_group(pgid: i32) {
+    if pgid > 0 {
+        // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
+/// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap_group`] rather than
+/// left to an init process that may not reap (as in some containers).
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
+            unsafe {
+                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            }
+        });
+    }
+}
+
+/// Reaps every child of the runner left in process group `pgid` (all of them were just
+/// sent SIGKILL), waiting at most a second.
+fn reap_group(pgid: i32) {
+    let start = Instant::now();
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
+        let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+        if r > 0 {
+            continue; // reaped one; look for more
+        }
+        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return; // ECHILD: none left
+        }
+        if start.elapsed() > Duration::from_secs(1) {
+            return;
+        }
+        // r == 0: a member has not died yet.
+        kill_group(pgid);
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    for slot in &GROUPS {
+        kill_group(slot.load(Ordering::SeqCst));
+    }
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
+    // and raising again ends the runner the way the signal would have.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
+/// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
+/// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
+/// reach them).
+pub fn kill_adapters_on_signal() {
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installs a handler that only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(sig, handler);
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! Checking one response against its vector: every field present is compared.
+
+use super::suite::{Case, Test};
+use crate::vectors::model::{DocumentFinding, OutputEvent};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+/// One field whose value differs from the vector's.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mismatch {
+    /// The response field (`output`, `lossy`, `valid`, `strict`, `bytes`, `error`,
+    /// `findings`).
+    pub field: String,
+    /// What the vector says it should be.
+    pub expected: Value,
+    /// What the implementation answered.
+    pub got: Value,
+    /// Where the first difference is, for lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The verdict on one well-formed response.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Every field present matched; `checked` lists them.
+    Pass {
+        /// The fields compared.
+        checked: Vec<&'static str>,
+    },
+    /// Some field differed.
+    Fail {
+        /// The fields compared.
+        checked: Vec<&'static str>,
+        /// The ones that differed.
+        mismatches: Vec<Mismatch>,
+    },
+    /// Nothing to check: `"unsupported": true`, or no field of this operation.
+    Skip {
+        /// Why.
+        reason: String,
+    },
+    /// A field is present with a value of the wrong shape.
+    Protocol {
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The fields of each operation, in the order they are checked.
+pub fn fields_of(op: &str) -> &'static [&'static str] {
+    match op {
+        "decode" => &["output", "lossy", "valid", "strict"],
+        "encode" => &["bytes", "error"],
+        _ => &["findings"],
+    }
+}
+
+/// Compares `response` (an object whose `id` has already been matched) with `case`.
+pub fn check(case: &Case, response: &Map<String, Value>) -> Verdict {
+    if response.get("unsupported") == Some(&Value::Bool(true)) {
+        return Verdict::Skip {
+            reason: "unsupported".into(),
+        };
+    }
+    let mut checked = Vec::new();
+    let mut mismatches = Vec::new();
+    for &field in fields_of(case.op()) {
+        let Some(got) = response.get(field) else {
+            continue;
+        };
+        let result = match &case.test {
+            Test::Decode(t) => check_decode(field, &t.output, got),
+            Test::Encode(t) => check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got),
+            Test::Document(t) => check_findings(&t.findings, got),
+        };
+        match result {
+            Ok(None) => {}
+            Ok(Some(m)) => mismatches.push(m),
+            Err(message) => {
+                return Verdict::Protocol {
+                    message: format!("field `{field}`: {message}"),
+                }
+            }
+        }
+        checked.push(field);
+    }
+    if checked.is_empty() {
+        Verdict::Skip {
+            reason: format!(
+                "no checkable field (expected any of {})",
+                fields_of(case.op()).join(", ")
+            ),
+        }
+    } else if mismatches.is_empty() {
+        Verdict::Pass { checked }
+    } else {
+        Verdict::Fail {
+            checked,
+            mismatches,
+        }
+    }
+}
+
+type Checked = Result<Option<Mismatch>, String>;
+
+fn mismatch(field: &str, expected: Value, got: &Value, note: Option<String>) -> Checked {
+    Ok(Some(Mismatch {
+        field: field.to_string(),
+        expected,
+        got: got.clone(),
+        note,
+    }))
+}
+
+/// `U+` code points compare by value, so `U+00a0` and `U+00A0` are the same; anything
+/// that is not a code point string compares as written.
+fn same_codepoint(a: &str, b: &str) -> bool {
+    fn norm(s: &str) -> Option<String> {
+        let d = s.strip_prefix("U+").or_else(|| s.strip_prefix("u+"))?;
+        if d.is_empty() || !d.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        let d = d.trim_start_matches('0').to_ascii_uppercase();
+        Some(d)
+    }
+    match (norm(a), norm(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+fn same_event(a: &OutputEvent, b: &OutputEvent) -> bool {
+    match (a, b) {
+        (OutputEvent::CodePoint { codepoint: x }, OutputEvent::CodePoint { codepoint: y }) => {
+            same_codepoint(x, y)
+        }
+        _ => a == b,
+    }
+}
+
+/// The first index where two lists differ, as a note.
+fn first_difference<T>(expected: &[T], got: &[T], same: impl Fn(&T, &T) -> bool) -> Option<String> {
+    let n = expected
+        .iter()
+        .zip(got)
+        .take_while(|(a, b)| same(a, b))
+        .count();
+    if n == expected.len() && n == got.len() {
+        return None;
+    }
+    Some(if n == expected.len() {
+        format!("{} extra item(s) from index {n}", got.len() - n)
+    } else if n == got.len() {
+        format!("{} item(s) missing from index {n}", expected.len() - n)
+    } else {
+        format!("first difference at index {n}")
+    })
+}
+
+fn lossy_of(output: &[OutputEvent]) -> Vec<String> {
+    output
+        .iter()
+        .map(|e| match e {
+            OutputEvent::CodePoint { codepoint } => codepoint.clone(),
+            OutputEvent::Error { .. } => "U+FFFD".to_string(),
+        })
+        .collect()
+}
+
+fn first_error(output: &[OutputEvent]) -> Option<(&str, u64, u64)> {
+    output.iter().find_map(|e| match e {
+        OutputEvent::Error {
+            error,
+            offset,
+            length,
+        } => Some((error.as_str(), *offset, *length)),
+        OutputEvent::CodePoint { .. } => None,
+    })
+}
+
+fn check_decode(field: &str, output: &[OutputEvent], got: &Value) -> Checked {
+    match field {
+        "output" => {
+            let events: Vec<OutputEvent> = serde_json::from_value(got.clone()).map_err(|e| {
+                format!("not a list of {{\"codepoint\"}} / {{\"error\", \"offset\", \"length\"}} events: {e}")
+            })?;
+            match first_difference(output, &events, same_event) {
+                None => Ok(None),
+                note => mismatch(field, json!(output), got, note),
+            }
+        }
+        "lossy" => {
+            let got_list: Vec<String> = serde_json::from_value(got.clone())
+                .map_err(|e| format!("not a list of \"U+…\" strings: {e}"))?;
+            let expected = lossy_of(output);
+            match first_difference(&expected, &got_list, |a, b| same_codepoint(a, b)) {
+                None => Ok(None),
+                note => mismatch(field, json!(expected), got, note),
+            }
+        }
+        "valid" => {
+            let valid = got.as_bool().ok_or("not a boolean")?;
+            let expected = first_error(output).is_none();
+            if valid == expected {
+                Ok(None)
+            } else {
+                mismatch(field, json!(expected), got, None)
+            }
+        }
+        "strict" => {
+            let expected = first_error(output);
+            let expected_value = match expected {
+                None => Value::Null,
+                Some((kind, offset, length)) => {
+                    json!({"offset": offset, "length": length, "error": kind})
+                }
+            };
+            if got.is_null() {
+                return if expected.is_none() {
+                    Ok(None)
+                } else {
+                    mismatch(field, expected_value, got, None)
+                };
+            }
+            let obj = got.as_object().ok_or("neither null nor an object")?;
+            let num = |k: &str| -> Result<u64, String> {
+                obj.get(k)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| format!("`{k}` missing or not a non-negative integer"))
+            };
+            let (offset, length) = (num("offset")?, num("length")?);
+            let kind = match obj.get("error") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => Some(s.as_str()),
+                Some(_) => return Err("`error` is neither a string nor null".into()),
+            };
+            let Some((e_kind, e_offset, e_length)) = expected else {
+                return mismatch(field, expected_value, got, None);
+            };
+            if offset != e_offset || length != e_length || kind.is_some_and(|k| k != e_kind) {
+                // Show the kind only when the implementation gives one.
+                let mut expected_value = expected_value;
+                if kind.is_none() {
+                    expected_value.as_object_mut().map(|o| o.remove("error"));
+                }
+                return mismatch(field, expected_value, got, None);
+            }
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
+}
+
+fn check_encode(
+    field: &str,
+    expected_bytes: Option<&str>,
+    expected_error: Option<&str>,
+    got: &Value,
+) -> Checked {
+    let expected_value = || match (expected_bytes, expected_error) {
+        (Some(b), _) => json!({ "bytes": b }),
+        (None, e) => json!({ "error": e }),
+    };
+    match field {
+        "bytes" => {
+            let hex = got.as_str().ok_or("not a hex string")?;
+            match expected_bytes {
+                Some(b) if b.eq_ignore_ascii_case(hex) => Ok(None),
+                Some(b) => mismatch(field, json!(b), got, None),
+                None => mismatch(
+                    field,
+                    expected_value(),
+                    got,
+                    Some("the code point has no encoding".into()),
+                ),
+            }
+        }
+        "error" => {
+            let kind = match got {
+                Value::Null => None,
+                Value::String(s) => Some(s.as_str()),
+                _ => return Err("neither a kind string nor null".into()),
+            };
+            match (expected_error, kind) {
+                (Some(_), None) => Ok(None),
+                (Some(e), Some(k)) if e == k => Ok(None),
+                (Some(e), Some(_)) => mismatch(field, json!(e), got, None),
+                (None, _) => mismatch(
+                    field,
+                    expected_value(),
+                    got,
+                    Some("the code point encodes".into()),
+                ),
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+fn check_findings(expected: &[DocumentFinding], got: &Value) -> Checked {
+    let list = got.as_array().ok_or("not a list")?;
+    let mut findings = Vec::with_capacity(list.len());
+    for (i, f) in list.iter().enumerate() {
+        let o = f
+            .as_object()
+            .ok_or_else(|| format!("finding {i} is not an object"))?;
+        let s = |k: &str| {
+            o.get(k)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| format!("finding {i}: `{k}` missing or not a string"))
+        };
+        let n = |k: &str| {
+            o.get(k)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("finding {i}: `{k}` missing or not a non-negative integer"))
+        };
+        findings.push((
+            s("kind")?,
+            s("severity")?,
+            n("offset")?,
+            n("line")?,
+            n("column")?,
+        ));
+    }
+    let expected_tuples: Vec<_> = expected
+        .iter()
+        .map(|f| {
+            let severity = serde_json::to_value(f.severity)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            (f.kind.clone(), severity, f.offset, f.line, f.column)
+        })
+        .collect();
+    match first_difference(&expected_tuples, &findings, |a, b| a == b) {
+        None => Ok(None),
+        note => mismatch("findings", json!(expected), got, note),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::model::{DecodeTest, TestResult};
+
+    fn decode_case(output: Value) -> Case {
+        Case {
+            id: "x.json#1".into(),
+            file: 0,
+            tc_id: 1,
+            encoding: "corrected-utf8".into(),
+            test: Test::Decode(DecodeTest {
+                tc_id: 1,
+                comment: String::new(),
+                flags: vec![],
+                input: "41fe".into(),
+                output: serde_json::from_value(output).unwrap(),
+                result: TestResult::Invalid,
+            }),
+        }
+    }
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn decode_fields() {
+        let case = decode_case(json!([
+            {"codepoint": "U+0041"}, {"error": "reserved", "offset": 1, "length": 1}
+        ]));
+        let ok = obj(
+            json!({"id": "x.json#1", "lossy": ["U+0041", "U+FFFD"], "valid": false,
+            "strict": {"offset": 1, "length": 1}}),
+        );
+        assert_eq!(
+            check(&case, &ok),
+            Verdict::Pass {
+                checked: vec!["lossy", "valid", "strict"]
+            }
+        );
+        let bad = obj(
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "error": "truncated"}}),
+        );
+        assert!(matches!(check(&case, &bad), Verdict::Fail { .. }));
+        let wrong_shape = obj(json!({"id": "x.json#1", "valid": "no"}));
+        assert!(matches!(
+            check(&case, &wrong_shape),
+            Verdict::Protocol { .. }
+        ));
+        let nothing = obj(json!({"id": "x.json#1"}));
+        assert!(matches!(check(&case, &nothing), Verdict::Skip { .. }));
+        let short = obj(json!({"id": "x.json#1", "output": [{"codepoint": "U+41"}]}));
+        match check(&case, &short) {
+            Verdict::Fail { mismatches, .. } => {
+                assert_eq!(
+                    mismatches[0].note.as_deref(),
+                    Some("1 item(s) missing from index 1")
+                )
+            }
+            v => panic!("{v:?}"),
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The built-in implementation `reference`: the project's codec (`corrected-utf8`),
+//! answering every request with every field it can compute, as an adapter would.
+//!
+//! Each field comes from its own codec function (`events` for `output`, `decode_lossy`
+//! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into`,
+//! `check_document`), so a run checks each of them against the vectors.
+
+use super::suite::{Case, Test};
+use super::{Answer, Implementation};
+use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
+use corrected_utf8::{
+    check_document, corrected, utf8, DecodeError, EncodeError, Encoding, Event, Finding, Located,
+};
+use serde_json::{json, Map, Value};
+
+/// The built-in implementation `reference`: the codec crate, answering every field.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reference;
+
+/// A function from bytes to a list of JSON values.
+type Fields = fn(&[u8]) -> Vec<Value>;
+
+/// The codec's functions for one encoding, each giving its protocol field's JSON value.
+struct Codec {
+    /// `output`: every event.
+    output: fn(&[u8]) -> Vec<Value>,
+    /// `lossy`: code points and U+FFFD, as `U+…` strings.
+    lossy: fn(&[u8]) -> Vec<String>,
+    /// `valid`.
+    valid: fn(&[u8]) -> bool,
+    /// `strict`: null or the first error span.
+    strict: fn(&[u8]) -> Value,
+    /// `bytes` (Ok, hex) or `error` (Err, a kind) for a `U+…` code point; `None` when the
+    /// code point is outside what the encoder takes.
+    encode: fn(&str) -> Option<Result<String, &'static str>>,
+    /// `findings`, when the encoding has a document checker.
+    document: Option<Fields>,
+}
+
+/// The codec for an encoding, or `None` when the reference does not implement it (yet).
+fn codec(encoding: Encoding) -> Option<Codec> {
+    match encoding {
+        Encoding::CorrectedUtf8 => Some(Codec {
+            output: |b| output(corrected::events(b).located()),
+            lossy: |b| codepoints(corrected::decode_lossy(b)),
+            valid: |b| corrected::validate(b).is_ok(),
+            strict: |b| strict(corrected::decode(b).map(drop)),
+            encode: |cp| {
+                encode_u32(cp, |c| {
+                    corrected::encode_into(c, &mut [0; corrected::MAX_LEN]).map(to_hex)
+                })
+            },
+            document: Some(|b| check_document(b).iter().map(finding).collect()),
+        }),
+        Encoding::Utf8 => Some(Codec {
+            output: |b| output(utf8::events(b).located()),
+            lossy: |b| codepoints(utf8::decode_lossy(b)),
+            valid: |b| utf8::validate(b).is_ok(),
+            strict: |b| strict(utf8::decode(b).map(drop)),
+            encode: |cp| {
+                encode_u32(cp, |c| {
+                    utf8::encode_into(c, &mut [0; utf8::MAX_LEN]).map(to_hex)
+                })
+            },
+            document: None,
+        }),
+        // UTF-∞-8 joins with its own issue: one arm here (`corrected_utf8::utf_inf8`).
+        Encoding::UtfInf8 => None,
+    }
+}
+
+fn span(e: &DecodeError) -> Value {
+    json!({"error": e.kind.as_str(), "offset": e.offset, "length": e.length})
+}
+
+fn output(events: impl Iterator<Item = Located>) -> Vec<Value> {
+    events
+        .map(|l| match &l.event {
+            Event::CodePoint(cp) => json!({"codepoint": format_codepoint((*cp).into())}),
+            Event::Error(e) => span(e),
+        })
+        .collect()
+}
+
+fn codepoints(cps: Vec<u32>) -> Vec<String> {
+    cps.into_iter()
+        .map(|cp| format_codepoint(cp.into()))
+        .collect()
+}
+
+fn strict(result: Result<(), DecodeError>) -> Value {
+    match result {
+        Ok(()) => Value::Null,
+        Err(e) => span(&e),
+    }
+}
+
+/// The codec's encoders take any 32-bit value; wider ones are outside their domain, and
+/// the reference says `unsupported` rather than guessing.
+fn encode_u32(
+    cp: &str,
+    encode: impl Fn(u32) -> Result<String, EncodeError>,
+) -> Option<Result<String, &'static str>> {
+    let cp = u32::try_from(parse_codepoint(cp)?).ok()?;
+    Some(encode(cp).map_err(|e| e.kind.as_str()))
+}
+
+fn finding(f: &Finding) -> Value {
+    json!({"kind": f.kind.as_str(), "severity": f.severity().as_str(),
+           "offset": f.offset, "line": f.line, "column": f.column})
+}
+
+impl Reference {
+    /// The response object for one request, as the adapter protocol has it.
+    pub fn respond(case: &Case) -> Map<String, Value> {
+        let mut out = Map::new();
+        out.insert("id".into(), json!(case.id));
+        let codec = Encoding::from_name(&case.encoding).and_then(codec);
+        match codec.and_then(|c| Self::fields(&c, case)) {
+            Some(fields) => out.extend(fields),
+            None => {
+                out.insert("unsupported".into(), json!(true));
+            }
+        }
+        out
+    }
+
+    fn fields(codec: &Codec, case: &Case) -> Option<Map<String, Value>> {
+        let mut out = Map::new();
+        match &case.test {
+            Test::Decode(t) => {
+                let bytes = from_hex(&t.input).ok()?;
+                out.insert("output".into(), json!((codec.output)(&bytes)));
+                out.insert("lossy".into(), json!((codec.lossy)(&bytes)));
+                out.insert("valid".into(), json!((codec.valid)(&bytes)));
+                out.insert("strict".into(), (codec.strict)(&bytes));
+            }
+            Test::Encode(t) => match (codec.encode)(&t.codepoint)? {
+                Ok(hex) => {
+                    out.insert("bytes".into(), json!(hex));
+                }
+                Err(kind) => {
+                    out.insert("error".into(), json!(kind));
+                }
+            },
+            Test::Document(t) => {
+                let bytes = from_hex(&t.input).ok()?;
+                out.insert("findings".into(), json!((codec.document?)(&bytes)));
+            }
+        }
+        Some(out)
+    }
+}
+
+impl Implementation for Reference {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn describe(&self) -> String {
+        "built-in reference codec (corrected-utf8 crate)".into()
+    }
+
+    fn answer(&mut self, case: &Case) -> Answer {
+        Answer::Response(Self::respond(case))
+    }
+}

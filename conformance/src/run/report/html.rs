@@ -1,0 +1,306 @@
+//! `--html FILE`: one static, self-contained page (no external resources): a summary per
+//! implementation, and a matrix of every case (rows, grouped by vector file) × every
+//! implementation (columns), colour-coded like JSONTestSuite's. Each cell's tooltip (and
+//! the panel shown on click) has the expected and got values; a filter box matches ids,
+//! comments, flags and inputs, and a menu picks an outcome. The page works without
+//! JavaScript except for the filter and the panel.
+
+use super::{cut, detail_lines};
+use crate::run::{RunReport, Status};
+use std::fmt::Write;
+
+/// `&`, `<`, `>`, `"` and `'` escaped: safe in text and in quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn label(s: Status) -> &'static str {
+    match s {
+        Status::Pass => "pass",
+        Status::Fail => "FAIL",
+        Status::Crash => "CRASH",
+        Status::Timeout => "T/O",
+        Status::Protocol => "PROTO",
+        Status::Skip => "skip",
+        Status::Xfail => "xfail",
+        Status::Xpass => "XPASS",
+    }
+}
+
+const STYLE: &str = r#"
+:root { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; font-size: 14px; color: #1a1a1a; }
+body { margin: 0 1.2em 8em; }
+h1 { font-size: 1.5em; margin: .6em 0 .2em; }
+p.sum { margin: 0 0 .8em; color: #444; }
+p.sum b { color: #1a1a1a; }
+table { border-collapse: collapse; }
+table.summary { margin-bottom: 1em; }
+table.summary th, table.summary td { border: 1px solid #ccc; padding: .25em .6em; text-align: right; }
+table.summary th { background: #f3f3f3; text-align: center; }
+table.summary td.l { text-align: left; }
+table.summary td.cmd { text-align: left; font-family: ui-monospace, monospace; font-size: .85em; color: #555; max-width: 28em; overflow-wrap: anywhere; }
+.controls { position: sticky; top: 0; background: #fff; padding: .5em 0; z-index: 2; border-bottom: 1px solid #ddd; display: flex; gap: .8em; align-items: center; flex-wrap: wrap; }
+.controls input[type=search] { width: 26em; padding: .3em .5em; font-size: 1em; }
+.controls select { padding: .25em; font-size: 1em; }
+.legend span { display: inline-block; padding: .1em .45em; margin-right: .2em; border-radius: 3px; font-size: .85em; }
+#count { color: #555; }
+table.matrix th, table.matrix td { border: 1px solid #d6d6d6; padding: .15em .4em; }
+table.matrix thead th { position: sticky; top: 2.9em; background: #eee; z-index: 1; }
+table.matrix tr.fh th { background: #dde6f0; text-align: left; font-weight: 600; padding: .35em .5em; }
+table.matrix td.id { font-family: ui-monospace, monospace; white-space: nowrap; }
+table.matrix td.in { font-family: ui-monospace, monospace; font-size: .85em; color: #333; max-width: 16em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+table.matrix td.cm { max-width: 34em; }
+table.matrix td.c { text-align: center; font-size: .8em; font-weight: 600; min-width: 5.5em; cursor: pointer; white-space: nowrap; }
+.pass { background: #6cc070; color: #0b2e0c; }
+.fail { background: #e0403a; color: #fff; }
+.crash { background: #7b1fa2; color: #fff; }
+.timeout { background: #f08c00; color: #fff; }
+.protocol { background: #c2185b; color: #fff; }
+.skip { background: #d9d9d9; color: #555; }
+.xfail { background: #f5d96b; color: #5c4500; }
+.xpass { background: #1e88e5; color: #fff; }
+#panel { position: fixed; left: 0; right: 0; bottom: 0; max-height: 40vh; overflow: auto; background: #fafafa; border-top: 2px solid #888; padding: .5em 1em; display: none; z-index: 3; }
+#panel pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85em; }
+#panel button { float: right; }
+"#;
+
+const SCRIPT: &str = r#"
+(function () {
+  var q = document.getElementById('q'), o = document.getElementById('o');
+  var count = document.getElementById('count');
+  var bad = ['fail', 'crash', 'timeout', 'protocol', 'xpass'];
+  function keep(r, t, v) {
+    if (t && r.getAttribute('data-t').indexOf(t) < 0) return false;
+    if (!v) return true;
+    var s = r.getAttribute('data-s').split(' ');
+    if (v === 'bad') return s.some(function (x) { return bad.indexOf(x) >= 0; });
+    if (v === 'disagree') return r.getAttribute('data-d') === '1';
+    return s.indexOf(v) >= 0;
+  }
+  function apply() {
+    var t = q.value.trim().toLowerCase(), v = o.value, shown = 0, total = 0;
+    var bodies = document.querySelectorAll('tbody.f');
+    for (var i = 0; i < bodies.length; i++) {
+      var rows = bodies[i].rows, any = 0;
+      for (var j = 1; j < rows.length; j++) {
+        var ok = keep(rows[j], t, v);
+        rows[j].hidden = !ok; total++;
+        if (ok) { any++; shown++; }
+      }
+      rows[0].hidden = any === 0;
+    }
+    count.textContent = shown + ' of ' + total + ' cases shown';
+  }
+  // A link may preselect: report.html#outcome=bad&q=surrogate
+  var h = new URLSearchParams(location.hash.slice(1));
+  if (h.get('q')) q.value = h.get('q');
+  if (h.get('outcome')) o.value = h.get('outcome');
+  q.addEventListener('input', apply);
+  o.addEventListener('change', apply);
+  var panel = document.getElementById('panel'), pre = panel.querySelector('pre');
+  document.querySelector('table.matrix').addEventListener('click', function (e) {
+    var c = e.target.closest('td.c');
+    if (!c) return;
+    pre.textContent = c.getAttribute('data-h') + '\n' + c.title;
+    panel.style.display = 'block';
+  });
+  panel.querySelector('button').addEventListener('click', function () { panel.style.display = 'none'; });
+  apply();
+})();
+"#;
+
+/// Renders the page.
+pub fn render(report: &RunReport) -> String {
+    let suite = &report.suite;
+    let imps = &report.implementations;
+    let t = report.totals();
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    let _ = writeln!(
+        h,
+        "<title>Conformance: {}</title>",
+        escape(&report.summary_line())
+    );
+    let _ = writeln!(h, "<style>{STYLE}</style>\n</head>\n<body>");
+    h.push_str("<h1>Conformance report</h1>\n");
+    let _ = writeln!(
+        h,
+        "<p class=\"sum\"><b>{}</b> · {} vector file(s) · {} case(s) × {} implementation(s) · timeout {} s{}</p>",
+        escape(&report.summary_line()),
+        suite.files.len(),
+        suite.cases.len(),
+        imps.len(),
+        report.timeout.as_secs_f64(),
+        report
+            .expected_failures
+            .path
+            .as_ref()
+            .map(|p| format!(" · expected failures: {}", escape(&p.display().to_string())))
+            .unwrap_or_default()
+    );
+
+    // Summary per implementation.
+    h.push_str(
+        "<table class=\"summary\">\n<tr><th>implementation</th><th>command</th><th>level</th>",
+    );
+    for s in Status::ALL {
+        let _ = write!(h, "<th>{}</th>", s.as_str());
+    }
+    h.push_str("</tr>\n");
+    for imp in imps {
+        let c = imp.counts(suite, None);
+        let levels: Vec<String> = imp
+            .coverage(suite)
+            .iter()
+            .map(|c| format!("{} {}: {}", c.encoding, c.op, c.describe()))
+            .collect();
+        let _ = write!(
+            h,
+            "<tr><td class=\"l\"><b>{}</b></td><td class=\"cmd\">{}</td><td class=\"l\">{}</td>",
+            escape(&imp.name),
+            escape(&imp.describe),
+            levels
+                .iter()
+                .map(|l| escape(l))
+                .collect::<Vec<_>>()
+                .join("<br>")
+        );
+        for s in Status::ALL {
+            let n = c.get(s);
+            let class = if n > 0 { s.as_str() } else { "" };
+            let _ = write!(h, "<td class=\"{class}\">{n}</td>");
+        }
+        h.push_str("</tr>\n");
+    }
+    let _ = writeln!(
+        h,
+        "</table>\n<p class=\"sum\">Totals: {} passed, {} failed, {} skipped (xfail counts as skipped, xpass as failed).</p>",
+        t.passed(),
+        t.failed(),
+        t.skipped()
+    );
+
+    // Controls.
+    h.push_str("<div class=\"controls\">\n<input id=\"q\" type=\"search\" placeholder=\"Filter by id, comment, flag or input hex…\" aria-label=\"filter\">\n");
+    h.push_str("<select id=\"o\" aria-label=\"outcome\"><option value=\"\">every outcome</option><option value=\"bad\">any failure</option><option value=\"disagree\">implementations disagree</option>");
+    for s in Status::ALL {
+        let _ = write!(h, "<option value=\"{0}\">{0}</option>", s.as_str());
+    }
+    h.push_str("</select>\n<span class=\"legend\">");
+    for s in Status::ALL {
+        let _ = write!(h, "<span class=\"{}\">{}</span>", s.as_str(), label(s));
+    }
+    h.push_str("</span>\n<span id=\"count\"></span>\n</div>\n");
+
+    // The matrix.
+    h.push_str("<table class=\"matrix\">\n<thead><tr><th>case</th><th>input</th><th>comment</th>");
+    for imp in imps {
+        let _ = write!(h, "<th>{}</th>", escape(&imp.name));
+    }
+    h.push_str("</tr></thead>\n");
+    let ncols = 3 + imps.len();
+    for (fi, file) in suite.files.iter().enumerate() {
+        let _ = writeln!(
+            h,
+            "<tbody class=\"f\"><tr class=\"fh\"><th colspan=\"{ncols}\">{} · {} · {} · version {} · {} case(s)</th></tr>",
+            escape(&file.rel),
+            file.schema.as_str(),
+            escape(&file.encoding),
+            escape(&file.version),
+            file.cases
+        );
+        for (ci, case) in suite.cases.iter().enumerate() {
+            if case.file != fi {
+                continue;
+            }
+            let mut statuses: Vec<&str> =
+                imps.iter().map(|i| i.results[ci].status.as_str()).collect();
+            statuses.sort_unstable();
+            statuses.dedup();
+            let answered: Vec<bool> = imps
+                .iter()
+                .map(|i| &i.results[ci])
+                .filter(|r| r.raw != Status::Skip)
+                .map(|r| r.raw == Status::Pass)
+                .collect();
+            let disagree = answered.windows(2).any(|w| w[0] != w[1]);
+            let input = match &case.test {
+                crate::run::suite::Test::Encode(t) => t.codepoint.clone(),
+                crate::run::suite::Test::Decode(t) => t.input.clone(),
+                crate::run::suite::Test::Document(t) => t.input.clone(),
+            };
+            let search = format!(
+                "{} {} {} {}",
+                case.id,
+                case.comment(),
+                case.flags().join(" "),
+                cut(&input, 300)
+            )
+            .to_lowercase();
+            let _ = write!(
+                h,
+                "<tr data-s=\"{}\" data-d=\"{}\" data-t=\"{}\"><td class=\"id\" title=\"{}\">#{}</td><td class=\"in\" title=\"{}\">{}</td><td class=\"cm\">{}</td>",
+                statuses.join(" "),
+                u8::from(disagree),
+                escape(&search),
+                escape(&case.id),
+                case.tc_id,
+                escape(&cut(&input, 2000)),
+                escape(&cut(&input, 40)),
+                escape(case.comment())
+            );
+            for imp in imps {
+                let r = &imp.results[ci];
+                let tip = if r.status == Status::Pass {
+                    format!("pass: checked {}", r.checked.join(", "))
+                } else {
+                    detail_lines(case, r).join("\n")
+                };
+                let _ = write!(
+                    h,
+                    "<td class=\"c {}\" data-h=\"{}\" title=\"{}\">{}</td>",
+                    r.status.as_str(),
+                    escape(&format!(
+                        "[{}] {} — {}",
+                        imp.name,
+                        case.id,
+                        r.status.as_str()
+                    )),
+                    escape(&tip),
+                    label(r.status)
+                );
+            }
+            h.push_str("</tr>\n");
+        }
+        h.push_str("</tbody>\n");
+    }
+    h.push_str("</table>\n");
+    h.push_str("<div id=\"panel\"><button type=\"button\">close</button><pre></pre></div>\n");
+    let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escapes_markup() {
+        assert_eq!(
+            escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! The terminal report: counts per implementation and file, the level each reached, every
+//! failure with its tcId, comment, input, expected and got, and the closing line
+//! `N passed, M failed[, K skipped]`.
+
+use super::detail_lines;
+use crate::run::{RunReport, Status};
+use std::fmt::Write;
+
+/// Renders the report; `written` lists the report files written (`"json: path"`).
+pub fn render(report: &RunReport, written: &[String]) -> String {
+    let mut out = String::new();
+    let suite = &report.suite;
+    let names: Vec<&str> = report
+        .implementations
+        .iter()
+        .map(|i| i.name.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "conformance run: {} vector file(s), {} case(s); implementation(s): {}",
+        suite.files.len(),
+        suite.cases.len(),
+        names.join(", ")
+    );
+
+    let width = suite
+        .files
+        .iter()
+        .map(|f| f.rel.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(5);
+    let columns = Status::ALL;
+    for imp in &report.implementations {
+        let _ = writeln!(out, "\n{} ({})", imp.name, imp.describe);
+        let _ = write!(out, "  {:width$}", "file");
+        for s in columns {
+            let _ = write!(out, " {:>8}", s.as_str());
+        }
+        out.push('\n');
+        for (i, f) in suite.files.iter().enumerate() {
+            let c = imp.counts(suite, Some(i));
+            let _ = write!(out, "  {:width$}", f.rel);
+            for s in columns {
+                let _ = write!(out, " {:>8}", c.get(s));
+            }
+            out.push('\n');
+        }
+        // The level reached, per encoding and operation.
+        let _ = writeln!(out, "  level:");
+        for c in imp.coverage(suite) {
+            let _ = writeln!(
+                out,
+                "    {:24} {} ({}/{} answered)",
+                format!("{} {}", c.encoding, c.op),
+                c.describe(),
+                c.answered,
+                c.total
+            );
+        }
+        if let Some(at) = imp.gave_up_at {
+            let _ = writeln!(
+                out,
+                "  gave up after case {} of {}: too many crashes, timeouts or protocol errors in a row",
+                at,
+                suite.cases.len()
+            );
+        }
+        let c = imp.counts(suite, None);
+        let _ = writeln!(
+            out,
+            "  {}: {} passed, {} failed, {} skipped in {:.1} s",
+            imp.name,
+            c.passed(),
+            c.failed(),
+            c.skipped(),
+            imp.elapsed.as_secs_f64()
+        );
+    }
+
+    let section =
+        |out: &mut String, title: &str, note: &str, pick: &dyn Fn(Status) -> bool, full: bool| {
+            let mut n = 0;
+            let mut body = String::new();
+            for imp in &report.implementations {
+                for (case, r) in suite.cases.iter().zip(&imp.results) {
+                    if !pick(r.status) {
+                        continue;
+                    }
+                    n += 1;
+                    let _ = writeln!(
+                        body,
+                        "[{}] {}  {}",
+                        imp.name,
+                        case.id,
+                        r.status.as_str().to_uppercase()
+                    );
+                    if full {
+                        for line in detail_lines(case, r) {
+                            let _ = writeln!(body, "    {line}");
+                        }
+                    } else if let Some(reason) = &r.expected_failure {
+                        let _ = writeln!(
+                            body,
+                            "    {} ({}): {reason}",
+                            case.comment(),
+                            r.raw.as_str()
+                        );
+                    }
+                }
+            }
+            if n > 0 {
+                let _ = writeln!(out, "\n{title} ({n})");
+                if !note.is_empty() {
+                    let _ = writeln!(out, "({note})");
+                }
+                out.push_str(&body);
+            }
+        };
+    section(
+        &mut out,
+        "FAILURES",
+        "",
+        &|s| s.is_failure() && s != Status::Xpass,
+        true,
+    );
+    let xf_file = report
+        .expected_failures
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    section(
+        &mut out,
+        "UNEXPECTED PASSES",
+        &format!("listed in {xf_file} but passed: remove them from the list"),
+        &|s| s == Status::Xpass,
+        true,
+    );
+    section(
+        &mut out,
+        "EXPECTED FAILURES",
+        &format!("listed in {xf_file}; counted as skipped, not failed"),
+        &|s| s == Status::Xfail,
+        false,
+    );
+    if !report.unmatched_expected.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nnote: {} expected-failure entr{} matched no case of this run:",
+            report.unmatched_expected.len(),
+            if report.unmatched_expected.len() == 1 {
+                "y"
+            } else {
+                "ies"
+            }
+        );
+        for (name, id) in &report.unmatched_expected {
+            let _ = writeln!(out, "    [{name}] {id}");
+        }
+    }
+
+    let t = report.totals();
+    out.push('\n');
+    if t.get(Status::Xfail) + t.get(Status::Xpass) > 0 {
+        let _ = writeln!(
+            out,
+            "expected failures: {} still failing (counted as skipped), {} unexpected pass(es) (counted as failed)",
+            t.get(Status::Xfail),
+            t.get(Status::Xpass)
+        );
+    }
+    let bad: Vec<String> = [Status::Crash, Status::Timeout, Status::Protocol]
+        .iter()
+        .filter(|&&s| t.get(s) > 0)
+        .map(|&s| format!("{} {}", t.get(s), s.as_str()))
+        .collect();
+    if !bad.is_empty() {
+        let _ = writeln!(out, "of the failed: {}", bad.join(", "));
+    }
+    for w in written {
+        let _ = writeln!(out, "report written: {w}");
+    }
+    if t.passed() + t.failed() == 0 {
+        let _ = writeln!(out, "warning: no case was checked");
+    }
+    let _ = writeln!(out, "{}", report.summary_line());
+    out
+}

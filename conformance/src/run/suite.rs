@@ -1,0 +1,463 @@
+//! Loading vector files into [`Case`]s, with one located message for any file that cannot
+//! be read or does not follow the schema (exit code 2, nothing run).
+
+use crate::vectors::model::{
+    from_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest, Schema,
+    TestCase, TestResult, VectorFile,
+};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The three encodings a vector file may name.
+pub const ENCODINGS: [&str; 3] = ["corrected-utf8", "utf-8", "utf-inf-8"];
+
+/// One test of one vector file, ready to be sent to an implementation.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// `"<file>#<tcId>"`: the request id and the key in an expected-failures file.
+    pub id: String,
+    /// Index of the file in [`Suite::files`].
+    pub file: usize,
+    /// The test's `tcId`.
+    pub tc_id: u64,
+    /// The file's `encoding`.
+    pub encoding: String,
+    /// The test itself, as the vector file has it.
+    pub test: Test,
+}
+
+/// A test of any shape.
+#[derive(Clone, Debug)]
+pub enum Test {
+    /// A decode test.
+    Decode(DecodeTest),
+    /// An encode test.
+    Encode(EncodeTest),
+    /// A document test.
+    Document(DocumentTest),
+}
+
+impl Case {
+    /// The operation: `"decode"`, `"encode"` or `"document"`.
+    pub fn op(&self) -> &'static str {
+        match self.test {
+            Test::Decode(_) => "decode",
+            Test::Encode(_) => "encode",
+            Test::Document(_) => "document",
+        }
+    }
+
+    /// The test's comment.
+    pub fn comment(&self) -> &str {
+        self.common().comment()
+    }
+
+    /// The test's flags.
+    pub fn flags(&self) -> &[String] {
+        self.common().flags()
+    }
+
+    /// The expected verdict.
+    pub fn result(&self) -> TestResult {
+        self.common().result()
+    }
+
+    fn common(&self) -> &dyn TestCase {
+        match &self.test {
+            Test::Decode(t) => t,
+            Test::Encode(t) => t,
+            Test::Document(t) => t,
+        }
+    }
+
+    /// What goes in: the input hex (decode, document) or the code point (encode).
+    pub fn input_text(&self) -> String {
+        match &self.test {
+            Test::Decode(t) => format!("input {}", display_hex(&t.input)),
+            Test::Document(t) => format!("input {}", display_hex(&t.input)),
+            Test::Encode(t) => format!("codepoint {}", t.codepoint),
+        }
+    }
+
+    /// The request line's object (without the trailing newline).
+    pub fn request(&self) -> Value {
+        match &self.test {
+            Test::Decode(t) => {
+                json!({"id": self.id, "encoding": self.encoding, "op": "decode", "input": t.input})
+            }
+            Test::Document(t) => {
+                json!({"id": self.id, "encoding": self.encoding, "op": "document", "input": t.input})
+            }
+            Test::Encode(t) => {
+                json!({"id": self.id, "encoding": self.encoding, "op": "encode", "codepoint": t.codepoint})
+            }
+        }
+    }
+}
+
+fn display_hex(hex: &str) -> String {
+    if hex.is_empty() {
+        "(empty)".to_string()
+    } else {
+        hex.to_string()
+    }
+}
+
+/// One loaded vector file.
+#[derive(Clone, Debug)]
+pub struct SuiteFile {
+    /// The path relative to its vectors root, with `/` separators (the id's prefix).
+    pub rel: String,
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its `schema`.
+    pub schema: Schema,
+    /// Its `encoding`.
+    pub encoding: String,
+    /// Its `version`.
+    pub version: String,
+    /// How many of its tests were selected (after `--encoding`).
+    pub cases: usize,
+}
+
+/// Every selected case of every selected file, in file then test order.
+#[derive(Clone, Debug, Default)]
+pub struct Suite {
+    /// The files, sorted by [`SuiteFile::rel`].
+    pub files: Vec<SuiteFile>,
+    /// The cases.
+    pub cases: Vec<Case>,
+}
+
+/// A vector file that cannot be used, with where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file (or folder) concerned.
+    pub path: PathBuf,
+    /// 1-based line, when known.
+    pub line: usize,
+    /// 1-based column, when known.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.path.display(), self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.path.display(),
+                self.line,
+                self.column,
+                self.message
+            )
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Where the vector files come from.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// A file or a folder (searched recursively for `*.json`, schemas excluded).
+    pub path: PathBuf,
+}
+
+/// Loads every vector file under `sources` (files and folders), keeping only the files
+/// whose encoding is in `encodings` (all when empty). `default_root` is the project's
+/// `vectors/`: a file inside it is named relative to it, so that ids are the same
+/// however the file was selected.
+pub fn load(
+    sources: &[PathBuf],
+    encodings: &[String],
+    default_root: &Path,
+) -> Result<Suite, LoadError> {
+    let default_root = default_root.canonicalize().ok();
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for source in sources {
+        let meta = std::fs::metadata(source).map_err(|e| LoadError {
+            path: source.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        let canon = source.canonicalize().unwrap_or_else(|_| source.clone());
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(source, &mut files)?;
+            for file in files {
+                let rel = rel_name(&file, &canon, default_root.as_deref(), true);
+                found.push((rel, file));
+            }
+        } else {
+            let rel = rel_name(source, &canon, default_root.as_deref(), false);
+            found.push((rel, source.clone()));
+        }
+    }
+    found.sort();
+    found.dedup_by(|a, b| a.0 == b.0);
+
+    let mut suite = Suite::default();
+    for (rel, path) in found {
+        let text = std::fs::read_to_string(&path).map_err(|e| LoadError {
+            path: path.clone(),
+            line: 0,
+            column: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        let parsed = parse_file(&text).map_err(|(line, column, message)| LoadError {
+            path: path.clone(),
+            line,
+            column,
+            message,
+        })?;
+        let encoding = parsed.encoding().to_string();
+        if !encodings.is_empty() && !encodings.contains(&encoding) {
+            continue;
+        }
+        let file = suite.files.len();
+        let before = suite.cases.len();
+        let (schema, version) = match parsed {
+            Parsed::Decode(f) => {
+                add_cases(&mut suite, &f, file, &rel, Test::Decode);
+                (Schema::Decode, f.version)
+            }
+            Parsed::Encode(f) => {
+                add_cases(&mut suite, &f, file, &rel, Test::Encode);
+                (Schema::Encode, f.version)
+            }
+            Parsed::Document(f) => {
+                add_cases(&mut suite, &f, file, &rel, Test::Document);
+                (Schema::Document, f.version)
+            }
+        };
+        suite.files.push(SuiteFile {
+            rel,
+            path,
+            schema,
+            encoding,
+            version,
+            cases: suite.cases.len() - before,
+        });
+    }
+    Ok(suite)
+}
+
+fn add_cases<T: Clone + TestCase>(
+    suite: &mut Suite,
+    f: &VectorFile<T>,
+    file: usize,
+    rel: &str,
+    wrap: fn(T) -> Test,
+) {
+    for t in f.tests() {
+        suite.cases.push(Case {
+            id: format!("{rel}#{}", t.tc_id()),
+            file,
+            tc_id: t.tc_id(),
+            encoding: f.encoding.clone(),
+            test: wrap(t.clone()),
+        });
+    }
+}
+
+/// The name of a file for ids: relative to the project's `vectors/` when inside it, else
+/// relative to the folder given (or just the file name for a file given).
+fn rel_name(file: &Path, given: &Path, default_root: Option<&Path>, given_is_dir: bool) -> String {
+    let canon = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let rel = default_root
+        .and_then(|root| canon.strip_prefix(root).ok())
+        .or_else(|| {
+            if given_is_dir {
+                canon.strip_prefix(given).ok()
+            } else {
+                None
+            }
+        })
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(canon.file_name().unwrap_or_default()));
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Every `*.json` file under `dir`, except JSON Schemas (`*.schema.json`).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| LoadError {
+        path: dir.to_path_buf(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read folder: {e}"),
+    })?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if name.ends_with(".json") && !name.ends_with(".schema.json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+enum Parsed {
+    Decode(DecodeFile),
+    Encode(EncodeFile),
+    Document(DocumentFile),
+}
+
+impl Parsed {
+    fn encoding(&self) -> &str {
+        match self {
+            Parsed::Decode(f) => &f.encoding,
+            Parsed::Encode(f) => &f.encoding,
+            Parsed::Document(f) => &f.encoding,
+        }
+    }
+}
+
+type Located = (usize, usize, String);
+
+fn serde_error(e: serde_json::Error) -> Located {
+    // serde_json's message ends with " at line L column C"; the position is given apart.
+    let text = e.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    (e.line().max(1), e.column().max(1), message)
+}
+
+/// Parses a vector file with the serde model of [`crate::vectors::model`], then checks
+/// what the types cannot say: a known encoding, the test count, unique `tcId`s, hex
+/// inputs and `U+` code points.
+fn parse_file(text: &str) -> Result<Parsed, Located> {
+    #[derive(Deserialize)]
+    struct Peek {
+        schema: Schema,
+    }
+    let peek: Peek = serde_json::from_str(text).map_err(serde_error)?;
+    let parsed = match peek.schema {
+        Schema::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+    };
+    if !ENCODINGS.contains(&parsed.encoding()) {
+        return Err(at(
+            text,
+            "\"encoding\"",
+            0,
+            format!(
+                "unknown encoding {:?} (expected one of {})",
+                parsed.encoding(),
+                ENCODINGS.join(", ")
+            ),
+        ));
+    }
+    match &parsed {
+        Parsed::Decode(f) => check_tests(text, f, |t| check_hex(&t.input))?,
+        Parsed::Encode(f) => check_tests(text, f, |t| check_codepoint(&t.codepoint))?,
+        Parsed::Document(f) => check_tests(text, f, |t| check_hex(&t.input))?,
+    }
+    Ok(parsed)
+}
+
+fn check_tests<T: TestCase>(
+    text: &str,
+    f: &VectorFile<T>,
+    check: impl Fn(&T) -> Result<(), String>,
+) -> Result<(), Located> {
+    let mut seen = HashSet::new();
+    let mut count = 0;
+    for (i, t) in f.tests().enumerate() {
+        count += 1;
+        if !seen.insert(t.tc_id()) {
+            return Err(at(
+                text,
+                "\"tcId\"",
+                i,
+                format!("tcId {} appears twice", t.tc_id()),
+            ));
+        }
+        check(t).map_err(|m| at(text, "\"tcId\"", i, format!("tcId {}: {m}", t.tc_id())))?;
+    }
+    if count != f.number_of_tests {
+        return Err(at(
+            text,
+            "\"numberOfTests\"",
+            0,
+            format!(
+                "numberOfTests is {} but the file holds {count} tests",
+                f.number_of_tests
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_hex(hex: &str) -> Result<(), String> {
+    from_hex(hex)
+        .map(|_| ())
+        .map_err(|e| format!("bad input: {e}"))
+}
+
+fn check_codepoint(cp: &str) -> Result<(), String> {
+    match cp.strip_prefix("U+") {
+        Some(d) if d.len() >= 4 && d.chars().all(|c| matches!(c, '0'..='9' | 'A'..='F')) => Ok(()),
+        _ => Err(format!(
+            "bad codepoint {cp:?} (expected U+ and 4 or more uppercase hex digits)"
+        )),
+    }
+}
+
+/// The line and column of the `nth` occurrence of `needle` in `text` (or of the start).
+fn at(text: &str, needle: &str, nth: usize, message: String) -> Located {
+    let offset = text
+        .match_indices(needle)
+        .nth(nth)
+        .map(|(i, _)| i)
+        .unwrap_or(0);
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locates_serde_errors() {
+        let (line, column, message) = parse_file("{\n  \"schema\": \"decode\",\n  oops\n}")
+            .err()
+            .unwrap();
+        assert_eq!((line, column), (3, 3));
+        assert!(message.starts_with("key must be a string"), "{message}");
+    }
+
+    #[test]
+    fn locates_duplicates() {
+        let text = r#"{"schema": "encode", "encoding": "utf-8", "version": "1", "numberOfTests": 2,
+ "header": [], "notes": {}, "testGroups": [{"comment": "", "tests": [
+  {"tcId": 1, "comment": "", "flags": [], "codepoint": "U+0041", "bytes": "41", "result": "valid"},
+  {"tcId": 1, "comment": "", "flags": [], "codepoint": "U+0042", "bytes": "42", "result": "valid"}]}]}"#;
+        let (line, column, message) = parse_file(text).err().unwrap();
+        assert_eq!((line, column), (4, 4));
+        assert_eq!(message, "tcId 1 appears twice");
+    }
+}

@@ -1,0 +1,297 @@
+//! `conformance run`: the reference codec against every vector, and the runner's handling
+//! of adapters that answer wrong, hang, crash or break the protocol, expected failures,
+//! malformed vector files and bad usage. Adapters here are tiny `sh` scripts.
+
+use conformance::run::{self, RunArgs, Status};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The reference codec agrees with every vector (issue 3), through the runner's own
+/// checks of every protocol field.
+#[test]
+fn reference_passes_every_vector() {
+    let args = RunArgs {
+        vectors: vec![],
+        encodings: vec![],
+        adapters: vec![],
+        reference: false,
+        timeout: Duration::from_secs(5),
+        give_up_after: 10,
+        expected_failures: None,
+        json: None,
+        junit: None,
+        html: None,
+    };
+    let report = run::execute(&args).expect("the vectors load");
+    assert!(report.suite.files.len() >= 5, "{:?}", report.suite.files);
+    let reference = &report.implementations[0];
+    assert_eq!(reference.name, "reference");
+    let mut failures = Vec::new();
+    for (case, r) in report.suite.cases.iter().zip(&reference.results) {
+        match r.status {
+            Status::Pass => assert!(!r.checked.is_empty()),
+            // UTF-∞-8 is not in the reference yet: the only allowed skip.
+            Status::Skip if case.encoding == "utf-inf-8" => {}
+            _ => failures.push(format!(
+                "{} {:?} {:?} {:?}",
+                case.id, r.status, r.mismatches, r.message
+            )),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(report.exit_code(), 0);
+    // Decode cases are checked at the full level.
+    for c in reference.coverage(&report.suite) {
+        if c.op == "decode" && c.encoding != "utf-inf-8" {
+            assert_eq!(c.describe(), "full events", "{c:?}");
+        }
+    }
+}
+
+/// A fresh folder under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("runner")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Four UTF-8 decode cases: #1 `41` valid, #2 `c0` invalid, #3 `e282ac` valid, #4 `ff`
+/// invalid.
+const DECODE: &str = r#"{
+  "schema": "decode",
+  "encoding": "utf-8",
+  "version": "0.0.1",
+  "numberOfTests": 4,
+  "header": ["runner test"],
+  "notes": {},
+  "testGroups": [
+    {
+      "comment": "four cases",
+      "tests": [
+        {"tcId": 1, "comment": "A", "flags": [], "input": "41", "output": [{"codepoint": "U+0041"}], "result": "valid"},
+        {"tcId": 2, "comment": "C0", "flags": [], "input": "c0", "output": [{"error": "overlong", "offset": 0, "length": 1}], "result": "invalid"},
+        {"tcId": 3, "comment": "euro", "flags": [], "input": "e282ac", "output": [{"codepoint": "U+20AC"}], "result": "valid"},
+        {"tcId": 4, "comment": "FF", "flags": [], "input": "ff", "output": [{"error": "invalid-byte", "offset": 0, "length": 1}], "result": "invalid"}
+      ]
+    }
+  ]
+}
+"#;
+
+/// A folder `vectors/t/decode.json` (ids `t/decode.json#N`) and an adapter script whose
+/// `case` arms answer each id: `$id` is the request's id.
+fn setup(name: &str, arms: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("vectors/t")).unwrap();
+    std::fs::write(dir.join("vectors/t/decode.json"), DECODE).unwrap();
+    let script = format!(
+        "while IFS= read -r line; do\n  id=${{line#*\\\"id\\\":\\\"}}; id=${{id%%\\\"*}}\n  case \"$id\" in\n{arms}\n  esac\ndone\n"
+    );
+    std::fs::write(dir.join("adapter.sh"), script).unwrap();
+    dir
+}
+
+fn run_in(dir: &Path, extra: &[&str]) -> (Output, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .current_dir(dir)
+        .args([
+            "run",
+            "--vectors",
+            "vectors",
+            "--adapter",
+            "t=sh adapter.sh",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, stdout, stderr)
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().last().unwrap_or_default()
+}
+
+const VALID: &str = r#"echo "{\"id\":\"$id\",\"valid\":true}";;"#;
+const INVALID: &str = r#"echo "{\"id\":\"$id\",\"valid\":false}";;"#;
+
+#[test]
+fn a_wrong_answer_exits_1() {
+    // Says every input is valid: #2 and #4 fail.
+    let dir = setup("wrong", &format!("*) {VALID}"));
+    let (out, stdout, _) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(last_line(&stdout), "2 passed, 2 failed");
+    assert!(stdout.contains("[t] t/decode.json#2  FAIL"), "{stdout}");
+    assert!(stdout.contains("valid: expected false"), "{stdout}");
+    assert!(stdout.contains("input c0"), "{stdout}");
+    assert!(stdout.contains("utf-8 decode"), "{stdout}");
+    assert!(stdout.contains("validity (4/4 answered)"), "{stdout}");
+}
+
+#[test]
+fn a_right_answer_exits_0_with_reports() {
+    let dir = setup(
+        "right",
+        &format!("*#1|*#3) {VALID}\n*#2) echo '{{\"id\":\"t/decode.json#2\",\"unsupported\":true}}';;\n*) {INVALID}"),
+    );
+    let (out, stdout, _) = run_in(
+        &dir,
+        &["--json", "r.json", "--junit", "r.xml", "--html", "r.html"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(last_line(&stdout), "3 passed, 0 failed, 1 skipped");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["summary"]["passed"], 3);
+    assert_eq!(json["implementations"][0]["results"][1]["status"], "skip");
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(
+        xml.contains("<testsuite name=\"t: t/decode.json\""),
+        "{xml}"
+    );
+    assert!(xml.contains("<skipped"), "{xml}");
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no external resources"
+    );
+}
+
+#[test]
+fn a_hanging_adapter_times_out_and_the_run_finishes() {
+    // #2 hangs (`exec sleep`, so its pid is known); the adapter is killed and restarted.
+    let dir = setup(
+        "hang",
+        &format!("*#2) echo $$ > pid; exec sleep 60;;\n*#4) {INVALID}\n*) {VALID}"),
+    );
+    let start = Instant::now();
+    let (out, stdout, _) = run_in(&dir, &["--timeout", "1"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/decode.json#2  TIMEOUT"), "{stdout}");
+    assert!(stdout.contains("no answer within 1 s"), "{stdout}");
+    assert_eq!(last_line(&stdout), "3 passed, 1 failed");
+    // The hung process is gone, not a zombie.
+    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+    assert!(
+        !Path::new(&format!("/proc/{}", pid.trim())).exists(),
+        "process {pid} still exists"
+    );
+}
+
+#[test]
+fn a_crashing_adapter_gives_crash_and_the_run_goes_on() {
+    let dir = setup(
+        "crash",
+        &format!("*#2) echo dying >&2; exit 3;;\n*#4) {INVALID}\n*) {VALID}"),
+    );
+    let (out, stdout, _) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/decode.json#2  CRASH"), "{stdout}");
+    assert!(stdout.contains("exited with status 3"), "{stdout}");
+    assert!(stdout.contains("stderr: dying"), "{stdout}");
+    assert_eq!(last_line(&stdout), "3 passed, 1 failed");
+}
+
+#[test]
+fn protocol_errors_restart_the_adapter() {
+    let dir = setup(
+        "protocol",
+        &format!("*#2) echo 'not json';;\n*#3) echo '{{\"id\":\"wrong\"}}';;\n*#4) {INVALID}\n*) {VALID}"),
+    );
+    let (out, stdout, _) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/decode.json#2  PROTOCOL"), "{stdout}");
+    assert!(stdout.contains("not JSON"), "{stdout}");
+    assert!(stdout.contains("answered id \"wrong\""), "{stdout}");
+    assert_eq!(last_line(&stdout), "2 passed, 2 failed");
+}
+
+#[test]
+fn expected_failures_and_unexpected_passes() {
+    let dir = setup("xfail", &format!("*) {VALID}"));
+    // #2 fails as listed; #4 fails unlisted; #1 is listed but passes.
+    std::fs::write(
+        dir.join("xf.json"),
+        r#"{"t": {"t/decode.json#2": "known", "t/decode.json#1": "stale"}, "other": {"x#1": "-"}}"#,
+    )
+    .unwrap();
+    let (out, stdout, _) = run_in(&dir, &["--expected-failures", "xf.json"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/decode.json#1  XPASS"), "{stdout}");
+    assert!(stdout.contains("t/decode.json#2  XFAIL"), "{stdout}");
+    assert_eq!(last_line(&stdout), "1 passed, 2 failed, 1 skipped");
+
+    // Listing both real failures and nothing else: exit 0.
+    std::fs::write(
+        dir.join("xf.json"),
+        r#"{"t": {"t/decode.json#2": "known", "t/decode.json#4": "known too"}}"#,
+    )
+    .unwrap();
+    let (out, stdout, _) = run_in(&dir, &["--expected-failures", "xf.json"]);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(last_line(&stdout), "2 passed, 0 failed, 2 skipped");
+}
+
+#[test]
+fn a_malformed_vector_file_exits_2_with_its_position() {
+    let dir = setup("malformed", &format!("*) {VALID}"));
+    std::fs::write(
+        dir.join("vectors/t/bad.json"),
+        "{\n  \"schema\": \"decode\",\n  \"encoding\": 5\n}\n",
+    )
+    .unwrap();
+    let (out, stdout, stderr) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stdout.is_empty(), "nothing run: {stdout}");
+    assert!(
+        stderr.contains("bad.json:3:15: invalid type: integer `5`, expected a string"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    // A duplicate tcId is located too.
+    std::fs::write(
+        dir.join("vectors/t/bad.json"),
+        DECODE.replace("\"tcId\": 3", "\"tcId\": 1"),
+    )
+    .unwrap();
+    let (out, _, stderr) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad.json:14:10: tcId 1 appears twice"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let dir = setup("usage", &format!("*) {VALID}"));
+    for args in [
+        &["--timeout", "0"][..],
+        &["--encoding", "utf8"],
+        &["--adapter", "no-equals-sign"],
+        &["--adapter", "t=sh other.sh"],
+        &["--vectors", "missing"],
+        &["--expected-failures", "missing.json"],
+    ] {
+        let (out, stdout, stderr) = run_in(&dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout} {stderr}");
+    }
+}
