@@ -516,6 +516,25 @@ fn tc_ids_are_kept_and_never_reused() {
     let id_of = |cp: &str| regen.tests().find(|t| t.codepoint == cp).unwrap().tc_id;
     assert_eq!(id_of(&kept_key), max + 100);
     assert_eq!(id_of(&dropped.codepoint), max + 101);
+
+    // Remove a case for good: the next new case must not get its id, even when the
+    // removed case had the highest one.
+    let AnyVectorFile::Encode(mut file) = AnyVectorFile::from_json(text).unwrap() else {
+        panic!();
+    };
+    let removed = file.test_groups[0].tests.remove(0);
+    assert_eq!(removed.tc_id, max + 101);
+    let edited = to_pretty_json(&file).unwrap();
+    let out = generate::generate_files(|r| (r == rel).then(|| edited.clone())).unwrap();
+    let text = &out.iter().find(|(r, _)| *r == rel).unwrap().1;
+    let AnyVectorFile::Encode(regen) = AnyVectorFile::from_json(text).unwrap() else {
+        panic!();
+    };
+    let readded = regen
+        .tests()
+        .find(|t| t.codepoint == removed.codepoint)
+        .unwrap();
+    assert_eq!(readded.tc_id, max + 102);
 }
 
 #[test]
@@ -525,7 +544,8 @@ fn the_validator_rejects_broken_files() {
     let text = std::fs::read_to_string(dir.join("utf-8/decode.json")).unwrap();
     let good: Value = serde_json::from_str(&text).unwrap();
     assert!(validate(&schema, &good).is_empty());
-    let mutations: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let mutations: Vec<(&str, Mutation)> = vec![
         (
             "uppercase hex",
             Box::new(|v| v["testGroups"][0]["tests"][1]["input"] = "7F".into()),

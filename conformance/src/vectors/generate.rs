@@ -335,12 +335,16 @@ impl Keyed for DocumentTest {
     }
 }
 
+/// The header line that records the highest tcId ever assigned in a file, so that the
+/// id of a removed case is never given to a new one.
+const HIGH_WATER: &str = "Highest tcId ever assigned in this file (never reused): ";
+
 /// Turns groups into a file's JSON: drops repeated keys within a group, keeps committed
 /// tcIds, numbers new cases, and explains every flag used.
 fn finish<T: Keyed>(
     schema: Schema,
     encoding: &str,
-    header: Vec<String>,
+    mut header: Vec<String>,
     groups: Groups<T>,
     existing: Option<String>,
 ) -> Result<String, String> {
@@ -361,6 +365,15 @@ fn finish<T: Keyed>(
                 ids.insert((g.comment.clone(), t.key().to_string()), t.tc_id());
                 next = next.max(t.tc_id() + 1);
             }
+        }
+        let recorded = file.header.iter().find_map(|l| {
+            l.strip_prefix(HIGH_WATER)?
+                .trim_end_matches('.')
+                .parse::<u64>()
+                .ok()
+        });
+        if let Some(high) = recorded {
+            next = next.max(high + 1);
         }
     }
     let mut test_groups = Vec::new();
@@ -383,6 +396,7 @@ fn finish<T: Keyed>(
             test_groups.push(group);
         }
     }
+    header.push(format!("{HIGH_WATER}{}.", next - 1));
     let mut notes = BTreeMap::new();
     for flag in flags_used {
         let note = note_for(&flag).ok_or_else(|| format!("flag {flag} has no note"))?;
