@@ -1,0 +1,166 @@
+//! The command line, as clap parses it.
+
+use clap::{Args, Parser, Subcommand};
+use corrected_utf8::Encoding;
+use std::path::PathBuf;
+
+/// Decode, encode, check, explain and transcode Corrected UTF-8 (and UTF-8).
+///
+/// Encodings: corrected-utf8, utf-8 (utf-inf-8 is named but not supported yet).
+///
+/// Exit status: 0 when all is well; 1 when the input is not valid in its encoding (a
+/// decoding error, a document error, a code point with no encoding); 2 when the command
+/// could not run (bad usage, an unreadable file, bad hex or code point syntax).
+#[derive(Debug, Parser)]
+#[command(name = "cutf8", version, max_term_width = 100)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    Decode(DecodeArgs),
+    Encode(EncodeArgs),
+    Check(CheckArgs),
+    Explain(ExplainArgs),
+    Transcode(TranscodeArgs),
+}
+
+/// Print the decoding events of a file: code points and error spans, one per line.
+///
+/// Exits 1 if there is any error span.
+#[derive(Debug, Args)]
+pub(crate) struct DecodeArgs {
+    /// The encoding of the input.
+    #[arg(long, short, value_name = "ENCODING", default_value = "corrected-utf8", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+    /// One JSON array in the test vectors' `output` form.
+    #[arg(long)]
+    pub json: bool,
+    /// The input file; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+}
+
+/// Encode code points and print the bytes in hex (or raw with --raw).
+///
+/// Code points are written `U+00CF`, `u+cf`, `0xCF` or `CF`. Exits 1 if one has no
+/// encoding (nothing is printed then).
+#[derive(Debug, Args)]
+pub(crate) struct EncodeArgs {
+    /// The encoding to encode into.
+    #[arg(long, short, value_name = "ENCODING", default_value = "corrected-utf8", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+    /// Write the bytes themselves instead of hex.
+    #[arg(long)]
+    pub raw: bool,
+    /// Take the code points from a UTF-8 file (`-` for standard input) instead.
+    #[arg(long, value_name = "FILE", conflicts_with = "codepoints")]
+    pub from_utf8: Option<PathBuf>,
+    /// The code points.
+    #[arg(value_name = "CODEPOINT", required_unless_present = "from_utf8")]
+    pub codepoints: Vec<String>,
+}
+
+/// Check Corrected UTF-8 documents: the magic number, errors and warnings.
+///
+/// Prints `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)` for each finding, then a
+/// summary. Exits 1 if there is an error (or, with --strict, a warning). Works in
+/// constant memory on input of any size.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Exit 1 on warnings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// The files; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub files: Vec<PathBuf>,
+}
+
+/// Explain bytes one by one: each sequence's row, raw bits, offset and code point, or
+/// the error and its span, side by side for each encoding.
+#[derive(Debug, Args)]
+pub(crate) struct ExplainArgs {
+    /// `all`, or one encoding.
+    #[arg(long, short, value_name = "ENCODING", default_value = "all", value_parser = parse_selection)]
+    pub encoding: Selection,
+    /// The bytes in hex: `C0 AF`, `C0AF`, `0xC0,0xAF` or `\xC0\xAF`.
+    #[arg(value_name = "HEX", required = true)]
+    pub hex: Vec<String>,
+}
+
+/// Convert between encodings in constant memory, from a file (or standard input) to
+/// standard output.
+///
+/// Reading corrected-utf8 drops a leading magic number; --magic writes one when writing
+/// corrected-utf8. A decoding error, or a code point with no encoding in the target (C1
+/// controls and surrogates in corrected-utf8, code points above U+10FFFF in utf-8), stops
+/// with its byte offset and exit 1, after writing everything before it; --replace writes
+/// U+FFFD instead and goes on.
+#[derive(Debug, Args)]
+pub(crate) struct TranscodeArgs {
+    /// The encoding of the input.
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    pub from: Encoding,
+    /// The encoding of the output.
+    #[arg(long, value_name = "ENCODING", value_parser = parse_encoding)]
+    pub to: Encoding,
+    /// Start the output with the Corrected UTF-8 magic number (needs --to corrected-utf8).
+    #[arg(long)]
+    pub magic: bool,
+    /// Write U+FFFD for each decoding error and each code point with no encoding.
+    #[arg(long)]
+    pub replace: bool,
+    /// The input file; `-` (the default) reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+}
+
+/// Which encodings `explain` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Selection {
+    All,
+    One(Encoding),
+}
+
+fn parse_encoding(name: &str) -> Result<Encoding, String> {
+    Encoding::from_name(name).ok_or_else(|| {
+        let known: Vec<_> = Encoding::ALL.iter().map(|e| e.name()).collect();
+        format!("unknown encoding (known: {})", known.join(", "))
+    })
+}
+
+fn parse_selection(name: &str) -> Result<Selection, String> {
+    match name {
+        "all" => Ok(Selection::All),
+        _ => parse_encoding(name)
+            .map(Selection::One)
+            .map_err(|e| e.replace("known: ", "known: all, ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn encodings_parse_by_their_identifiers_only() {
+        assert_eq!(parse_encoding("utf-8"), Ok(Encoding::Utf8));
+        assert!(parse_encoding("utf8").is_err());
+        assert_eq!(parse_selection("all"), Ok(Selection::All));
+        assert_eq!(
+            parse_selection("corrected-utf8"),
+            Ok(Selection::One(Encoding::CorrectedUtf8))
+        );
+        assert!(parse_selection("ALL")
+            .unwrap_err()
+            .contains("all, corrected-utf8"));
+    }
+}

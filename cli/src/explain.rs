@@ -1,0 +1,528 @@
+//! `cutf8 explain`: a byte-by-byte breakdown, side by side for each encoding, in the
+//! spirit of seed 004's interactive decoder.
+//!
+//! Each encoding is one [`Explainer`]: it cuts the bytes into segments (a sequence or an
+//! error span, exactly the codec's events) and describes each in a few short lines. The
+//! layout puts each segment's first line on the row of its first byte, so the columns
+//! line up by byte. UTF-∞-8 joins as one more `Explainer` once its codec exists.
+
+use crate::args::{ExplainArgs, Selection};
+use crate::hex;
+use crate::io::{self, Failure, Result, Status, WriteResult};
+use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Located};
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+pub(crate) fn run(args: &ExplainArgs) -> Result<Status> {
+    let bytes = hex::parse_args(&args.hex).map_err(Failure::Trouble)?;
+    if bytes.is_empty() {
+        return Err(Failure::trouble("no bytes to explain"));
+    }
+    let explainers = select(args.encoding)?;
+    let text = render(&bytes, &explainers);
+    let mut out = io::stdout();
+    out.write_all(text.as_bytes()).out()?;
+    out.flush().out()?;
+    Ok(Status::Ok)
+}
+
+/// Explains one encoding.
+pub(crate) trait Explainer {
+    /// The column's heading.
+    fn encoding(&self) -> Encoding;
+    /// The segments of `bytes`, covering it in order.
+    fn explain(&self, bytes: &[u8]) -> Vec<Segment>;
+}
+
+/// A sequence or an error span, and what to say about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Segment {
+    offset: usize,
+    length: usize,
+    /// `U+00CF`, or `[truncated]`: the segment in the summary line.
+    short: String,
+    lines: Vec<String>,
+}
+
+/// The explainers `--encoding` asks for; `all` is every one that exists.
+fn select(selection: Selection) -> Result<Vec<Box<dyn Explainer>>> {
+    match selection {
+        Selection::All => Ok(Encoding::ALL.into_iter().filter_map(explainer).collect()),
+        Selection::One(encoding) => explainer(encoding)
+            .map(|e| vec![e])
+            .ok_or_else(|| Failure::trouble(format_args!("{encoding} is not supported yet"))),
+    }
+}
+
+fn explainer(encoding: Encoding) -> Option<Box<dyn Explainer>> {
+    match encoding {
+        Encoding::CorrectedUtf8 => Some(Box::new(Corrected)),
+        Encoding::Utf8 => Some(Box::new(Utf8)),
+        Encoding::UtfInf8 => None,
+    }
+}
+
+/// The rows of seed 000's "Putting it all together" table. The codec keeps its own copy
+/// private, so `explain` has this one; debug builds check every code point it shows
+/// against the codec's, and the tests check every row's edges.
+struct Row {
+    len: usize,
+    /// The first raw value of the row (the 3-byte class splits at `CF60`).
+    raw_first: u32,
+    offset: u32,
+    label: &'static str,
+}
+
+#[rustfmt::skip]
+const ROWS: [Row; 7] = [
+    Row { len: 1, raw_first: 0,      offset: 0,          label: "1-byte row, offset 0" },
+    Row { len: 2, raw_first: 0,      offset: 160,        label: "2-byte row, offset 160" },
+    Row { len: 3, raw_first: 0,      offset: 2_208,      label: "3-byte row (raw < CF60), offset 2 208" },
+    Row { len: 3, raw_first: 0xCF60, offset: 4_256,      label: "3-byte row (raw ≥ CF60), offset 4 256" },
+    Row { len: 4, raw_first: 0,      offset: 69_792,     label: "4-byte row, offset 69 792" },
+    Row { len: 5, raw_first: 0,      offset: 2_166_944,  label: "5-byte row, offset 2 166 944" },
+    Row { len: 6, raw_first: 0,      offset: 69_275_808, label: "6-byte row, offset 69 275 808" },
+];
+
+/// The row of a complete sequence of `len` bytes with raw value `raw`.
+fn row(len: usize, raw: u32) -> &'static Row {
+    ROWS.iter()
+        .rev()
+        .find(|r| r.len == len && raw >= r.raw_first)
+        .expect("every length from 1 to 6 has a row from raw 0")
+}
+
+/// The bits a sequence carries as in RFC 2044, grouped by byte (`00000 101111`), and
+/// their value.
+fn raw_bits(seq: &[u8]) -> (String, u32) {
+    let n = seq.len();
+    let lead_bits = 7 - n; // `110xxxxx` carries 5
+    let mut text = format!("{:0w$b}", seq[0] & (0x7F >> n), w = lead_bits);
+    let mut raw = (seq[0] & (0x7F >> n)) as u32;
+    for &b in &seq[1..] {
+        let _ = write!(text, " {:06b}", b & 0x3F);
+        raw = (raw << 6) | (b & 0x3F) as u32;
+    }
+    (text, raw)
+}
+
+/// `1-byte`… `6-byte` leads, in either encoding's lead-byte layout; 0 for the rest.
+fn lead_len(byte: u8) -> usize {
+    match byte.leading_ones() {
+        0 => 1,
+        n @ 2..=6 => n as usize,
+        _ => 0,
+    }
+}
+
+/// `error: truncated (bytes 3-4)`.
+fn span_line(e: &DecodeError) -> String {
+    let last = e.offset + e.length - 1;
+    if e.length == 1 {
+        format!("error: {} (byte {})", e.kind, e.offset)
+    } else {
+        format!("error: {} (bytes {}-{last})", e.kind, e.offset)
+    }
+}
+
+/// `E0 needs 3 bytes, has 2`.
+fn truncated_line(bytes: &[u8], e: &DecodeError) -> String {
+    let lead = bytes[e.offset as usize];
+    format!(
+        "{lead:02X} needs {} bytes, has {}",
+        lead_len(lead),
+        e.length
+    )
+}
+
+/// Summary text for an error span.
+fn short_error(e: &DecodeError) -> String {
+    format!("[{}]", e.kind)
+}
+
+/// What one segment says: its summary text and its lines.
+type Description = (String, Vec<String>);
+
+/// The codec's events as segments, each described by `describe(bytes, offset, length,
+/// event)`.
+fn segments(
+    bytes: &[u8],
+    events: impl Iterator<Item = Located>,
+    describe: fn(&[u8], usize, usize, Event) -> Description,
+) -> Vec<Segment> {
+    events
+        .map(|l| {
+            // Offsets fit in `usize`: the events are of a slice.
+            let (offset, length) = (l.offset as usize, l.length as usize);
+            let (short, lines) = describe(bytes, offset, length, l.event);
+            Segment {
+                offset,
+                length,
+                short,
+                lines,
+            }
+        })
+        .collect()
+}
+
+struct Corrected;
+
+impl Explainer for Corrected {
+    fn encoding(&self) -> Encoding {
+        Encoding::CorrectedUtf8
+    }
+
+    fn explain(&self, bytes: &[u8]) -> Vec<Segment> {
+        segments(
+            bytes,
+            corrected::events(bytes).located(),
+            Corrected::describe,
+        )
+    }
+}
+
+impl Corrected {
+    fn describe(bytes: &[u8], offset: usize, length: usize, event: Event) -> Description {
+        let seq = &bytes[offset..offset + length];
+        match event {
+            Event::CodePoint(cp) if length == 1 => (
+                format!("U+{cp:04X}"),
+                vec![format!("U+{cp:04X}  {}", ROWS[0].label)],
+            ),
+            Event::CodePoint(cp) => {
+                let (bits, raw) = raw_bits(seq);
+                let row = row(length, raw);
+                // The table here must say what the codec decodes (tested at every row's
+                // edges and over every 2- and 3-byte sequence).
+                debug_assert_eq!(raw + row.offset, cp, "row of {seq:02X?}");
+                let lines = vec![
+                    format!("U+{cp:04X} = raw 0x{raw:X} + {}", group_digits(row.offset)),
+                    row.label.to_string(),
+                    format!("raw bits {bits}"),
+                ];
+                (format!("U+{cp:04X}"), lines)
+            }
+            Event::Error(e) => {
+                let why = match e.kind {
+                    // The kind says it all; runs of them stay one row per byte.
+                    ErrorKind::UnexpectedContinuation => {
+                        return (short_error(&e), vec![span_line(&e)])
+                    }
+                    ErrorKind::Truncated => truncated_line(bytes, &e),
+                    ErrorKind::Reserved if offset + length == bytes.len() => {
+                        "reserved for future use, to the end".into()
+                    }
+                    ErrorKind::Reserved => format!(
+                        "reserved for future use, up to {:02X}",
+                        bytes[offset + length]
+                    ),
+                    other => other.as_str().into(),
+                };
+                (short_error(&e), vec![span_line(&e), why])
+            }
+        }
+    }
+}
+
+/// Table 3-7's rows by code point range (each row's first byte range differs).
+const UTF8_ROWS: [(u32, u32); 9] = [
+    (0x0000, 0x007F),
+    (0x0080, 0x07FF),
+    (0x0800, 0x0FFF),
+    (0x1000, 0xCFFF),
+    (0xD000, 0xD7FF),
+    (0xE000, 0xFFFF),
+    (0x1_0000, 0x3_FFFF),
+    (0x4_0000, 0xF_FFFF),
+    (0x10_0000, 0x10_FFFF),
+];
+
+struct Utf8;
+
+impl Explainer for Utf8 {
+    fn encoding(&self) -> Encoding {
+        Encoding::Utf8
+    }
+
+    fn explain(&self, bytes: &[u8]) -> Vec<Segment> {
+        segments(bytes, utf8::events(bytes).located(), Utf8::describe)
+    }
+}
+
+impl Utf8 {
+    fn describe(bytes: &[u8], offset: usize, length: usize, event: Event) -> Description {
+        let seq = &bytes[offset..offset + length];
+        match event {
+            Event::CodePoint(cp) => {
+                let (lo, hi) = UTF8_ROWS
+                    .into_iter()
+                    .find(|&(lo, hi)| (lo..=hi).contains(&cp))
+                    .expect("a decoded code point is in Table 3-7");
+                let mut lines = vec![format!("U+{cp:04X}  row U+{lo:04X}..U+{hi:04X}")];
+                if length > 1 {
+                    lines.push(format!("bits {}", raw_bits(seq).0));
+                }
+                (format!("U+{cp:04X}"), lines)
+            }
+            Event::Error(e) => {
+                let next = bytes.get(offset + 1).copied().unwrap_or(0);
+                let why = match (e.kind, seq[0]) {
+                    (ErrorKind::UnexpectedContinuation, _) => {
+                        return (short_error(&e), vec![span_line(&e)])
+                    }
+                    (ErrorKind::Truncated, _) => truncated_line(bytes, &e),
+                    (ErrorKind::Overlong, 0xC0 | 0xC1) => "C0, C1 only begin overlongs".into(),
+                    (ErrorKind::Overlong, lead) => {
+                        format!("{lead:02X} {next:02X} begins an overlong")
+                    }
+                    (ErrorKind::Surrogate, lead) => {
+                        format!("{lead:02X} {next:02X} begins a surrogate")
+                    }
+                    (ErrorKind::OutOfRange, 0xF4) => {
+                        format!("F4 {next:02X} begins > U+10FFFF")
+                    }
+                    (ErrorKind::OutOfRange, _) => "F5..FD begin > U+10FFFF".into(),
+                    (ErrorKind::InvalidByte, _) => "FE, FF never occur".into(),
+                    (other, _) => other.as_str().into(),
+                };
+                (short_error(&e), vec![span_line(&e), why])
+            }
+        }
+    }
+}
+
+/// `69 275 808`: digits in groups of three, as seed 000's table writes offsets.
+fn group_digits(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `0 1000001`, `110 00000`, `10 101111`: the marker bits, then the payload.
+fn byte_bits(b: u8) -> String {
+    let bits = format!("{b:08b}");
+    match b.leading_ones() as usize {
+        // FE's and FF's marker bits leave no payload.
+        7.. => bits,
+        n => format!("{} {}", &bits[..=n], &bits[n + 1..]),
+    }
+}
+
+/// Lays the explanations out side by side, then one summary line per encoding.
+fn render(bytes: &[u8], explainers: &[Box<dyn Explainer>]) -> String {
+    let columns: Vec<(Encoding, Vec<Segment>)> = explainers
+        .iter()
+        .map(|e| (e.encoding(), e.explain(bytes)))
+        .collect();
+
+    // Each byte gets a row; it moves down when a column's previous segment needs more
+    // lines than it has bytes, so that every segment starts on the row of its first byte.
+    let mut byte_row = vec![0; bytes.len()];
+    let mut next_free = vec![0; columns.len()];
+    let mut next_segment = vec![0; columns.len()];
+    let mut starts: Vec<Vec<usize>> = vec![Vec::new(); columns.len()];
+    let mut row = 0;
+    for (offset, slot) in byte_row.iter_mut().enumerate() {
+        let starting: Vec<usize> = (0..columns.len())
+            .filter(|&c| {
+                columns[c]
+                    .1
+                    .get(next_segment[c])
+                    .is_some_and(|s| s.offset == offset)
+            })
+            .collect();
+        row = starting.iter().map(|&c| next_free[c]).fold(row, usize::max);
+        *slot = row;
+        for c in starting {
+            starts[c].push(row);
+            next_free[c] = row + columns[c].1[next_segment[c]].lines.len();
+            next_segment[c] += 1;
+        }
+        row += 1;
+    }
+    let rows = next_free.iter().copied().fold(row, usize::max);
+
+    // The cells, row by row: offset, byte, bits, then one text per column.
+    let mut cells = vec![vec![String::new(); 3 + columns.len()]; rows];
+    for (offset, (&r, &b)) in byte_row.iter().zip(bytes).enumerate() {
+        cells[r][0] = offset.to_string();
+        cells[r][1] = format!("{b:02X}");
+        cells[r][2] = byte_bits(b);
+    }
+    for (c, (_, segments)) in columns.iter().enumerate() {
+        for (segment, &start) in segments.iter().zip(&starts[c]) {
+            let last_byte_row = byte_row[segment.offset + segment.length - 1];
+            let end = (start + segment.lines.len() - 1).max(last_byte_row);
+            for (i, row) in cells[start..=end].iter_mut().enumerate() {
+                // A bracket shows which rows, and so which bytes, the segment spans.
+                let bracket = match (i == 0, start + i == end) {
+                    (true, true) => "╶",
+                    (true, false) => "┌",
+                    (false, true) => "└",
+                    (false, false) => "│",
+                };
+                let text = segment.lines.get(i).map_or("", String::as_str);
+                row[3 + c] = format!("{bracket} {text}");
+            }
+        }
+    }
+
+    let mut header = vec!["offset".to_string(), "byte".into(), "bits".into()];
+    header.extend(columns.iter().map(|(e, _)| format!("  {}", e.name())));
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| {
+            cells
+                .iter()
+                .chain(std::iter::once(&header))
+                .map(|row| row[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = format!("input: {} ({} bytes)\n\n", hex::format(bytes), bytes.len());
+    for row in std::iter::once(&header).chain(&cells) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            let pad = widths[i] - cell.chars().count();
+            if i == 0 {
+                // Offsets right-aligned, like numbers.
+                let _ = write!(line, "{}{cell}", " ".repeat(pad));
+            } else {
+                let _ = write!(line, "  {cell}{}", " ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push('\n');
+    let name_width = columns
+        .iter()
+        .map(|(e, _)| e.name().len())
+        .max()
+        .unwrap_or(0);
+    for (encoding, segments) in &columns {
+        let shorts: Vec<&str> = segments.iter().map(|s| s.short.as_str()).collect();
+        let errors = segments.iter().filter(|s| s.short.starts_with('[')).count();
+        let verdict = match errors {
+            0 => "valid".to_string(),
+            1 => "1 error".to_string(),
+            n => format!("{n} errors"),
+        };
+        let name = encoding.name();
+        let _ = writeln!(
+            out,
+            "{name:name_width$}  → {} ({verdict})",
+            shorts.join(" ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows_agree_with_the_codec_at_every_row_edge() {
+        // First and last sequence of every row of seed 000's table.
+        let edges: [(&[u8], u32); 14] = [
+            (b"\x00", 0x0),
+            (b"\x7F", 0x7F),
+            (b"\xC0\x80", 0xA0),
+            (b"\xDF\xBF", 0x89F),
+            (b"\xE0\x80\x80", 0x8A0),
+            (b"\xEC\xBD\x9F", 0xD7FF),
+            (b"\xEC\xBD\xA0", 0xE000),
+            (b"\xEF\xBF\xBF", 0x1_109F),
+            (b"\xF0\x80\x80\x80", 0x1_10A0),
+            (b"\xF7\xBF\xBF\xBF", 0x21_109F),
+            (b"\xF8\x80\x80\x80\x80", 0x21_10A0),
+            (b"\xFB\xBF\xBF\xBF\xBF", 0x421_109F),
+            (b"\xFC\x80\x80\x80\x80\x80", 0x421_10A0),
+            (b"\xFD\xBF\xBF\xBF\xBF\xBF", 0x8421_109F),
+        ];
+        for (seq, cp) in edges {
+            assert_eq!(corrected::decode(seq), Ok(vec![cp]));
+            // `explain` asserts raw + offset == the codec's code point.
+            let segments = Corrected.explain(seq);
+            assert_eq!(segments.len(), 1);
+            assert_eq!(segments[0].short, format!("U+{cp:04X}"));
+        }
+        let (_, raw) = raw_bits(b"\xEC\xBD\xA0");
+        assert_eq!(raw, 0xCF60);
+        assert_eq!(row(3, raw).offset, 4_256);
+        assert_eq!(row(3, raw - 1).offset, 2_208);
+    }
+
+    #[test]
+    fn every_two_and_three_byte_sequence_explains_as_the_codec_decodes() {
+        let conts = 0x80..=0xBFu8;
+        let two = (0xC0..=0xDFu8).flat_map(|a| conts.clone().map(move |b| vec![a, b]));
+        let three = (0xE0..=0xEFu8).flat_map(|a| {
+            conts
+                .clone()
+                .flat_map(move |b| (0x80..=0xBFu8).map(move |c| vec![a, b, c]))
+        });
+        for seq in two.chain(three) {
+            let cp = corrected::decode(&seq).unwrap()[0];
+            let (bits, raw) = raw_bits(&seq);
+            assert_eq!(raw + row(seq.len(), raw).offset, cp, "{seq:02X?}");
+            // Payload bits plus one space between bytes.
+            assert_eq!(
+                bits.len(),
+                7 - seq.len() + 7 * (seq.len() - 1),
+                "{seq:02X?}"
+            );
+        }
+    }
+
+    #[test]
+    fn bits_split_marker_from_payload() {
+        assert_eq!(byte_bits(0x41), "0 1000001");
+        assert_eq!(byte_bits(0xAF), "10 101111");
+        assert_eq!(byte_bits(0xC0), "110 00000");
+        assert_eq!(byte_bits(0xFD), "1111110 1");
+        assert_eq!(byte_bits(0xFE), "11111110");
+        assert_eq!(byte_bits(0xFF), "11111111");
+        assert_eq!(raw_bits(b"\xC0\xAF"), ("00000 101111".to_string(), 0x2F));
+    }
+
+    #[test]
+    fn offsets_group_like_the_seed_table() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(160), "160");
+        assert_eq!(group_digits(2_208), "2 208");
+        assert_eq!(group_digits(69_275_808), "69 275 808");
+    }
+
+    #[test]
+    fn segments_cover_the_input_in_every_explainer() {
+        let input = b"A\xC0\xAF\xFE\xFE\x80\xE0\x80\xED\xA0\x80\xF4\x90\x80\x80\xFF";
+        for e in select(Selection::All).unwrap() {
+            let mut at = 0;
+            for s in e.explain(input) {
+                assert_eq!(s.offset, at, "{}", e.encoding());
+                assert!(!s.lines.is_empty());
+                at += s.length;
+            }
+            assert_eq!(at, input.len());
+        }
+    }
+
+    #[test]
+    fn utf_inf_8_is_refused_alone_and_skipped_in_all() {
+        assert!(select(Selection::One(Encoding::UtfInf8)).is_err());
+        let all: Vec<_> = select(Selection::All)
+            .unwrap()
+            .iter()
+            .map(|e| e.encoding())
+            .collect();
+        assert_eq!(all, [Encoding::CorrectedUtf8, Encoding::Utf8]);
+    }
+}

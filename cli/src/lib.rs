@@ -1,0 +1,106 @@
+//! `cutf8`: decode, encode, check, explain and transcode Corrected UTF-8 and UTF-8.
+//!
+//! The binary is a thin wrapper around [`main`]; each subcommand lives in a module of
+//! its own. Usage and examples: `cli/README.md`.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod args;
+mod check;
+mod decode;
+mod encode;
+mod explain;
+mod hex;
+mod io;
+mod transcode;
+
+use args::{Cli, Command};
+use clap::error::ErrorKind as ClapErrorKind;
+use clap::Parser;
+use io::{Failure, Status};
+use std::process::ExitCode;
+
+/// Runs `cutf8` with the process's arguments and standard streams; returns the exit
+/// status: 0 all well, 1 invalid input, 2 the command could not run.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let result = match cli.command {
+        Command::Decode(a) => decode::run(&a),
+        Command::Encode(a) => encode::run(&a),
+        Command::Check(a) => check::run(&a),
+        Command::Explain(a) => explain::run(&a),
+        Command::Transcode(a) => transcode::run(&a),
+    };
+    match result {
+        Ok(Status::Ok) => ExitCode::SUCCESS,
+        Ok(Status::Invalid) => ExitCode::from(1),
+        Ok(Status::Trouble) => ExitCode::from(2),
+        Err(Failure::Invalid(message)) => {
+            io::report(&message);
+            ExitCode::from(1)
+        }
+        Err(Failure::Trouble(message)) => {
+            io::report(&message);
+            ExitCode::from(2)
+        }
+        // The reader went away (`| head`): nobody is left to tell.
+        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+    }
+}
+
+/// `--help` and `--version` print as clap makes them; a usage error (a bare `cutf8`
+/// included) becomes one line on stderr, like every other failure, and exit 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ClapErrorKind::DisplayHelp | ClapErrorKind::DisplayVersion => {
+            // Help on a closed pipe is no failure either.
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        ClapErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            io::report("no command given: decode, encode, check, explain or transcode (see 'cutf8 --help')");
+            ExitCode::from(2)
+        }
+        _ => {
+            io::report(&one_line(&e.render().to_string()));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Clap's first paragraph joined into one line, without its `error: ` prefix, and a
+/// pointer to `--help` in place of the usage block.
+fn one_line(rendered: &str) -> String {
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let text = paragraph.join(" ");
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    format!("{text} (see 'cutf8 --help')")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_errors_become_one_line() {
+        let e = Cli::try_parse_from(["cutf8", "decode", "--bogus"]).unwrap_err();
+        let line = one_line(&e.render().to_string());
+        assert_eq!(
+            line,
+            "unexpected argument '--bogus' found (see 'cutf8 --help')"
+        );
+        assert!(!line.contains('\n'));
+        let e = Cli::try_parse_from(["cutf8", "explain"]).unwrap_err();
+        assert_eq!(
+            one_line(&e.render().to_string()),
+            "the following required arguments were not provided: <HEX>... (see 'cutf8 --help')"
+        );
+    }
+}

@@ -1,0 +1,60 @@
+//! Running the `cutf8` binary from tests.
+#![allow(dead_code)] // each test file uses part of this
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// The binary cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_cutf8");
+
+/// A scratch directory under the target directory, fresh for each `name`.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `cutf8 ARGS` in `dir` with `stdin`; writes stdin from a thread so that a large
+/// input cannot deadlock against a full stdout pipe.
+pub fn run_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // The child may exit before reading everything (a usage error): ignore EPIPE.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
+
+/// Exit status, stdout and stderr in one text for a snapshot. Stdout is shown as hex
+/// when `bytes`, or when it is not printable UTF-8.
+pub fn transcript(output: &Output, bytes: bool) -> String {
+    let code = output
+        .status
+        .code()
+        .map_or("killed by a signal".to_string(), |c| c.to_string());
+    let stdout = match std::str::from_utf8(&output.stdout) {
+        _ if output.stdout.is_empty() => String::new(),
+        Ok(s) if !bytes && !s.chars().any(|c| c.is_control() && c != '\n') => s.to_string(),
+        _ => {
+            let hex: Vec<String> = output.stdout.iter().map(|b| format!("{b:02X}")).collect();
+            format!("(bytes) {}\n", hex.join(" "))
+        }
+    };
+    format!(
+        "exit: {code}\n--- stdout\n{stdout}--- stderr\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
