@@ -13,6 +13,8 @@ Use as a module (pure functions):
     encode_utf8(cp)         -> bytes, or raises EncodeError(kind)   (section 3)
     handle(request)         -> response dict of the adapter protocol
 
+UTF-∞-8 (section 4) lives in utf_inf8.py; this module only serves it over the protocol.
+
 or run as a program: it reads one JSON request per line on stdin and writes one JSON
 response per line on stdout (see README.md in this directory).
 """
@@ -24,6 +26,8 @@ import re
 import sys
 import traceback
 from typing import NamedTuple, Union
+
+import utf_inf8  # the script's own folder is on sys.path, also when run as a program
 
 
 # --------------------------------------------------------------------------- events
@@ -356,8 +360,23 @@ def event_to_json(e: Event) -> dict:
     return {"error": e.kind, "offset": e.offset, "length": e.length}
 
 
-_DECODERS = {"corrected-utf8": decode_corrected, "utf-8": decode_utf8}
-_ENCODERS = {"corrected-utf8": encode_corrected, "utf-8": encode_utf8}
+def decode_inf8(data: bytes) -> list[Event]:
+    """utf_inf8.decode under the default limit (the vectors'), as this module's events."""
+    return [
+        CodePoint(*e) if isinstance(e, utf_inf8.CodePoint) else Span(*e)
+        for e in utf_inf8.decode(data)
+    ]
+
+
+def encode_inf8(cp: int) -> bytes:
+    try:
+        return utf_inf8.encode(cp)
+    except utf_inf8.EncodeError as e:
+        raise EncodeError(e.kind) from None
+
+
+_DECODERS = {"corrected-utf8": decode_corrected, "utf-8": decode_utf8, "utf-inf-8": decode_inf8}
+_ENCODERS = {"corrected-utf8": encode_corrected, "utf-8": encode_utf8, "utf-inf-8": encode_inf8}
 
 
 def _respond(request: dict) -> dict:

@@ -340,7 +340,8 @@ class Protocol(unittest.TestCase):
 
     def test_unsupported_and_malformed(self):
         for req in [
-            {"id": "x", "encoding": "utf-inf-8", "op": "decode", "input": "00"},
+            {"id": "x", "encoding": "utf-inf-8", "op": "document", "input": "00"},
+            {"id": "x", "encoding": "utf-inf-8", "op": "encode", "codepoint": "U+"},
             {"id": "x", "encoding": "utf-8", "op": "document", "input": "00"},
             {"id": "x", "encoding": "utf-8", "op": "decode", "input": "0"},
             {"id": "x", "encoding": "utf-8", "op": "decode", "input": "zz"},
@@ -376,7 +377,7 @@ SMOKE = [
     {"id": "s#3", "encoding": "utf-8", "op": "encode", "codepoint": "U+10FFFF"},
     {"id": "s#4", "encoding": "utf-8", "op": "encode", "codepoint": "U+110000"},
     {"id": "s#5", "encoding": "utf-8", "op": "decode", "input": "xyz"},
-    {"id": "s#6", "encoding": "utf-inf-8", "op": "decode", "input": "00"},
+    {"id": "s#6", "encoding": "utf-inf-8", "op": "document", "input": "00"},
     '{"id": "s#7", "encoding": "utf-8"',
     {"id": "s#8", "encoding": "utf-8", "op": "decode", "input": "41"},
 ]
@@ -412,6 +413,16 @@ class Smoke(unittest.TestCase):
         self.assertEqual(more[0]["lossy"], ["U+00CF", "U+FFFD", "U+0041"])
         self.assertEqual(more[1], {"id": "c#2", "error": "surrogate"})
         self.assertEqual(more[2], {"id": "c#3", "findings": []})
+        inf8 = run_adapter("corrected_utf8", [
+            {"id": "i#1", "encoding": "utf-inf-8", "op": "decode", "input": "ffb4a041"},
+            {"id": "i#2", "encoding": "utf-inf-8", "op": "encode", "codepoint": "U+" + "A" * 51},
+            {"id": "i#3", "encoding": "utf-inf-8", "op": "encode", "codepoint": "U+D800"},
+        ])
+        self.assertEqual(inf8[0]["output"], [{"error": "overlong", "offset": 0, "length": 2},
+                                             {"error": "unexpected-continuation", "offset": 2, "length": 1},
+                                             {"codepoint": "U+0041"}])
+        self.assertEqual(inf8[1], {"id": "i#2", "bytes": "ffb4a2a1" + "aa" * 34})
+        self.assertEqual(inf8[2], {"id": "i#3", "error": "surrogate"})
 
     def test_python_codec(self):
         r = self.check_common("python_codec")
