@@ -55,11 +55,13 @@ enum Part {
     /// (saturating: a value that large is over any limit).
     Length { b4: u64, digits: u64, nme: u64 },
     /// The storage bytes: `total` of them make a code of `code_len` bytes; the first
-    /// `pad` hex digits are padding and must be 0.
+    /// `pad` hex digits are padding and must be 0, and the first significant digit
+    /// must be at least `min_first`.
     Storage {
         code_len: u64,
         total: u64,
         pad: u8,
+        min_first: u8,
         /// Digits so far, padding included.
         nibbles: Vec<u8>,
         /// The low 2 bits of the second digit of a pair, between its two bytes.
@@ -90,6 +92,8 @@ fn storage(header_len: u64, nme: u64) -> Part {
         code_len: header_len.saturating_add(total),
         total,
         pad: ((3 - nud % 3) % 3) as u8,
+        // 18 digits below 8 × 16^17 = 2^71 fit the `FF 80–9F` form: not shortest.
+        min_first: if nud == 18 { 8 } else { 1 },
         nibbles: Vec::new(),
         half: 0,
     }
@@ -139,6 +143,7 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
             code_len,
             total,
             pad,
+            min_first,
             mut nibbles,
             half,
         } => {
@@ -148,7 +153,9 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                 // First byte of a pair: a whole digit and the high 2 bits of the next.
                 let (n0, n1_high) = (payload >> 2, payload & 3);
                 match pad {
-                    0 if index == 0 && n0 == 0 => return Verdict::Reject(ErrorKind::Overlong),
+                    0 if index == 0 && n0 < min_first => {
+                        return Verdict::Reject(ErrorKind::Overlong)
+                    }
                     1 if index == 0 && n0 != 0 => return Verdict::Reject(ErrorKind::InvalidLength),
                     2 if index == 0 && payload != 0 => {
                         return Verdict::Reject(ErrorKind::InvalidLength)
@@ -176,6 +183,7 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                     code_len,
                     total,
                     pad,
+                    min_first,
                     nibbles,
                     half,
                 })

@@ -207,7 +207,18 @@ fn overlong_at_every_class_boundary() {
         "FF A0 83",
         &[err(Overlong, 0, 2), err(UnexpectedContinuation, 2, 1)],
     );
-    events_are("FF A0 84", &[err(Truncated, 0, 3)]);
+    events_are(
+        "FF A0 84",
+        &[err(Overlong, 0, 2), err(UnexpectedContinuation, 2, 1)],
+    );
+    // 18 digits below 8 × 16^17 = 2^71 fit the 13-byte form: the first digit must be ≥ 8.
+    events_are(
+        "FF A0 9F",
+        &[err(Overlong, 0, 2), err(UnexpectedContinuation, 2, 1)],
+    );
+    events_are("FF A0 A0", &[err(Truncated, 0, 3)]);
+    // With 19 digits any nonzero first digit is shortest.
+    events_are("FF A1 80 81", &[err(Truncated, 0, 4)]);
     // NUD 19 (2 padding digits): the third digit must not be 0.
     events_are(
         "FF A1 80 80",
