@@ -20,18 +20,61 @@ pub const MAGIC: [u8; 8] = [0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A];
 
 /// One row of the "Putting it all together" table: sequences of `len` bytes whose raw
 /// value lies in `raw_first..=raw_last` encode `raw + offset`.
-struct Row {
-    len: u8,
-    raw_first: u32,
-    raw_last: u32,
-    offset: u32,
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::corrected::TABLE;
+/// let two = &TABLE[1];
+/// assert_eq!((two.len, two.offset), (2, 160));
+/// assert_eq!((two.first_codepoint(), two.last_codepoint()), (0xA0, 0x89F));
+/// assert_ne!(TABLE[2].offset, TABLE[3].offset); // the 3-byte class is split
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Sequence length in bytes.
+    pub len: u8,
+    /// The smallest raw value of the row.
+    pub raw_first: u32,
+    /// The largest raw value of the row.
+    pub raw_last: u32,
+    /// Added to the raw value to give the code point.
+    pub offset: u32,
+}
+
+impl Row {
+    /// The first code point the row encodes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::corrected::TABLE;
+    /// assert_eq!(TABLE[3].first_codepoint(), 0xE000);
+    /// assert_ne!(TABLE[3].first_codepoint(), 0xD800);
+    /// ```
+    pub const fn first_codepoint(&self) -> u32 {
+        self.raw_first + self.offset
+    }
+
+    /// The last code point the row encodes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::corrected::TABLE;
+    /// assert_eq!(TABLE[6].last_codepoint(), 0x8421_109F);
+    /// assert_ne!(TABLE[2].last_codepoint(), 0xFFFF);
+    /// ```
+    pub const fn last_codepoint(&self) -> u32 {
+        self.raw_last + self.offset
+    }
 }
 
 /// Seed 000, "Putting it all together": the sequence classes, their offsets and, through
 /// `raw + offset`, the code point ranges. The 3-byte class is split at raw `CF60`, where
 /// the surrogates are skipped.
 #[rustfmt::skip]
-const ROWS: [Row; 7] = [
+pub const TABLE: [Row; 7] = [
     Row { len: 1, raw_first: 0x00,      raw_last: 0x7F,        offset: 0 },
     Row { len: 2, raw_first: 0x00,      raw_last: 0x7FF,       offset: 160 },
     Row { len: 3, raw_first: 0x0000,    raw_last: 0xCF5F,      offset: 2_208 },
@@ -40,6 +83,22 @@ const ROWS: [Row; 7] = [
     Row { len: 5, raw_first: 0x00,      raw_last: 0x3FF_FFFF,  offset: 2_166_944 },
     Row { len: 6, raw_first: 0x00,      raw_last: 0x7FFF_FFFF, offset: 69_275_808 },
 ];
+
+/// The row of a complete sequence of `len` bytes (1 to 6) with raw value `raw`, or
+/// `None` when no row has that length and raw value.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::corrected::{row_of_sequence, TABLE};
+/// assert_eq!(row_of_sequence(3, 0xCF60), Some(&TABLE[3]));
+/// assert_eq!(row_of_sequence(2, 0x800), None); // 11 bits hold at most 7FF
+/// ```
+pub fn row_of_sequence(len: u8, raw: u32) -> Option<&'static Row> {
+    TABLE
+        .iter()
+        .find(|r| r.len == len && (r.raw_first..=r.raw_last).contains(&raw))
+}
 
 /// The role of a byte at the start of a sequence.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -84,12 +143,12 @@ pub(crate) const fn lead_bits(byte: u8, len: u8) -> u32 {
 pub(crate) const fn codepoint_of(len: u8, raw: u32) -> u32 {
     let offset = match len {
         1 => 0,
-        2 => ROWS[1].offset,
-        3 if raw < ROWS[3].raw_first => ROWS[2].offset,
-        3 => ROWS[3].offset,
-        4 => ROWS[4].offset,
-        5 => ROWS[5].offset,
-        _ => ROWS[6].offset,
+        2 => TABLE[1].offset,
+        3 if raw < TABLE[3].raw_first => TABLE[2].offset,
+        3 => TABLE[3].offset,
+        4 => TABLE[4].offset,
+        5 => TABLE[5].offset,
+        _ => TABLE[6].offset,
     };
     raw + offset
 }
@@ -197,12 +256,12 @@ pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
 /// ```
 pub const fn encoded_len(codepoint: u32) -> Result<usize, EncodeError> {
     match row_of(codepoint) {
-        Ok(row) => Ok(ROWS[row].len as usize),
+        Ok(row) => Ok(TABLE[row].len as usize),
         Err(kind) => Err(EncodeError { kind, codepoint }),
     }
 }
 
-/// The index in [`ROWS`] of the row that encodes `codepoint`, or why none does.
+/// The index in [`TABLE`] of the row that encodes `codepoint`, or why none does.
 const fn row_of(codepoint: u32) -> Result<usize, ErrorKind> {
     match codepoint {
         0x80..=0x9F => Err(ErrorKind::C1Control),
@@ -210,8 +269,8 @@ const fn row_of(codepoint: u32) -> Result<usize, ErrorKind> {
         0x8421_10A0.. => Err(ErrorKind::OutOfRange),
         _ => {
             let mut i = 0;
-            while i < ROWS.len() {
-                let row = &ROWS[i];
+            while i < TABLE.len() {
+                let row = &TABLE[i];
                 if codepoint >= row.raw_first + row.offset && codepoint <= row.raw_last + row.offset
                 {
                     return Ok(i);
@@ -236,7 +295,7 @@ const fn row_of(codepoint: u32) -> Result<usize, ErrorKind> {
 /// ```
 pub fn encode_into(codepoint: u32, buf: &mut [u8; MAX_LEN]) -> Result<&[u8], EncodeError> {
     let row = match row_of(codepoint) {
-        Ok(row) => &ROWS[row],
+        Ok(row) => &TABLE[row],
         Err(kind) => return Err(EncodeError { kind, codepoint }),
     };
     let len = row.len as usize;
@@ -274,7 +333,7 @@ mod tests {
     #[test]
     fn rows_cover_every_code_point_but_the_two_gaps() {
         let mut expected_first = 0u32;
-        for row in &ROWS {
+        for row in &TABLE {
             // The C1 controls and the surrogates are the only values skipped.
             expected_first = match expected_first {
                 0x80 => 0xA0,
@@ -294,7 +353,7 @@ mod tests {
 
     #[test]
     fn every_row_spans_exactly_its_raw_bits() {
-        for row in &ROWS {
+        for row in &TABLE {
             let bits = if row.len == 1 {
                 7
             } else {
@@ -305,6 +364,6 @@ mod tests {
                 assert_eq!(row.raw_last, (1u32 << bits) - 1, "row of {} bytes", row.len);
             }
         }
-        assert_eq!(ROWS[3].raw_last, 0xFFFF);
+        assert_eq!(TABLE[3].raw_last, 0xFFFF);
     }
 }
