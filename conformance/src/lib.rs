@@ -7,10 +7,16 @@
 //!   (`conformance generate`).
 //! * [`run`]: the conformance runner (`conformance run`): the vectors against the
 //!   reference codec or any implementation over a line protocol, with reports.
+//! * [`checks`]: the property checks behind every fuzz target (`fuzz/`), shared by
+//!   libFuzzer, AFL and the corpus replay in `cargo test`.
 //! * [`audit`]: Table 3.1b as transcribed against Table 3-7 (`conformance audit`).
+//! * [`exhaustive`]: every code point and every input of up to 4 (or 5) bytes, reference
+//!   against spec-literal (`conformance exhaustive`).
 #![deny(missing_docs)]
 
 pub mod audit;
+pub mod checks;
+pub mod exhaustive;
 pub mod literal;
 pub mod run;
 pub mod vectors;

@@ -39,6 +39,19 @@ enum Command {
     },
     /// Run the vectors against the reference codec or adapters (conformance/README.md).
     Run(conformance::run::RunArgs),
+    /// Every code point and every input of 1 to 4 (or --max-len) bytes, reference codec
+    /// against the spec-literal code and std (rayon; progress on stderr).
+    Exhaustive(conformance::exhaustive::Args),
+    /// Write every vector's input into corpus/<target>/ in each fuzz target's layout
+    /// (then `fuzz/seed-corpus.sh` minimizes it with `cargo fuzz cmin`).
+    SeedCorpus {
+        /// The vectors directory (default: vectors/ of this checkout).
+        #[arg(long, value_name = "DIR")]
+        vectors: Option<PathBuf>,
+        /// Where to write (default: corpus/ of this checkout).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,5 +65,10 @@ fn main() -> ExitCode {
             brute_force,
         } => conformance::audit::run(max_len, brute_force),
         Command::Run(args) => ExitCode::from(conformance::run::main(&args) as u8),
+        Command::Exhaustive(args) => conformance::exhaustive::main(&args),
+        Command::SeedCorpus { vectors, out } => conformance::checks::seed::run(
+            &vectors.unwrap_or_else(conformance::vectors::default_dir),
+            &out.unwrap_or_else(conformance::checks::seed::default_dir),
+        ),
     }
 }

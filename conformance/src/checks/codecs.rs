@@ -1,0 +1,79 @@
+//! The reference codec's two `u32` encodings behind one table of function pointers, so
+//! each check is written once and run over both.
+
+use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events};
+
+/// One encoding of the reference codec.
+pub(crate) struct Codec {
+    pub encoding: Encoding,
+    pub events: for<'a> fn(&'a [u8]) -> Events<'a>,
+    pub decode: fn(&[u8]) -> Result<Vec<u32>, DecodeError>,
+    pub decode_lossy: fn(&[u8]) -> Vec<u32>,
+    pub validate: fn(&[u8]) -> Result<(), DecodeError>,
+    pub encoded_len: fn(u32) -> Result<usize, EncodeError>,
+    /// `encode_into`, widened to the longer buffer; returns the length written.
+    pub encode_into: fn(u32, &mut [u8; corrected::MAX_LEN]) -> Result<usize, EncodeError>,
+    pub encode: fn(&[u32]) -> Result<Vec<u8>, EncodeError>,
+    /// The error kinds its decoder may report.
+    pub decode_kinds: &'static [ErrorKind],
+}
+
+impl Codec {
+    /// The encoding's identifier, for messages.
+    pub fn name(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// Encodes one code point into `buf`, returning the bytes.
+    pub fn encode_one<'b>(
+        &self,
+        cp: u32,
+        buf: &'b mut [u8; corrected::MAX_LEN],
+    ) -> Result<&'b [u8], EncodeError> {
+        let n = (self.encode_into)(cp, buf)?;
+        Ok(&buf[..n])
+    }
+}
+
+pub(crate) const CORRECTED: Codec = Codec {
+    encoding: Encoding::CorrectedUtf8,
+    events: corrected::events,
+    decode: corrected::decode,
+    decode_lossy: corrected::decode_lossy,
+    validate: corrected::validate,
+    encoded_len: corrected::encoded_len,
+    encode_into: |cp, buf| corrected::encode_into(cp, buf).map(<[u8]>::len),
+    encode: |cps| corrected::encode(cps.iter().copied()),
+    decode_kinds: &[
+        ErrorKind::UnexpectedContinuation,
+        ErrorKind::Truncated,
+        ErrorKind::Reserved,
+    ],
+};
+
+pub(crate) const UTF8: Codec = Codec {
+    encoding: Encoding::Utf8,
+    events: utf8::events,
+    decode: utf8::decode,
+    decode_lossy: utf8::decode_lossy,
+    validate: utf8::validate,
+    encoded_len: utf8::encoded_len,
+    encode_into: |cp, buf| {
+        let mut small = [0; utf8::MAX_LEN];
+        let bytes = utf8::encode_into(cp, &mut small)?;
+        buf[..bytes.len()].copy_from_slice(bytes);
+        Ok(bytes.len())
+    },
+    encode: |cps| utf8::encode(cps.iter().copied()),
+    decode_kinds: &[
+        ErrorKind::UnexpectedContinuation,
+        ErrorKind::Truncated,
+        ErrorKind::Overlong,
+        ErrorKind::Surrogate,
+        ErrorKind::OutOfRange,
+        ErrorKind::InvalidByte,
+    ],
+};
+
+/// Both encodings, Corrected UTF-8 first.
+pub(crate) const BOTH: [&Codec; 2] = [&CORRECTED, &UTF8];

@@ -1,0 +1,285 @@
+//! `decode`: the one-shot decoders never panic, their events tile the input, and the
+//! derived operations (lossy, strict, validate) agree with the events.
+
+use super::codecs::{Codec, BOTH};
+use super::{ensure, ensure_eq, Ctx};
+use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
+
+/// Checks both encodings' one-shot decoding of `bytes`:
+///
+/// * the events cover the input exactly, in order, each at least one byte, and
+///   [`Events::offset`](corrected_utf8::Events::offset) follows them;
+/// * each code point's bytes are its one encoding, so decode and encode are inverse;
+/// * each error span has a kind of its encoding and the shape SPEC gives that kind
+///   (where it starts, how long it is, what byte may follow it);
+/// * lossy decode is the events with U+FFFD for each span, strict decode is the code
+///   points or the first span, validate is `Ok` or the first span.
+pub fn decode(bytes: &[u8]) {
+    let ctx = Ctx::new("decode", bytes);
+    for codec in BOTH {
+        check(&ctx, codec, bytes);
+    }
+}
+
+fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
+    let name = codec.name();
+    let len = bytes.len() as u64;
+    let lossy = (codec.decode_lossy)(bytes);
+    let strict = (codec.decode)(bytes);
+    let validate = (codec.validate)(bytes);
+    let mut lossy_left = lossy.iter();
+    let mut strict_left = strict.as_ref().ok().map(|v| v.iter());
+    let mut first_error = None;
+    let mut buf = [0; corrected::MAX_LEN];
+
+    let mut events = (codec.events)(bytes);
+    let mut pos = 0u64;
+    while let Some(located) = events.next_located() {
+        ensure_eq!(
+            ctx,
+            pos,
+            located.offset,
+            "{name}: event offset (events must tile the input)"
+        );
+        ensure!(
+            ctx,
+            located.length >= 1,
+            located,
+            "{name}: event length ≥ 1"
+        );
+        let end = pos + located.length;
+        ensure!(ctx, end <= len, located, "{name}: event within the input");
+        ensure_eq!(
+            ctx,
+            end,
+            events.offset() as u64,
+            "{name}: Events::offset() after an event"
+        );
+        let span = &bytes[pos as usize..end as usize];
+        let next = bytes.get(end as usize).copied();
+        match located.event {
+            Event::CodePoint(cp) => {
+                ensure_eq!(
+                    ctx,
+                    Ok(span),
+                    codec.encode_one(cp, &mut buf),
+                    "{name}: a decoded code point's bytes must be its encoding (U+{cp:04X})"
+                );
+                ensure_eq!(
+                    ctx,
+                    Some(&cp),
+                    lossy_left.next(),
+                    "{name}: lossy decode at byte {pos}"
+                );
+                if let Some(left) = strict_left.as_mut() {
+                    ensure_eq!(
+                        ctx,
+                        Some(&cp),
+                        left.next(),
+                        "{name}: strict decode at byte {pos}"
+                    );
+                }
+            }
+            Event::Error(e) => {
+                ensure_eq!(
+                    ctx,
+                    (located.offset, located.length),
+                    (e.offset, e.length),
+                    "{name}: an error's span equals its event's"
+                );
+                ensure!(
+                    ctx,
+                    codec.decode_kinds.contains(&e.kind),
+                    e,
+                    "{name}: kind {} is one this encoding's decoder may report",
+                    e.kind
+                );
+                let shape_ok = match codec.encoding {
+                    Encoding::CorrectedUtf8 => corrected_span_ok(e.kind, span, next),
+                    _ => utf8_span_ok(e.kind, span, next),
+                };
+                ensure!(
+                    ctx,
+                    shape_ok,
+                    (e, super::hex(span), next),
+                    "{name}: the span has the shape SPEC gives a `{}` span (span bytes, next byte)",
+                    e.kind
+                );
+                ensure_eq!(
+                    ctx,
+                    Some(&0xFFFD),
+                    lossy_left.next(),
+                    "{name}: lossy decode at byte {pos}"
+                );
+                first_error.get_or_insert(e);
+            }
+        }
+        pos = end;
+    }
+    ensure_eq!(ctx, len, pos, "{name}: events must cover the whole input");
+    ensure_eq!(ctx, None, events.next(), "{name}: events after the end");
+    ensure_eq!(
+        ctx,
+        bytes.len(),
+        events.offset(),
+        "{name}: Events::offset() at the end"
+    );
+    ensure_eq!(
+        ctx,
+        None,
+        lossy_left.next(),
+        "{name}: lossy decode has extra code points"
+    );
+    match first_error {
+        Some(e) => ensure_eq!(
+            ctx,
+            Err(e),
+            strict,
+            "{name}: strict decode = the first span"
+        ),
+        None => {
+            ensure!(
+                ctx,
+                strict.is_ok(),
+                strict,
+                "{name}: strict decode of valid input"
+            );
+            let extra = strict_left.and_then(|mut left| left.next().copied());
+            ensure_eq!(
+                ctx,
+                None,
+                extra,
+                "{name}: strict decode has extra code points"
+            );
+        }
+    }
+    ensure_eq!(
+        ctx,
+        first_error.map_or(Ok(()), Err),
+        validate,
+        "{name}: validate = the first span"
+    );
+}
+
+/// SPEC §2.4: the bytes of a Corrected UTF-8 error span of `kind`, and the byte after it.
+fn corrected_span_ok(kind: ErrorKind, span: &[u8], next: Option<u8>) -> bool {
+    let is_cont = |b: u8| b & 0xC0 == 0x80;
+    let recognized = |b: u8| b < 0x80 || (0xC0..=0xFD).contains(&b);
+    match kind {
+        ErrorKind::UnexpectedContinuation => span.len() == 1 && is_cont(span[0]),
+        ErrorKind::Truncated => {
+            let need = match span[0] {
+                0xC0..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF7 => 4,
+                0xF8..=0xFB => 5,
+                0xFC..=0xFD => 6,
+                _ => return false,
+            };
+            // Fewer continuation bytes than needed, and no continuation byte after them.
+            span.len() < need && span[1..].iter().all(|&b| is_cont(b)) && !next.is_some_and(is_cont)
+        }
+        ErrorKind::Reserved => {
+            span[0] >= 0xFE
+                && !span[1..].iter().any(|&b| recognized(b))
+                && next.is_none_or(recognized)
+        }
+        _ => false,
+    }
+}
+
+/// SPEC §3: the bytes of a UTF-8 error span of `kind`, and the byte after it.
+fn utf8_span_ok(kind: ErrorKind, span: &[u8], next: Option<u8>) -> bool {
+    let lead = span[0];
+    let one = span.len() == 1;
+    let next_in = |lo: u8, hi: u8| next.is_some_and(|b| (lo..=hi).contains(&b));
+    match kind {
+        ErrorKind::UnexpectedContinuation => one && (0x80..=0xBF).contains(&lead),
+        ErrorKind::Overlong => {
+            one && (matches!(lead, 0xC0 | 0xC1)
+                || (lead == 0xE0 && next_in(0x80, 0x9F))
+                || (lead == 0xF0 && next_in(0x80, 0x8F)))
+        }
+        ErrorKind::Surrogate => one && lead == 0xED && next_in(0xA0, 0xBF),
+        ErrorKind::OutOfRange => {
+            one && ((lead == 0xF4 && next_in(0x90, 0xBF)) || (0xF5..=0xFD).contains(&lead))
+        }
+        ErrorKind::InvalidByte => one && lead >= 0xFE,
+        // A proper prefix of a well-formed sequence that the next byte does not extend.
+        ErrorKind::Truncated => {
+            let need = match lead {
+                0xC2..=0xDF => 2,
+                0xE0..=0xEF => 3,
+                0xF0..=0xF4 => 4,
+                _ => return false,
+            };
+            if span.len() >= need || !is_prefix_of_well_formed(span) {
+                return false;
+            }
+            // E0, ED, F0, F4 before a continuation byte outside their range: that span
+            // has the narrow kind (overlong, surrogate, out-of-range), not this one.
+            if one
+                && matches!(lead, 0xE0 | 0xED | 0xF0 | 0xF4)
+                && next.is_some_and(|b| b & 0xC0 == 0x80)
+            {
+                return false;
+            }
+            match next {
+                None => true,
+                Some(b) => {
+                    let mut longer = [0u8; utf8::MAX_LEN];
+                    longer[..span.len()].copy_from_slice(span);
+                    longer[span.len()] = b;
+                    !is_prefix_of_well_formed(&longer[..=span.len()])
+                }
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Whether `seq` (at most 4 bytes) is the start of some well-formed UTF-8 sequence:
+/// std tells an incomplete sequence (`error_len() == None`) from an invalid one.
+fn is_prefix_of_well_formed(seq: &[u8]) -> bool {
+    match std::str::from_utf8(seq) {
+        Ok(s) => s.chars().count() == 1,
+        Err(e) => e.valid_up_to() == 0 && e.error_len().is_none(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_seed_examples() {
+        for input in [
+            &b""[..],
+            b"\xC0\xAF\xFE\xFE\x80A",
+            b"\xED\xA0\x80\xF4\x90\xE0\x80\xF0\x80\xC1\xE2\x82",
+            &corrected::MAGIC,
+            b"\xFD\xBF\xBF\xBF\xBF\xBF\xFD",
+        ] {
+            decode(input);
+        }
+    }
+
+    #[test]
+    fn span_shapes() {
+        assert!(corrected_span_ok(
+            ErrorKind::Reserved,
+            b"\xFE\x80\xFF",
+            Some(b'A')
+        ));
+        assert!(!corrected_span_ok(ErrorKind::Reserved, b"\xFE", Some(0x80)));
+        assert!(corrected_span_ok(ErrorKind::Truncated, b"\xFC\x80", None));
+        assert!(!corrected_span_ok(
+            ErrorKind::Truncated,
+            b"\xC0",
+            Some(0x80)
+        ));
+        assert!(utf8_span_ok(ErrorKind::Truncated, b"\xE2\x82", Some(b'A')));
+        assert!(!utf8_span_ok(ErrorKind::Truncated, b"\xE0", Some(0x80)));
+        assert!(utf8_span_ok(ErrorKind::Overlong, b"\xE0", Some(0x80)));
+    }
+}

@@ -1,0 +1,164 @@
+//! `document`: the document checker against SPEC §2.6 applied to the decoder's events,
+//! one-shot and in any chunking.
+
+use super::input::ChunkedInput;
+use super::{ensure, ensure_eq, Ctx};
+use corrected_utf8::{
+    check_document, corrected, DocumentChecker, Event, Finding, FindingKind, Severity,
+};
+
+/// Checks the document checker on a file (layout: [`ChunkedInput`]; the data is the
+/// file, the sizes cut it into chunks):
+///
+/// * `check_document` gives exactly the findings of SPEC §2.6 worked out here from
+///   `corrected::events` of the text: the magic number, `nul`, decoding errors, `cr`,
+///   separators, C0 controls, the final newline, with offsets, lines and columns;
+/// * findings are in offset order, `missing-magic` first, no two others at one offset,
+///   and each kind has its severity;
+/// * a [`DocumentChecker`] fed the input's chunks, or 1-byte chunks between empty ones,
+///   gives the same findings, and so does the same checker reused after `finish()`.
+pub fn document(bytes: &[u8]) {
+    let ctx = Ctx::new("document", bytes);
+    let input = ChunkedInput::from_bytes(bytes);
+    let file = input.data;
+
+    let findings = check_document(file);
+    let expected = spec_findings(file);
+    ensure_eq!(
+        ctx,
+        expected,
+        findings,
+        "check_document vs SPEC §2.6 over corrected::events"
+    );
+
+    for (i, f) in findings.iter().enumerate() {
+        let severity = match f.kind {
+            FindingKind::Nul | FindingKind::Decode(_) => Severity::Error,
+            _ => Severity::Warning,
+        };
+        ensure_eq!(ctx, severity, f.severity(), "severity of {}", f.kind);
+        if f.kind == FindingKind::MissingMagic {
+            ensure_eq!(ctx, 0, i, "missing-magic comes first");
+        } else if i > 0 && findings[i - 1].kind != FindingKind::MissingMagic {
+            ensure!(
+                ctx,
+                findings[i - 1].offset < f.offset,
+                (findings[i - 1], f),
+                "findings in strictly increasing offset order"
+            );
+        }
+    }
+
+    let mut checker = DocumentChecker::new();
+    for pass in 0..2 {
+        // The second pass reuses the checker: finish() leaves it ready for a new file.
+        let mut got = findings.iter();
+        let mut sink = |f: Finding| {
+            ensure_eq!(
+                ctx,
+                got.next(),
+                Some(&f),
+                "chunked DocumentChecker (pass {pass}) vs check_document"
+            );
+        };
+        for chunk in input.chunks() {
+            checker.push(chunk, &mut sink);
+        }
+        checker.finish(&mut sink);
+        ensure_eq!(
+            ctx,
+            None,
+            got.next(),
+            "chunked DocumentChecker (pass {pass}): findings missing"
+        );
+    }
+
+    let mut got = findings.iter();
+    let mut sink = |f: Finding| {
+        ensure_eq!(
+            ctx,
+            got.next(),
+            Some(&f),
+            "DocumentChecker in 1-byte chunks vs check_document"
+        );
+    };
+    let mut checker = DocumentChecker::new();
+    for byte in file.chunks(1) {
+        checker.push(&[], &mut sink);
+        checker.push(byte, &mut sink);
+    }
+    checker.finish(&mut sink);
+    ensure_eq!(
+        ctx,
+        None,
+        got.next(),
+        "DocumentChecker in 1-byte chunks: findings missing"
+    );
+}
+
+/// SPEC §2.6, over the one-shot events of the text.
+pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |kind, offset, line, column| Finding {
+        kind,
+        offset,
+        line,
+        column,
+    };
+    // Only all 8 bytes at the very start are a magic number; a proper prefix is text.
+    let base = if file.starts_with(&corrected::MAGIC) {
+        corrected::MAGIC.len()
+    } else {
+        out.push(at(FindingKind::MissingMagic, 0, 1, 1));
+        0
+    };
+    let (mut line, mut column) = (1, 1);
+    let mut last = None;
+    for located in corrected::events(&file[base..]).located() {
+        let kind = match located.event {
+            Event::Error(e) => Some(FindingKind::Decode(e.kind)),
+            Event::CodePoint(0x00) => Some(FindingKind::Nul),
+            Event::CodePoint(0x0A) => None,
+            Event::CodePoint(0x0D) => Some(FindingKind::Cr),
+            Event::CodePoint(0x01..=0x1F) => Some(FindingKind::C0Control),
+            Event::CodePoint(0x2028) => Some(FindingKind::LineSeparator),
+            Event::CodePoint(0x2029) => Some(FindingKind::ParagraphSeparator),
+            Event::CodePoint(_) => None,
+        };
+        if let Some(kind) = kind {
+            out.push(at(kind, base as u64 + located.offset, line, column));
+        }
+        // A line ends after each U+000A; every event, spans included, is one column.
+        if located.event == Event::CodePoint(0x0A) {
+            line += 1;
+            column = 1;
+        } else {
+            column += 1;
+        }
+        last = Some(located.event);
+    }
+    if last.is_some_and(|e| e != Event::CodePoint(0x0A)) {
+        out.push(at(
+            FindingKind::MissingFinalNewline,
+            file.len() as u64,
+            line,
+            column,
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_documents() {
+        let mut file = corrected::MAGIC.to_vec();
+        file.extend_from_slice(b"a\r\n\tb\x00\xE2\x80\xA8\xFE\n\xEF\xB7");
+        document(&ChunkedInput::to_bytes(&[3, 2, 1, 0, 7], &file));
+        document(&ChunkedInput::to_bytes(&[], &corrected::MAGIC[..5]));
+        document(&[]);
+        assert_eq!(spec_findings(&corrected::MAGIC), []);
+    }
+}

@@ -1,0 +1,179 @@
+//! Property checks shared by every fuzzing harness.
+//!
+//! Each target is one function taking the fuzzer's raw bytes: it decodes them into the
+//! target's input (for some, a structured [`arbitrary::Arbitrary`] value), runs the
+//! reference codec and panics with a clear message — the input in hex, what was
+//! expected, what came out — when a property fails. The same function is called by
+//!
+//! * the cargo-fuzz (libFuzzer) targets in `fuzz/fuzz_targets/`,
+//! * the AFL targets in `fuzz/afl/`,
+//! * `cargo test` (`conformance/tests/corpus_replay.rs`), which replays every file under
+//!   `corpus/<target>/` and `corpus/regressions/`,
+//!
+//! so an input means the same thing everywhere and every crash replays on stable.
+//!
+//! | target | property |
+//! |---|---|
+//! | [`decode`] | events cover the input in order; lossy, strict and validate agree with them |
+//! | [`roundtrip`] | encodable exactly as SPEC says; decode(encode(x)) = x; byte order = code point order |
+//! | [`differential_literal`] | reference and spec-literal decoders, encoders, document checkers agree |
+//! | [`differential_std`] | UTF-8 agrees with `std`; `&str` → Corrected UTF-8 → back is unchanged |
+//! | [`streaming`] | any chunking gives the one-shot events; pending bytes stay bounded |
+//! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
+//!
+//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
+//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
+//! the nightly script pick it up from there.
+//!
+//! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
+//! allocating where they can and build their messages only when a check fails.
+
+mod codecs;
+mod decode;
+mod differential_literal;
+mod differential_std;
+mod document;
+mod input;
+mod roundtrip;
+pub mod seed;
+mod streaming;
+
+pub use decode::decode;
+pub use differential_literal::differential_literal;
+pub use differential_std::differential_std;
+pub use document::document;
+pub use input::{ChunkedInput, Chunks, CodePoints};
+pub use roundtrip::roundtrip;
+pub use streaming::streaming;
+
+use std::fmt::{self, Debug, Write as _};
+
+/// A fuzz target: its name (the file name in `fuzz/fuzz_targets/`, the directory under
+/// `corpus/`) and its check.
+#[derive(Clone, Copy)]
+pub struct Target {
+    /// The target's name.
+    pub name: &'static str,
+    /// The check: panics when a property fails.
+    pub check: fn(&[u8]),
+}
+
+impl Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// Every target, in the order the nightly job and the corpus replay run them.
+pub const TARGETS: [Target; 6] = [
+    Target {
+        name: "decode",
+        check: decode,
+    },
+    Target {
+        name: "roundtrip",
+        check: roundtrip,
+    },
+    Target {
+        name: "differential_literal",
+        check: differential_literal,
+    },
+    Target {
+        name: "differential_std",
+        check: differential_std,
+    },
+    Target {
+        name: "streaming",
+        check: streaming,
+    },
+    Target {
+        name: "document",
+        check: document,
+    },
+];
+
+/// The target named `name`, if any.
+pub fn target(name: &str) -> Option<Target> {
+    TARGETS.into_iter().find(|t| t.name == name)
+}
+
+/// Bytes as space-separated lowercase hex, cut after 4 KiB so a message stays readable.
+pub fn hex(bytes: &[u8]) -> String {
+    const LIMIT: usize = 4096;
+    let mut s = String::with_capacity(bytes.len().min(LIMIT) * 3);
+    for (i, b) in bytes.iter().take(LIMIT).enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        let _ = write!(s, "{b:02x}");
+    }
+    if bytes.len() > LIMIT {
+        let _ = write!(s, " … ({} more bytes)", bytes.len() - LIMIT);
+    }
+    s
+}
+
+/// What a failing check reports: the target and its raw input.
+#[derive(Clone, Copy)]
+pub(crate) struct Ctx<'a> {
+    target: &'static str,
+    input: &'a [u8],
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(target: &'static str, input: &'a [u8]) -> Self {
+        Ctx { target, input }
+    }
+
+    /// Fails the check: panics with the input, `what` failed, and both sides.
+    ///
+    /// `what` is a closure so that the message's arguments are only put together here,
+    /// off the hot path (under AddressSanitizer, every `format_args!` left in a check's
+    /// own stack frame costs time on each call).
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    pub(crate) fn fail<W: FnOnce(&mut dyn FnMut(fmt::Arguments<'_>))>(
+        &self,
+        what: W,
+        expected: &dyn Debug,
+        got: &dyn Debug,
+    ) -> ! {
+        let mut message = String::new();
+        what(&mut |args| {
+            let _ = message.write_fmt(args);
+        });
+        panic!(
+            "check `{target}` failed: {message}\n  input ({n} bytes): {hex}\n  expected: {expected:?}\n  got:      {got:?}\n  \
+             reproduce: cargo +nightly fuzz run {target} <file with these bytes>   (in fuzz/)",
+            target = self.target,
+            n = self.input.len(),
+            hex = hex(self.input),
+        )
+    }
+}
+
+/// Fails unless `expected == got`; the message arguments are only formatted on failure.
+macro_rules! ensure_eq {
+    ($ctx:expr, $expected:expr, $got:expr, $($what:tt)+) => {
+        match (&$expected, &$got) {
+            (expected, got) => {
+                if expected != got {
+                    $ctx.fail(|w| w(format_args!($($what)+)), expected, got);
+                }
+            }
+        }
+    };
+}
+
+/// Fails unless `cond`; `detail` (any `Debug` value, evaluated only on failure) is shown
+/// as what came out.
+macro_rules! ensure {
+    ($ctx:expr, $cond:expr, $detail:expr, $($what:tt)+) => {
+        if !$cond {
+            $ctx.fail(|w| w(format_args!($($what)+)), &stringify!($cond), &$detail);
+        }
+    };
+}
+
+pub(crate) use {ensure, ensure_eq};

@@ -1,0 +1,155 @@
+//! Seeding the fuzz corpus from the test vectors (`conformance seed-corpus`).
+//!
+//! Every vector's input becomes a file in the directory of each target it suits, in that
+//! target's layout: decode and document inputs as raw bytes (and as one-chunk
+//! [`ChunkedInput`]s for `streaming` and `document`, plus a 1-2-3-byte chunking), the
+//! code points of each encode file as [`CodePoints`] (one file per code point, and all of
+//! them in one). File names are a hash of the content, so seeding twice adds nothing.
+//! `fuzz/seed-corpus.sh` then merges and minimizes the result into `corpus/` with
+//! `cargo fuzz cmin`.
+
+use super::input::{ChunkedInput, CodePoints};
+use crate::vectors::model::{from_hex, parse_codepoint};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The `corpus/` directory of the checkout this crate was built from.
+pub fn default_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"))
+}
+
+/// Inputs per target, deduplicated.
+#[derive(Debug, Default)]
+pub struct Seeds {
+    /// Target name → inputs in its layout.
+    pub by_target: BTreeMap<&'static str, BTreeSet<Vec<u8>>>,
+}
+
+impl Seeds {
+    fn add(&mut self, target: &'static str, input: Vec<u8>) {
+        self.by_target.entry(target).or_default().insert(input);
+    }
+
+    /// A byte string that decoders and document checkers read.
+    fn add_bytes(&mut self, bytes: &[u8]) {
+        for target in ["decode", "differential_literal", "differential_std"] {
+            self.add(target, bytes.to_vec());
+        }
+        for target in ["streaming", "document"] {
+            self.add(target, ChunkedInput::to_bytes(&[], bytes));
+            if bytes.len() > 1 {
+                self.add(target, ChunkedInput::to_bytes(&[1, 2, 3], bytes));
+            }
+        }
+    }
+
+    /// Code points that encoders take.
+    fn add_code_points(&mut self, cps: &[u32]) {
+        self.add("roundtrip", CodePoints::to_bytes(cps));
+        // The literal differential reads little-endian words as code points too.
+        let words: Vec<u8> = cps.iter().take(8).flat_map(|cp| cp.to_le_bytes()).collect();
+        self.add("differential_literal", words);
+    }
+}
+
+/// The seeds of every `*.json` vector file under `vectors` (its `utf-inf-8` files
+/// excepted until the targets cover it), plus a few built-in ones.
+pub fn collect(vectors: &Path) -> io::Result<Seeds> {
+    let mut seeds = Seeds::default();
+    seeds.add_bytes(b"");
+    seeds.add_bytes(&corrected_utf8::corrected::MAGIC);
+    seeds.add_code_points(&CodePoints::EDGES);
+    let mut files = Vec::new();
+    find_json(vectors, &mut files)?;
+    files.sort();
+    for path in files {
+        let text = fs::read_to_string(&path)?;
+        let value: Value = serde_json::from_str(&text).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        })?;
+        let encoding = value["encoding"].as_str().unwrap_or("");
+        if !matches!(encoding, "corrected-utf8" | "utf-8") {
+            continue;
+        }
+        let tests = value["testGroups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["tests"].as_array().into_iter().flatten());
+        let mut cps = Vec::new();
+        for test in tests {
+            if let Some(bytes) = test["input"].as_str().and_then(|h| from_hex(h).ok()) {
+                seeds.add_bytes(&bytes);
+            }
+            if let Some(cp) = test["codepoint"].as_str().and_then(parse_codepoint) {
+                if let Ok(cp) = u32::try_from(cp) {
+                    cps.push(cp);
+                    seeds.add_code_points(&[cp]);
+                }
+            }
+        }
+        if !cps.is_empty() {
+            seeds.add_code_points(&cps);
+        }
+    }
+    Ok(seeds)
+}
+
+fn find_json(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            find_json(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "json")
+            && !path.to_string_lossy().ends_with(".schema.json")
+        {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the seeds into `out/<target>/seed-<hash>`; returns how many files each
+/// target has in `out` now.
+pub fn write(seeds: &Seeds, out: &Path) -> io::Result<BTreeMap<&'static str, usize>> {
+    let mut counts = BTreeMap::new();
+    for (target, inputs) in &seeds.by_target {
+        let dir = out.join(target);
+        fs::create_dir_all(&dir)?;
+        for input in inputs {
+            fs::write(dir.join(format!("seed-{:016x}", fnv1a(input))), input)?;
+        }
+        counts.insert(*target, fs::read_dir(&dir)?.count());
+    }
+    Ok(counts)
+}
+
+/// FNV-1a, 64 bits: a stable name for a file's content.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// `conformance seed-corpus`: seeds from `vectors` into `out`, with a line per target.
+pub fn run(vectors: &Path, out: &Path) -> std::process::ExitCode {
+    let result = collect(vectors).and_then(|seeds| write(&seeds, out));
+    match result {
+        Ok(counts) => {
+            for (target, n) in counts {
+                println!("{target}: {n} files in {}", out.join(target).display());
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("seed-corpus: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
