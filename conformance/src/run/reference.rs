@@ -9,7 +9,8 @@ use super::suite::{Case, Test};
 use super::{Answer, Implementation};
 use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
 use corrected_utf8::{
-    check_document, corrected, utf8, DecodeError, EncodeError, Encoding, Event, Finding, Located,
+    check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, EncodeError, Encoding,
+    Event, Finding, Located,
 };
 use serde_json::{json, Map, Value};
 
@@ -64,8 +65,34 @@ fn codec(encoding: Encoding) -> Option<Codec> {
             },
             document: None,
         }),
-        // UTF-∞-8 joins with its own issue: one arm here (`corrected_utf8::utf_inf8`).
-        Encoding::UtfInf8 => None,
+        Encoding::UtfInf8 => Some(Codec {
+            output: |b| {
+                let mut events = utf_inf8::events(b);
+                std::iter::from_fn(|| events.next_located())
+                    .map(|l| match &l.event {
+                        Event::CodePoint(cp) => json!({"codepoint": cp.to_string()}),
+                        Event::Error(e) => span(e),
+                    })
+                    .collect()
+            },
+            lossy: |b| {
+                utf_inf8::decode_lossy(b)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            },
+            valid: |b| utf_inf8::validate(b).is_ok(),
+            strict: |b| strict(utf_inf8::decode(b).map(drop)),
+            encode: |cp| {
+                let cp: BigCodePoint = cp.parse().ok()?;
+                Some(
+                    utf_inf8::encode([&cp])
+                        .map(|bytes| to_hex(&bytes))
+                        .map_err(|e| e.kind.as_str()),
+                )
+            },
+            document: None,
+        }),
     }
 }
 
