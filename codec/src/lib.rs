@@ -43,7 +43,7 @@
 //! Without them the crate is `no_std` and never allocates.
 #![cfg_attr(not(feature = "std"), no_std)]
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -54,6 +54,7 @@ pub mod corrected;
 mod document;
 mod error;
 mod events;
+pub mod fast;
 mod stream;
 pub mod utf8;
 #[cfg(feature = "alloc")]

@@ -1,0 +1,419 @@
+//! Fast paths for Corrected UTF-8: validation, decoding to UTF-32 and encoding from it,
+//! with exactly the results of [`corrected`](crate::corrected).
+//!
+//! Corrected UTF-8 has no overlong, surrogate or range checks, so validity is purely
+//! structural: every lead of an n-byte sequence is followed by exactly n−1 continuation
+//! bytes, no other byte is a continuation, and `FE`/`FF` never occur. The validators
+//! test that for 64 bytes at a time with one bit per byte:
+//!
+//! ```text
+//! covered = lead≥2 << 1 | lead≥3 << 2 | lead≥4 << 3 | lead≥5 << 4 | lead≥6 << 5   (+ the bits carried from the previous block)
+//! error   = (covered XOR continuation) | reserved
+//! ```
+//!
+//! **The fast path detects, the reference explains**: when a block fails, the careful
+//! decoder re-runs from the last sequence boundary before it and reports the exact
+//! first error span, so every result equals [`corrected::validate`](crate::corrected::validate)
+//! and [`corrected::decode`](crate::corrected::decode).
+//!
+//! The implementation is picked once, at the first call, from what the CPU offers
+//! ([`Implementation::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
+//! SSE2 on x86_64, and a portable word-at-a-time version everywhere else. Decoding and
+//! encoding are vectorized with AVX-512; the other implementations use a scalar loop
+//! with a word-at-a-time ASCII path.
+//!
+//! # Examples
+//!
+//! ```
+//! use corrected_utf8::{fast, corrected, ErrorKind};
+//! let text = corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap();
+//! assert_eq!(fast::validate(&text), Ok(()));
+//! assert_eq!(fast::decode_to_vec(&text).unwrap(), corrected::decode(&text).unwrap());
+//! let err = fast::validate(b"abc\xE0\x80").unwrap_err();
+//! assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Truncated, 3, 2));
+//! ```
+mod portable;
+// The only module with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86;
+
+use crate::corrected;
+use crate::error::DecodeError;
+#[cfg(feature = "alloc")]
+use crate::error::EncodeError;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// One implementation of the fast paths. Every one gives the same results; they differ
+/// in speed and in the CPUs that can run them.
+///
+/// [`validate`], [`decode_to_utf32`] and [`encode_from_utf32`] use [`Implementation::detect`];
+/// the `*_with` functions force one (for tests and benchmarks).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast::Implementation;
+/// // The portable implementation runs everywhere.
+/// assert!(Implementation::Portable.is_available());
+/// assert!(Implementation::available().any(|i| i == Implementation::detect()));
+/// assert_eq!(Implementation::Avx2.name(), "avx2");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Implementation {
+    /// Safe Rust, 8 bytes at a time: any target.
+    Portable,
+    /// x86_64 SSE2 (every x86_64 CPU).
+    Sse2,
+    /// x86_64 AVX2.
+    Avx2,
+    /// x86_64 AVX-512 F/BW/VL/CD/VBMI/VBMI2 with BMI2 (Ice Lake, Zen 4 and later).
+    Avx512,
+}
+
+impl Implementation {
+    /// Every implementation, slowest first.
+    pub const ALL: [Implementation; 4] = [
+        Implementation::Portable,
+        Implementation::Sse2,
+        Implementation::Avx2,
+        Implementation::Avx512,
+    ];
+
+    /// A short lowercase name (`portable`, `sse2`, `avx2`, `avx512`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::fast::Implementation;
+    /// assert_eq!(Implementation::Avx512.name(), "avx512");
+    /// assert_ne!(Implementation::Portable.name(), "scalar");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Implementation::Portable => "portable",
+            Implementation::Sse2 => "sse2",
+            Implementation::Avx2 => "avx2",
+            Implementation::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU (and target) can run it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::fast::Implementation;
+    /// assert!(Implementation::Portable.is_available());
+    /// if !cfg!(target_arch = "x86_64") {
+    ///     assert!(!Implementation::Sse2.is_available());
+    /// }
+    /// ```
+    pub fn is_available(self) -> bool {
+        match self {
+            Implementation::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Implementation::Sse2 => true,
+            #[cfg(target_arch = "x86_64")]
+            Implementation::Avx2 => x86::has_avx2(),
+            #[cfg(target_arch = "x86_64")]
+            Implementation::Avx512 => x86::has_avx512(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The implementations this CPU can run, slowest first.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::fast::Implementation;
+    /// let here: Vec<_> = Implementation::available().collect();
+    /// assert_eq!(here[0], Implementation::Portable);
+    /// assert!(here.len() <= Implementation::ALL.len());
+    /// ```
+    pub fn available() -> impl Iterator<Item = Implementation> {
+        Implementation::ALL.into_iter().filter(|i| i.is_available())
+    }
+
+    /// The fastest implementation this CPU can run; detected once, then cached.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::fast::Implementation;
+    /// let best = Implementation::detect();
+    /// assert!(best.is_available());
+    /// assert_eq!(best, Implementation::available().last().unwrap());
+    /// ```
+    pub fn detect() -> Implementation {
+        // 0 = not detected yet, else 1 + the index in ALL. A race only detects twice.
+        static CHOSEN: AtomicU8 = AtomicU8::new(0);
+        match CHOSEN.load(Ordering::Relaxed) {
+            0 => {
+                let best = Implementation::available()
+                    .last()
+                    .unwrap_or(Implementation::Portable);
+                CHOSEN.store(best as u8 + 1, Ordering::Relaxed);
+                best
+            }
+            n => Implementation::ALL[usize::from(n - 1)],
+        }
+    }
+
+    /// `self` if this CPU can run it, else the portable implementation.
+    fn or_portable(self) -> Implementation {
+        if self.is_available() {
+            self
+        } else {
+            Implementation::Portable
+        }
+    }
+}
+
+/// Validates `bytes`: `Ok`, or the first error span, exactly as
+/// [`corrected::validate`](crate::corrected::validate).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{fast, ErrorKind};
+/// assert_eq!(fast::validate(b"\xC0\xAF plain ASCII \xFD\xBF\xBF\xBF\xBF\xBF"), Ok(()));
+/// let err = fast::validate(b"ok\xFE\xFE\x80A").unwrap_err();
+/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Reserved, 2, 3));
+/// ```
+pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+    validate_with(Implementation::detect(), bytes)
+}
+
+/// [`validate`] with a given implementation (the portable one if this CPU cannot run
+/// it). For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast::{self, Implementation};
+/// for imp in Implementation::available() {
+///     assert!(fast::validate_with(imp, b"\xE0\x80\x80").is_ok());
+///     assert!(fast::validate_with(imp, b"\x80").is_err());
+/// }
+/// ```
+#[doc(hidden)]
+pub fn validate_with(implementation: Implementation, bytes: &[u8]) -> Result<(), DecodeError> {
+    let found = match implementation.or_portable() {
+        Implementation::Portable => portable::validate(bytes),
+        #[cfg(target_arch = "x86_64")]
+        other => x86::validate(other, bytes),
+        #[cfg(not(target_arch = "x86_64"))]
+        _ => portable::validate(bytes),
+    };
+    match found {
+        Ok(()) => Ok(()),
+        Err(restart) => explain(bytes, restart),
+    }
+}
+
+/// The first error span at or after `restart`, a sequence boundary before which the
+/// fast path found everything valid.
+#[cold]
+#[inline(never)]
+fn explain(bytes: &[u8], restart: usize) -> Result<(), DecodeError> {
+    corrected::validate(&bytes[restart..]).map_err(|mut e| {
+        e.offset += restart as u64;
+        e
+    })
+}
+
+/// The sequence boundary to restart from when the block starting at `block` failed
+/// and everything before it is valid: `block` itself, or the lead of the sequence
+/// that runs into it (at most 5 bytes back).
+#[inline]
+fn restart_point(bytes: &[u8], block: usize) -> usize {
+    let block = block.min(bytes.len());
+    let from = block.saturating_sub(corrected::MAX_LEN);
+    match bytes[from..block]
+        .iter()
+        .rposition(|&b| !is_continuation(b))
+    {
+        Some(i) => {
+            let lead = from + i;
+            let len = match bytes[lead] {
+                0x00..=0x7F => 1,
+                b => b.leading_ones() as usize,
+            };
+            if lead + len > block {
+                lead
+            } else {
+                block
+            }
+        }
+        None => block,
+    }
+}
+
+#[inline(always)]
+const fn is_continuation(b: u8) -> bool {
+    (b as i8) < -64
+}
+
+/// Decodes `bytes` into `out`: the number of code points written, or the first error
+/// span exactly as [`corrected::decode`](crate::corrected::decode) reports it.
+///
+/// On error, the contents of `out` are unspecified.
+///
+/// # Panics
+///
+/// If the input is valid and `out` is shorter than the number of code points it
+/// decodes to ([`utf32_len`]). `out.len() >= bytes.len()` always suffices.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{fast, ErrorKind};
+/// let mut out = [0u32; 8];
+/// assert_eq!(fast::decode_to_utf32(b"A\xC0\xAF\xEF\xB7\x9D", &mut out), Ok(3));
+/// assert_eq!(out[..3], [0x41, 0xCF, 0x10E7D]);
+/// let err = fast::decode_to_utf32(b"A\x80", &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.offset), (ErrorKind::UnexpectedContinuation, 1));
+/// ```
+pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeError> {
+    decode_to_utf32_with(Implementation::detect(), bytes, out)
+}
+
+/// [`decode_to_utf32`] with a given implementation (the portable one if this CPU cannot
+/// run it). For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast::{self, Implementation};
+/// let mut out = [0u32; 4];
+/// for imp in Implementation::available() {
+///     assert_eq!(fast::decode_to_utf32_with(imp, b"\xC0\x80", &mut out), Ok(1));
+///     assert!(fast::decode_to_utf32_with(imp, b"\xC0", &mut out).is_err());
+/// }
+/// ```
+#[doc(hidden)]
+pub fn decode_to_utf32_with(
+    implementation: Implementation,
+    bytes: &[u8],
+    out: &mut [u32],
+) -> Result<usize, DecodeError> {
+    let implementation = implementation.or_portable();
+    // Validate first (it is several times faster than decoding), then decode knowing
+    // that every sequence is complete.
+    validate_with(implementation, bytes)?;
+    let written = match implementation {
+        #[cfg(target_arch = "x86_64")]
+        Implementation::Avx512 => x86::decode_valid_avx512(bytes, out),
+        _ => portable::decode_valid(bytes, out, 0, 0),
+    };
+    Ok(written)
+}
+
+/// The number of code points valid Corrected UTF-8 `bytes` decode to: the number of
+/// bytes that are not continuation bytes. (For invalid input, an upper bound on what
+/// [`decode_to_utf32`] writes before it fails.)
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast;
+/// assert_eq!(fast::utf32_len(b"A\xC0\xAF\xEF\xB7\x9D"), 3);
+/// assert_eq!(fast::utf32_len(b"\x80\x80"), 0);
+/// ```
+pub fn utf32_len(bytes: &[u8]) -> usize {
+    // Written so that LLVM vectorizes it.
+    bytes
+        .iter()
+        .map(|&b| usize::from(!is_continuation(b)))
+        .sum()
+}
+
+/// Decodes `bytes` into a new `Vec`, exactly as [`corrected::decode`](crate::corrected::decode).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{fast, ErrorKind};
+/// assert_eq!(fast::decode_to_vec(b"\xFD\xBF\xBF\xBF\xBF\xBF"), Ok(vec![0x8421_109F]));
+/// assert_eq!(fast::decode_to_vec(b"\xFF").unwrap_err().kind, ErrorKind::Reserved);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+    decode_to_vec_with(Implementation::detect(), bytes)
+}
+
+/// [`decode_to_vec`] with a given implementation. For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast::{self, Implementation};
+/// assert_eq!(fast::decode_to_vec_with(Implementation::Portable, b"A"), Ok(vec![0x41]));
+/// assert!(fast::decode_to_vec_with(Implementation::Portable, b"\xC0").is_err());
+/// ```
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub fn decode_to_vec_with(
+    implementation: Implementation,
+    bytes: &[u8],
+) -> Result<Vec<u32>, DecodeError> {
+    validate_with(implementation, bytes)?;
+    let mut out = alloc::vec![0; utf32_len(bytes)];
+    let written = match implementation.or_portable() {
+        #[cfg(target_arch = "x86_64")]
+        Implementation::Avx512 => x86::decode_valid_avx512(bytes, &mut out),
+        _ => portable::decode_valid(bytes, &mut out, 0, 0),
+    };
+    debug_assert_eq!(written, out.len());
+    Ok(out)
+}
+
+/// Appends the Corrected UTF-8 encoding of `codepoints` to `out`. Fails at the first
+/// code point that has no encoding, with the error of
+/// [`corrected::encode`](crate::corrected::encode); `out` then holds the encoding of the
+/// code points before it.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{fast, corrected, ErrorKind};
+/// let mut out = Vec::new();
+/// fast::encode_from_utf32(&[0x10E7D, 0xED4E, 0, 0x0A], &mut out).unwrap();
+/// assert_eq!(out, corrected::MAGIC);
+/// let err = fast::encode_from_utf32(&[0x41, 0xD800], &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.codepoint), (ErrorKind::Surrogate, 0xD800));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    encode_from_utf32_with(Implementation::detect(), codepoints, out)
+}
+
+/// [`encode_from_utf32`] with a given implementation. For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::fast::{self, Implementation};
+/// let mut out = Vec::new();
+/// assert!(fast::encode_from_utf32_with(Implementation::Portable, &[0xA0], &mut out).is_ok());
+/// assert_eq!(out, [0xC0, 0x80]);
+/// assert!(fast::encode_from_utf32_with(Implementation::Portable, &[0x80], &mut out).is_err());
+/// ```
+#[doc(hidden)]
+#[cfg(feature = "alloc")]
+pub fn encode_from_utf32_with(
+    implementation: Implementation,
+    codepoints: &[u32],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    match implementation.or_portable() {
+        #[cfg(target_arch = "x86_64")]
+        Implementation::Avx512 => x86::encode_avx512(codepoints, out),
+        _ => portable::encode(codepoints, out),
+    }
+}

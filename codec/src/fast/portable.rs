@@ -1,0 +1,273 @@
+//! The block check shared by every validator, the portable (safe, word-at-a-time)
+//! validator, and the scalar decoder and encoder the other implementations finish with.
+
+#[cfg(feature = "alloc")]
+use crate::corrected;
+use crate::corrected::{codepoint_of, lead_bits};
+#[cfg(feature = "alloc")]
+use crate::error::EncodeError;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+
+/// One flag per byte of a word, in the byte's high bit.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Masks {
+    /// `80–FF`.
+    pub hi: u64,
+    /// `C0–FF`: a lead followed by at least 1 continuation byte.
+    pub m1: u64,
+    /// `E0–FF`: at least 2.
+    pub m2: u64,
+    /// `F0–FF`: at least 3.
+    pub m3: u64,
+    /// `F8–FF`: at least 4.
+    pub m4: u64,
+    /// `FC–FF`: 5.
+    pub m5: u64,
+    /// `FE–FF`: reserved.
+    pub r: u64,
+}
+
+impl Masks {
+    pub const ZERO: Masks = Masks {
+        hi: 0,
+        m1: 0,
+        m2: 0,
+        m3: 0,
+        m4: 0,
+        m5: 0,
+        r: 0,
+    };
+}
+
+/// The high bit of every byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The masks of 8 bytes, one flag per byte in that byte's high bit.
+#[inline(always)]
+fn word_masks(w: u64) -> Masks {
+    // Bit 7 of byte j of `w << k` is bit 7−k of byte j (bits from byte j−1 land below
+    // bit 7 and are masked off), so ANDing them tests the top bits of each byte.
+    let a1 = w & (w << 1);
+    let a2 = a1 & (w << 2);
+    let a3 = a2 & (w << 3);
+    let a4 = a3 & (w << 4);
+    let a5 = a4 & (w << 5);
+    let a6 = a5 & (w << 6);
+    Masks {
+        hi: w & HIGH,
+        m1: a1 & HIGH,
+        m2: a2 & HIGH,
+        m3: a3 & HIGH,
+        m4: a4 & HIGH,
+        m5: a5 & HIGH,
+        r: a6 & HIGH,
+    }
+}
+
+/// The error flags of a word `cur` that follows `prev`: a byte is an error if it is
+/// reserved, or if it is a continuation byte exactly when no lead before it within
+/// reach (in this word or the previous one) covers it. Zero if the word is valid.
+#[inline(always)]
+fn word_errors(cur: &Masks, prev: &Masks) -> u64 {
+    let covered = (cur.m1 << 8 | prev.m1 >> 56)
+        | (cur.m2 << 16 | prev.m2 >> 48)
+        | (cur.m3 << 24 | prev.m3 >> 40)
+        | (cur.m4 << 32 | prev.m4 >> 32)
+        | (cur.m5 << 40 | prev.m5 >> 24);
+    (covered ^ (cur.hi & !cur.m1)) | cur.r
+}
+
+/// Whether a word's leads expect continuation bytes in the next word.
+#[inline(always)]
+fn word_pending(m: &Masks) -> bool {
+    (m.m1 >> 56) | (m.m2 >> 48) | (m.m3 >> 40) | (m.m4 >> 32) | (m.m5 >> 24) != 0
+}
+
+#[inline(always)]
+fn word(chunk: &[u8]) -> u64 {
+    let mut w = [0; 8];
+    w.copy_from_slice(chunk);
+    // Little-endian so that byte j is always bits 8j..8j+8, whatever the target.
+    u64::from_le_bytes(w)
+}
+
+/// Validates word by word: `Ok`, or `Err` with a sequence boundary before which all is
+/// valid and after which the first error lies.
+pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
+    const CHUNK: usize = 32;
+    let mut prev = Masks::ZERO;
+    let mut chunks = bytes.chunks_exact(CHUNK);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let words = [
+            word(&chunk[0..8]),
+            word(&chunk[8..16]),
+            word(&chunk[16..24]),
+            word(&chunk[24..32]),
+        ];
+        // All ASCII with nothing pending: nothing to check.
+        if (words[0] | words[1] | words[2] | words[3]) & HIGH == 0 && !word_pending(&prev) {
+            prev = Masks::ZERO;
+            at += CHUNK;
+            continue;
+        }
+        for (k, &w) in words.iter().enumerate() {
+            let cur = word_masks(w);
+            if word_errors(&cur, &prev) != 0 {
+                return Err(super::restart_point(bytes, at + 8 * k));
+            }
+            prev = cur;
+        }
+        at += CHUNK;
+    }
+    // The tail, padded with `00`: a sequence cut short by the end of the input expects a
+    // continuation byte where the padding is, which is an error there.
+    let rest = chunks.remainder();
+    let mut padded = [0u8; CHUNK + 8];
+    padded[..rest.len()].copy_from_slice(rest);
+    for k in 0..rest.len().div_ceil(8) + 1 {
+        let cur = word_masks(word(&padded[8 * k..8 * k + 8]));
+        if word_errors(&cur, &prev) != 0 {
+            return Err(super::restart_point(bytes, at + 8 * k));
+        }
+        prev = cur;
+    }
+    Ok(())
+}
+
+/// Decodes valid Corrected UTF-8 `bytes[i..]` into `out[o..]`; returns the final
+/// output position.
+///
+/// # Panics
+///
+/// If `out` is too short (the caller documents it), or, if `bytes` is not valid, for
+/// a sequence cut by the end of the input (the callers validate first).
+pub(super) fn decode_valid(bytes: &[u8], out: &mut [u32], i: usize, o: usize) -> usize {
+    decode_valid_until(bytes, out, i, o, bytes.len()).1
+}
+
+/// [`decode_valid`] until the input position reaches `limit` or beyond (a sequence
+/// that starts before `limit` is decoded whole); returns both positions.
+#[inline]
+pub(super) fn decode_valid_until(
+    bytes: &[u8],
+    out: &mut [u32],
+    mut i: usize,
+    mut o: usize,
+    limit: usize,
+) -> (usize, usize) {
+    let limit = limit.min(bytes.len());
+    while i < limit {
+        let b = bytes[i];
+        if b < 0x80 {
+            // Eight ASCII bytes at a time when there are eight.
+            if let (Some(chunk), Some(dst)) = (bytes.get(i..i + 8), out.get_mut(o..o + 8)) {
+                if word(chunk) & HIGH == 0 {
+                    for (d, &s) in dst.iter_mut().zip(chunk) {
+                        *d = u32::from(s);
+                    }
+                    i += 8;
+                    o += 8;
+                    continue;
+                }
+            }
+            out[o] = u32::from(b);
+            i += 1;
+            o += 1;
+            continue;
+        }
+        // Valid input: `b` is a lead of 2 to 6 bytes and its continuations follow.
+        let len = b.leading_ones() as u8;
+        let mut raw = lead_bits(b, len);
+        for &c in &bytes[i + 1..i + usize::from(len)] {
+            raw = (raw << 6) | u32::from(c & 0x3F);
+        }
+        out[o] = codepoint_of(len, raw);
+        i += usize::from(len);
+        o += 1;
+    }
+    (i, o)
+}
+
+/// Encodes one code point into `buf`; returns its length, or 0 if it has no encoding.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(super) fn encode_one(cp: u32, buf: &mut [u8; 8]) -> usize {
+    // (first code point, offset, length) of each class above ASCII; see corrected::ROWS.
+    let (raw, len) = match cp {
+        0..=0x7F => {
+            buf[0] = cp as u8;
+            return 1;
+        }
+        0xA0..=0x89F => (cp - 160, 2),
+        0x8A0..=0xD7FF => (cp - 2_208, 3),
+        0xE000..=0x1_109F => (cp - 4_256, 3),
+        0x1_10A0..=0x21_109F => (cp - 69_792, 4),
+        0x21_10A0..=0x421_109F => (cp - 2_166_944, 5),
+        0x421_10A0..=corrected::MAX_CODEPOINT => (cp - 69_275_808, 6),
+        _ => return 0,
+    };
+    let mut rest = raw;
+    for byte in buf[1..len].iter_mut().rev() {
+        *byte = 0x80 | (rest & 0x3F) as u8;
+        rest >>= 6;
+    }
+    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
+    len
+}
+
+/// The error for a code point that [`encode_one`] rejected.
+#[cfg(feature = "alloc")]
+#[cold]
+pub(super) fn encode_error(cp: u32) -> EncodeError {
+    match corrected::encoded_len(cp) {
+        Err(e) => e,
+        // Unreachable: encode_one and encoded_len agree (tested exhaustively).
+        Ok(_) => EncodeError {
+            kind: crate::ErrorKind::OutOfRange,
+            codepoint: cp,
+        },
+    }
+}
+
+/// Appends the encoding of `codepoints` to `out`, one at a time with an ASCII fast path.
+#[cfg(feature = "alloc")]
+pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    out.reserve(codepoints.len());
+    let mut chunks = codepoints.chunks_exact(4);
+    let mut buf = [0u8; 8];
+    for chunk in &mut chunks {
+        if (chunk[0] | chunk[1] | chunk[2] | chunk[3]) < 0x80 {
+            out.extend_from_slice(&[
+                chunk[0] as u8,
+                chunk[1] as u8,
+                chunk[2] as u8,
+                chunk[3] as u8,
+            ]);
+            continue;
+        }
+        for &cp in chunk {
+            let len = encode_one(cp, &mut buf);
+            if len == 0 {
+                return Err(encode_error(cp));
+            }
+            out.extend_from_slice(&buf[..len]);
+        }
+    }
+    encode_scalar(chunks.remainder(), out)
+}
+
+/// Appends the encoding of `codepoints` one at a time.
+#[cfg(feature = "alloc")]
+pub(super) fn encode_scalar(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    let mut buf = [0u8; 8];
+    for &cp in codepoints {
+        let len = encode_one(cp, &mut buf);
+        if len == 0 {
+            return Err(encode_error(cp));
+        }
+        out.extend_from_slice(&buf[..len]);
+    }
+    Ok(())
+}

@@ -1,0 +1,942 @@
+//! x86_64 SIMD: SSE2, AVX2 and AVX-512 validators (64-byte blocks, one bit per byte),
+//! and the AVX-512 decoder and encoder.
+//!
+//! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
+//! which is sound because [`super::Implementation::is_available`] checked the CPU
+//! before any caller got here; or a SIMD load/store, whose bounds are argued at the
+//! block.
+
+use super::portable;
+use super::Implementation;
+use core::arch::x86_64::*;
+
+/// Whether the CPU runs AVX2 (cached by `std`'s detection).
+pub(super) fn has_avx2() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "avx2")
+    }
+}
+
+/// Whether the CPU runs every AVX-512 extension the AVX-512 paths use.
+pub(super) fn has_avx512() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512vbmi2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "avx512cd",
+            target_feature = "avx512vbmi",
+            target_feature = "avx512vbmi2",
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "popcnt"
+        ))
+    }
+}
+
+/// Validates with `implementation`, which the caller checked is available.
+pub(super) fn validate(implementation: Implementation, bytes: &[u8]) -> Result<(), usize> {
+    debug_assert!(implementation.is_available());
+    match implementation {
+        // SAFETY: every x86_64 CPU has SSE2.
+        Implementation::Sse2 => unsafe { validate_sse2(bytes) },
+        // SAFETY: the caller checked `is_available`, i.e. that the CPU has AVX2.
+        Implementation::Avx2 => unsafe { validate_avx2(bytes) },
+        // SAFETY: the caller checked `is_available`, i.e. every feature of `has_avx512`.
+        Implementation::Avx512 => unsafe { validate_avx512(bytes) },
+        Implementation::Portable => portable::validate(bytes),
+    }
+}
+
+// Validation, 256 bytes per step.
+//
+// A byte must be a continuation (80–BF) exactly when a lead before it reaches it: the
+// byte 1 back is C0–FF, or 2 back E0–FF, 3 back F0–FF, 4 back F8–FF, 5 back FC–FF.
+// Rather than shifting bytes across vector lanes, each block loads the input again at
+// 1, 2, … 5 bytes back (cheap unaligned loads) and tests each with one saturating
+// subtraction: `subs(v1, BF) | subs(v2, DF) | …` is non-zero exactly where a byte is
+// covered. Reserved bytes FE/FF are errors of their own.
+//
+// Text without bytes F8–FF needs only 3 bytes back, so the common step checks 256
+// bytes that way and also tests that no F8–FF is among them or the 5 bytes before;
+// when one is (or anything fails), the full check runs on the step's 64-byte blocks
+// and finds the first block that fails.
+
+/// The loop shared by the validators. `$quick(p)`: the 256 bytes at `p` are valid and
+/// neither they nor the 5 before are F8–FF. `$full(p)`: the 64 bytes at `p` are valid
+/// (given the 5 before). `$ascii(p)`: the 256 bytes at `p` are ASCII. Each reads from
+/// `p − 5`. Expanded inside each `#[target_feature]` function so that everything
+/// inlines with that feature set.
+macro_rules! validate_blocks {
+    ($bytes:expr, $quick:ident, $full:ident, $ascii:ident) => {{
+        const BACK: usize = 5;
+        let bytes: &[u8] = $bytes;
+        let len = bytes.len();
+        let ptr = bytes.as_ptr();
+        // Room for 5 bytes of context, a 64-byte block and nothing else.
+        let mut buffer = [0u8; BACK + 64];
+        let mut at = 0;
+        let mut full_steps = 0u32;
+        // The first block, with 5 ASCII bytes of context in front.
+        if len >= 64 {
+            buffer[BACK..].copy_from_slice(&bytes[..64]);
+            // SAFETY: the block and its context are the 69 bytes of `buffer`.
+            if !unsafe { $full(buffer.as_ptr().add(BACK)) } {
+                return Err(super::restart_point(bytes, 0));
+            }
+            at = 64;
+        }
+        while at + 256 <= len {
+            // After ASCII (a whole sequence) nothing is pending: skip ASCII runs.
+            if bytes[at - 1] < 0x80 {
+                // SAFETY: at + 256 <= len.
+                while at + 256 <= len && unsafe { $ascii(ptr.add(at)) } {
+                    at += 256;
+                }
+                if at + 256 > len {
+                    break;
+                }
+            }
+            // SAFETY: at >= 64 > 5 and at + 256 <= len: every byte read, from at − 5 to
+            // at + 256, is in `bytes`.
+            if full_steps > 0 || !unsafe { $quick(ptr.add(at)) } {
+                // Text with 5- and 6-byte sequences would fail the quick check every
+                // time: after one failure, check the next 16 steps in full right away.
+                full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
+                for block in (at..at + 256).step_by(64) {
+                    // SAFETY: as above, for a sub-range.
+                    if !unsafe { $full(ptr.add(block)) } {
+                        return Err(super::restart_point(bytes, block));
+                    }
+                }
+            }
+            at += 256;
+        }
+        while at + 64 <= len {
+            // SAFETY: at >= 64 > 5 and at + 64 <= len.
+            if !unsafe { $full(ptr.add(at)) } {
+                return Err(super::restart_point(bytes, at));
+            }
+            at += 64;
+        }
+        // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short
+        // by the end of the input expects a continuation where the padding starts (in
+        // the block), and that is an error.
+        buffer = [0; BACK + 64];
+        let from = at.saturating_sub(BACK);
+        buffer[BACK - (at - from)..BACK + len - at].copy_from_slice(&bytes[from..]);
+        // SAFETY: the block and its context are the 69 bytes of `buffer`.
+        if !unsafe { $full(buffer.as_ptr().add(BACK)) } {
+            return Err(super::restart_point(bytes, at));
+        }
+        Ok(())
+    }};
+}
+
+/// Loads 16 bytes at `p − back`.
+///
+/// # Safety
+///
+/// The 16 bytes must be readable.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn load_sse2(p: *const u8, back: usize) -> __m128i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm_loadu_si128(p.sub(back) as *const __m128i) }
+}
+
+/// 0xFF in each byte of the 16 at `p` that is right (continuation exactly where
+/// covered, not reserved when `FULL`), looking back 5 bytes if `FULL`, else 3; and the
+/// bytes themselves.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 16` must be readable.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn good_sse2<const FULL: bool>(p: *const u8) -> (__m128i, __m128i) {
+    let above = |v: __m128i, t: u8| _mm_subs_epu8(v, _mm_set1_epi8(t as i8));
+    // SAFETY (of the loads): the caller's contract.
+    let v0 = unsafe { load_sse2(p, 0) };
+    let mut t = unsafe {
+        _mm_max_epu8(
+            _mm_max_epu8(above(load_sse2(p, 1), 0xBF), above(load_sse2(p, 2), 0xDF)),
+            above(load_sse2(p, 3), 0xEF),
+        )
+    };
+    if FULL {
+        t = unsafe {
+            _mm_max_epu8(
+                t,
+                _mm_max_epu8(above(load_sse2(p, 4), 0xF7), above(load_sse2(p, 5), 0xFB)),
+            )
+        };
+    }
+    let zero = _mm_setzero_si128();
+    let not_covered = _mm_cmpeq_epi8(t, zero);
+    // 80–BF are the signed bytes below −64.
+    let cont = _mm_cmplt_epi8(v0, _mm_set1_epi8(-64));
+    let mut good = _mm_xor_si128(not_covered, cont);
+    if FULL {
+        good = _mm_and_si128(good, _mm_cmpeq_epi8(above(v0, 0xFD), zero));
+    }
+    (good, v0)
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn full_sse2(p: *const u8) -> bool {
+    let mut all = _mm_set1_epi8(-1);
+    for k in 0..4 {
+        // SAFETY: within p − 5 .. p + 64.
+        all = _mm_and_si128(all, unsafe { good_sse2::<true>(p.add(16 * k)) }.0);
+    }
+    _mm_movemask_epi8(all) == 0xFFFF
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn quick_sse2(p: *const u8) -> bool {
+    let mut all = _mm_set1_epi8(-1);
+    // SAFETY: within p − 5 .. p + 256.
+    let mut max = unsafe { load_sse2(p, 5) };
+    for k in 0..16 {
+        // SAFETY: within p − 5 .. p + 256.
+        let (good, v0) = unsafe { good_sse2::<false>(p.add(16 * k)) };
+        all = _mm_and_si128(all, good);
+        max = _mm_max_epu8(max, v0);
+    }
+    let rare = _mm_subs_epu8(max, _mm_set1_epi8(0xF7u8 as i8));
+    let all = _mm_and_si128(all, _mm_cmpeq_epi8(rare, _mm_setzero_si128()));
+    _mm_movemask_epi8(all) == 0xFFFF
+}
+
+/// # Safety
+///
+/// `p` must be readable for 256 bytes.
+#[target_feature(enable = "sse2")]
+#[inline]
+unsafe fn ascii256_sse2(p: *const u8) -> bool {
+    let mut acc = _mm_setzero_si128();
+    for k in 0..16 {
+        // SAFETY: k * 16 + 16 <= 256 bytes, readable by the caller's contract.
+        acc = _mm_or_si128(acc, unsafe { load_sse2(p.add(16 * k), 0) });
+    }
+    _mm_movemask_epi8(acc) == 0
+}
+
+/// # Safety
+///
+/// The CPU must have SSE2 (every x86_64 CPU does).
+#[target_feature(enable = "sse2")]
+unsafe fn validate_sse2(bytes: &[u8]) -> Result<(), usize> {
+    validate_blocks!(bytes, quick_sse2, full_sse2, ascii256_sse2)
+}
+
+/// Loads 32 bytes at `p − back`.
+///
+/// # Safety
+///
+/// The 32 bytes must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn load_avx2(p: *const u8, back: usize) -> __m256i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm256_loadu_si256(p.sub(back) as *const __m256i) }
+}
+
+/// [`good_sse2`] for the 32 bytes at `p`.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 32` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn good_avx2<const FULL: bool>(p: *const u8) -> (__m256i, __m256i) {
+    let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, _mm256_set1_epi8(t as i8));
+    // SAFETY (of the loads): the caller's contract.
+    let v0 = unsafe { load_avx2(p, 0) };
+    let mut t = unsafe {
+        _mm256_max_epu8(
+            _mm256_max_epu8(above(load_avx2(p, 1), 0xBF), above(load_avx2(p, 2), 0xDF)),
+            above(load_avx2(p, 3), 0xEF),
+        )
+    };
+    if FULL {
+        t = unsafe {
+            _mm256_max_epu8(
+                t,
+                _mm256_max_epu8(above(load_avx2(p, 4), 0xF7), above(load_avx2(p, 5), 0xFB)),
+            )
+        };
+    }
+    let zero = _mm256_setzero_si256();
+    let not_covered = _mm256_cmpeq_epi8(t, zero);
+    // 80–BF are the signed bytes below −64.
+    let cont = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v0);
+    let mut good = _mm256_xor_si256(not_covered, cont);
+    if FULL {
+        good = _mm256_and_si256(good, _mm256_cmpeq_epi8(above(v0, 0xFD), zero));
+    }
+    (good, v0)
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn full_avx2(p: *const u8) -> bool {
+    // SAFETY: within p − 5 .. p + 64.
+    let (a, b) = unsafe { (good_avx2::<true>(p).0, good_avx2::<true>(p.add(32)).0) };
+    _mm256_movemask_epi8(_mm256_and_si256(a, b)) == -1
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn quick_avx2(p: *const u8) -> bool {
+    let mut all = _mm256_set1_epi8(-1);
+    // SAFETY: within p − 5 .. p + 256.
+    let mut max = unsafe { load_avx2(p, 5) };
+    for k in 0..8 {
+        // SAFETY: within p − 5 .. p + 256.
+        let (good, v0) = unsafe { good_avx2::<false>(p.add(32 * k)) };
+        all = _mm256_and_si256(all, good);
+        max = _mm256_max_epu8(max, v0);
+    }
+    let rare = _mm256_subs_epu8(max, _mm256_set1_epi8(0xF7u8 as i8));
+    let all = _mm256_and_si256(all, _mm256_cmpeq_epi8(rare, _mm256_setzero_si256()));
+    _mm256_movemask_epi8(all) == -1
+}
+
+/// # Safety
+///
+/// `p` must be readable for 256 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn ascii256_avx2(p: *const u8) -> bool {
+    let mut acc = _mm256_setzero_si256();
+    for k in 0..8 {
+        // SAFETY: k * 32 + 32 <= 256 bytes, readable by the caller's contract.
+        acc = _mm256_or_si256(acc, unsafe { load_avx2(p.add(32 * k), 0) });
+    }
+    _mm256_movemask_epi8(acc) == 0
+}
+
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn validate_avx2(bytes: &[u8]) -> Result<(), usize> {
+    validate_blocks!(bytes, quick_avx2, full_avx2, ascii256_avx2)
+}
+
+/// Loads 64 bytes at `p − back`.
+///
+/// # Safety
+///
+/// The 64 bytes must be readable.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn load_avx512(p: *const u8, back: usize) -> __m512i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm512_loadu_si512(p.sub(back) as *const __m512i) }
+}
+
+/// The bits of the 64 bytes at `p` that are wrong (a continuation where not covered or
+/// the reverse, or reserved if `FULL`), looking back 5 bytes if `FULL`, else 3; and the
+/// bytes themselves.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
+    let above = |v: __m512i, t: u8| _mm512_subs_epu8(v, _mm512_set1_epi8(t as i8));
+    // SAFETY (of the loads): the caller's contract.
+    let v0 = unsafe { load_avx512(p, 0) };
+    let mut t = unsafe {
+        _mm512_max_epu8(
+            _mm512_max_epu8(
+                above(load_avx512(p, 1), 0xBF),
+                above(load_avx512(p, 2), 0xDF),
+            ),
+            above(load_avx512(p, 3), 0xEF),
+        )
+    };
+    if FULL {
+        t = unsafe {
+            _mm512_max_epu8(
+                t,
+                _mm512_max_epu8(
+                    above(load_avx512(p, 4), 0xF7),
+                    above(load_avx512(p, 5), 0xFB),
+                ),
+            )
+        };
+    }
+    let covered = _mm512_test_epi8_mask(t, t);
+    // 80–BF are the signed bytes below −64.
+    let cont = _mm512_cmplt_epi8_mask(v0, _mm512_set1_epi8(-64));
+    let mut bad = covered ^ cont;
+    if FULL {
+        bad |= _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8(0xFEu8 as i8));
+    }
+    (bad, v0)
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn full_avx512(p: *const u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { bad_avx512::<true>(p) }.0 == 0
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn quick_avx512(p: *const u8) -> bool {
+    let mut bad = 0;
+    // SAFETY: within p − 5 .. p + 256.
+    let mut max = unsafe { load_avx512(p, 5) };
+    for k in 0..4 {
+        // SAFETY: within p − 5 .. p + 256.
+        let (b, v0) = unsafe { bad_avx512::<false>(p.add(64 * k)) };
+        bad |= b;
+        max = _mm512_max_epu8(max, v0);
+    }
+    bad | _mm512_cmpge_epu8_mask(max, _mm512_set1_epi8(0xF8u8 as i8)) == 0
+}
+
+/// # Safety
+///
+/// `p` must be readable for 256 bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn ascii256_avx512(p: *const u8) -> bool {
+    // SAFETY: 4 × 64 = 256 bytes, readable by the caller's contract.
+    let (a, b, c, d) = unsafe {
+        (
+            load_avx512(p, 0),
+            load_avx512(p.add(64), 0),
+            load_avx512(p.add(128), 0),
+            load_avx512(p.add(192), 0),
+        )
+    };
+    let acc = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+    _mm512_movepi8_mask(acc) == 0
+}
+
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn validate_avx512(bytes: &[u8]) -> Result<(), usize> {
+    validate_blocks!(bytes, quick_avx512, full_avx512, ascii256_avx512)
+}
+
+/// Decodes valid Corrected UTF-8 with AVX-512; returns the number of code points.
+/// The caller validated `bytes` and checked that the CPU has AVX-512 (`has_avx512`).
+///
+/// # Panics
+///
+/// If `out` is too short.
+pub(super) fn decode_valid_avx512(bytes: &[u8], out: &mut [u32]) -> usize {
+    debug_assert!(has_avx512());
+    // SAFETY: the caller chose `Implementation::Avx512` only if `is_available`.
+    let (i, o) = unsafe { decode_avx512_blocks(bytes, out) };
+    portable::decode_valid(bytes, out, i, o)
+}
+
+/// `DUP[g]`, byte k of dword j: 16g + j. It spreads lead position 16g + j of the
+/// compressed position vector over the 4 bytes of output lane j.
+/// `DUP2[g]`, byte k of word j: 32g + j, the same for 16-bit lanes.
+const fn dup_table(lane: usize) -> [[u8; 64]; 4] {
+    let mut t = [[0u8; 64]; 4];
+    let mut g = 0;
+    while g < 4 {
+        let mut i = 0;
+        while i < 64 {
+            t[g][i] = ((64 / lane) * g + i / lane) as u8;
+            i += 1;
+        }
+        g += 1;
+    }
+    t
+}
+static DUP: [[u8; 64]; 4] = dup_table(4);
+static DUP2: [[u8; 64]; 4] = dup_table(2);
+
+/// Byte k of each lane of `lane` bytes is `first` − k: the lane holds the bytes from
+/// there on as a big-endian number.
+const fn rev_table(lane: usize, first: u8) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = first - (i % lane) as u8;
+        i += 1;
+    }
+    t
+}
+/// The lead and the 3 bytes after it.
+static REV: [u8; 64] = rev_table(4, 3);
+/// Bytes 4 and 5 after the lead in the low two bytes (the top two are masked off).
+static REV_TAIL: [u8; 64] = rev_table(4, 5);
+/// The lead and the byte after it.
+static REV2: [u8; 64] = rev_table(2, 1);
+
+/// 0, 1, …, 63.
+const fn iota() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+}
+static IOTA: [u8; 64] = iota();
+
+/// Per lane, indexed by the number of leading one bits of the lead (0 for ASCII, else
+/// the sequence length 2–6), for the value `w = b0 << 18 | c1 << 12 | c2 << 6 | c3`
+/// of the lead and the 3 bytes after it and `t = c4 << 6 | c5` of the next two:
+/// `raw = ((w << SHL) >> SHR | t >> TAIL_SHR) & RAW_MASK`, and the class's offset (the
+/// 3-byte class's second offset is added apart).
+static SHL: [u32; 16] = [0, 0, 0, 0, 0, 6, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static SHR: [u32; 16] = [18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAIL_SHR: [u32; 16] = [32, 32, 32, 32, 32, 6, 0, 32, 32, 32, 32, 32, 32, 32, 32, 32];
+static RAW_MASK: [u32; 16] = [
+    0x7F,
+    0,
+    0x7FF,
+    0xFFFF,
+    0x1F_FFFF,
+    0x3FF_FFFF,
+    0x7FFF_FFFF,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+static OFFSET: [u32; 16] = [
+    0, 0, 160, 2_208, 69_792, 2_166_944, 69_275_808, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// Loads a 64-byte table.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn table<T>(t: &'static T) -> __m512i {
+    const { assert!(size_of::<T>() == 64) };
+    // SAFETY: `T` is 64 bytes (checked above) and `t` a valid reference to it.
+    unsafe { _mm512_loadu_si512(t as *const T as *const __m512i) }
+}
+
+/// The code points of 16 sequences of up to 4 bytes (up to 6 if `LONG`) whose leads are
+/// at the block positions in bytes `16g .. 16g + 16` of `positions`.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+#[inline]
+fn decode16<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    g: usize,
+) -> __m512i {
+    let set = _mm512_set1_epi32;
+    let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
+    // Indices 64–127 are bytes of the next block.
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
+    // Keep the lead whole and 6 bits of each byte after it, then pack: pairs of bytes
+    // into 12 bits, pairs of those into 24 (the lead's top bits land above bit 21).
+    let bits = _mm512_and_si512(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm512_madd_epi16(
+        _mm512_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let ones = _mm512_lzcnt_epi32(_mm512_xor_si512(lanes, set(-1)));
+    let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(ones, table(t));
+    let mut raw = _mm512_srlv_epi32(w, look(&SHR));
+    if LONG {
+        let tail = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV_TAIL)), next);
+        let tail = _mm512_maddubs_epi16(_mm512_and_si512(tail, set(0x3F3F)), set(0x4001));
+        raw = _mm512_or_si512(
+            _mm512_srlv_epi32(_mm512_sllv_epi32(w, look(&SHL)), look(&SHR)),
+            _mm512_srlv_epi32(tail, look(&TAIL_SHR)),
+        );
+    }
+    let raw = _mm512_and_si512(raw, look(&RAW_MASK));
+    let cp = _mm512_add_epi32(raw, look(&OFFSET));
+    // 3-byte sequences from raw CF60 on skip the surrogates: 2048 more.
+    let high3 =
+        _mm512_mask_cmpge_epu32_mask(_mm512_cmpeq_epi32_mask(ones, set(3)), raw, set(0xCF60));
+    _mm512_mask_add_epi32(cp, high3, cp, set(2048))
+}
+
+/// The code points of 32 sequences of 1 or 2 bytes whose leads are at the block
+/// positions in bytes `32g .. 32g + 32` of `positions`, as 16-bit lanes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn decode32_short(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> __m512i {
+    let set = _mm512_set1_epi16;
+    let spread = _mm512_permutexvar_epi8(table(&DUP2[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV2)), next);
+    let two = _mm512_cmpge_epu16_mask(lanes, set(0xC000u16 as i16));
+    let one = _mm512_srli_epi16(lanes, 8);
+    let bits = _mm512_and_si512(lanes, set(0x1F3F));
+    let two_value = _mm512_add_epi16(_mm512_maddubs_epi16(bits, set(0x4001)), set(160));
+    _mm512_mask_blend_epi16(two, one, two_value)
+}
+
+/// The vectorized part of [`decode_valid_avx512`]: returns how far it got, in the
+/// input and the output.
+///
+/// Per 64-byte block: all ASCII is widened directly. Otherwise the positions of the
+/// sequence starts are compressed into one vector (`vpcompressb`) and, 16 at a time,
+/// each lead and the bytes after it (in this block or the next) are gathered into a
+/// 32-bit lane (`vpermt2b`), the continuation bits packed with two multiply-adds, and
+/// a shift, mask and offset looked up by the lead's count of leading ones give the
+/// code point. Blocks of only 1- and 2-byte sequences go 32 at a time in 16-bit
+/// lanes; blocks with a 5- or 6-byte lead gather two more bytes per lane. Blocks are
+/// at fixed offsets, so no block waits for the one before.
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
+unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> (usize, usize) {
+    let len = bytes.len();
+    let (mut i, mut o) = (0usize, 0usize);
+    let iota = table(&IOTA);
+    // Every block writes at most 64 lanes, and reads the next block; the scalar loop
+    // finishes the last one.
+    while i + 128 <= len && out.len() - o >= 64 {
+        // SAFETY: i + 128 <= len.
+        let (block, next) = unsafe {
+            let p = bytes.as_ptr().add(i);
+            (
+                _mm512_loadu_si512(p as *const __m512i),
+                _mm512_loadu_si512(p.add(64) as *const __m512i),
+            )
+        };
+        let dst = out[o..o + 64].as_mut_ptr();
+        i += 64;
+        if _mm512_movepi8_mask(block) == 0 {
+            for k in 0..4 {
+                // SAFETY: the 16 lanes written are out[o + 16k .. o + 16k + 16], inside
+                // out[o..o + 64].
+                unsafe {
+                    let ascii = match k {
+                        0 => _mm512_castsi512_si128(block),
+                        1 => _mm512_extracti32x4_epi32::<1>(block),
+                        2 => _mm512_extracti32x4_epi32::<2>(block),
+                        _ => _mm512_extracti32x4_epi32::<3>(block),
+                    };
+                    _mm512_storeu_si512(
+                        dst.add(16 * k) as *mut __m512i,
+                        _mm512_cvtepu8_epi32(ascii),
+                    );
+                }
+            }
+            o += 64;
+            continue;
+        }
+        // Not 80–BF (signed < −64): where a sequence starts.
+        let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        let n = leads.count_ones() as usize;
+        let positions = _mm512_maskz_compress_epi8(leads, iota);
+        let at_least = |t: u8| _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(t as i8));
+        if at_least(0xE0) == 0 {
+            // Only 1- and 2-byte sequences: 32 at a time.
+            for g in 0..n.div_ceil(32) {
+                let short = decode32_short(block, next, positions, g);
+                // SAFETY: lanes o + 32g .. o + 32g + 32 are inside out[o..o + 64] (g < 2).
+                unsafe {
+                    let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(short));
+                    let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(short));
+                    _mm512_storeu_si512(dst.add(32 * g) as *mut __m512i, lo);
+                    _mm512_storeu_si512(dst.add(32 * g + 16) as *mut __m512i, hi);
+                }
+            }
+        } else if at_least(0xF8) == 0 {
+            for g in 0..n.div_ceil(16) {
+                let cp = decode16::<false>(block, next, positions, g);
+                // SAFETY: lanes o + 16g .. o + 16g + 16 are inside out[o..o + 64] (g < 4).
+                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+            }
+        } else {
+            for g in 0..n.div_ceil(16) {
+                let cp = decode16::<true>(block, next, positions, g);
+                // SAFETY: as above.
+                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+            }
+        }
+        o += n;
+    }
+    // The last block's last sequence may have ended in this one: skip its continuation
+    // bytes, which were decoded with it.
+    while i < len && super::is_continuation(bytes[i]) {
+        i += 1;
+    }
+    (i, o)
+}
+
+#[cfg(feature = "alloc")]
+pub(super) use encode::encode_avx512;
+
+/// Encoding (it appends to a `Vec`).
+#[cfg(feature = "alloc")]
+mod encode {
+    use super::{has_avx512, portable, table};
+    use crate::corrected;
+    use crate::error::EncodeError;
+    use alloc::vec::Vec;
+    use core::arch::x86_64::*;
+
+    /// Encodes with AVX-512, 16 code points at a time. The caller checked that the CPU
+    /// has the features of `has_avx512`.
+    pub(in super::super) fn encode_avx512(
+        codepoints: &[u32],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        debug_assert!(has_avx512());
+        // SAFETY: the caller chose `Implementation::Avx512` only if `is_available`.
+        let done = unsafe { encode_avx512_blocks(codepoints, out) };
+        portable::encode_scalar(&codepoints[done..], out)
+    }
+
+    /// Lead marks, by sequence length: OR'ed into the first byte.
+    static LEAD_MARK: [u32; 16] = [0, 0, 0x40, 0x60, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// How far the 4-byte form shifts right, in bits, by sequence length.
+    static LEAD_SHIFT: [u32; 16] = [0, 0, 16, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// Byte k of each dword is k: compared with a lane's length, it keeps its bytes.
+    const fn byte_index() -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i % 4) as u8;
+            i += 1;
+        }
+        t
+    }
+    static BYTE_INDEX: [u8; 64] = byte_index();
+
+    /// Per 64-bit lane, by sequence length (1–6): how far the 6-byte form shifts right,
+    /// in bits, and the lead mark OR'ed into the first byte.
+    static SHIFT8: [u64; 8] = [0, 0, 32, 24, 16, 8, 0, 0];
+    static MARK8: [u64; 8] = [0, 0, 0x40, 0x60, 0x70, 0x78, 0x7C, 0];
+    /// The length in every byte.
+    static LEN_BYTES8: [u64; 8] = {
+        let mut t = [0u64; 8];
+        let mut n = 0;
+        while n < 8 {
+            t[n] = n as u64 * 0x0101_0101_0101_0101;
+            n += 1;
+        }
+        t
+    };
+    /// Byte k of each qword is k.
+    const fn byte_index8() -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i % 8) as u8;
+            i += 1;
+        }
+        t
+    }
+    static BYTE_INDEX8: [u8; 64] = byte_index8();
+    /// For `vpmultishiftqb`: byte k of each qword takes the raw value's bits from
+    /// 30 − 6k on (the 6-bit groups, most significant first).
+    static SIX_BIT_GROUPS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let k = i % 8;
+            t[i] = if k < 6 { (30 - 6 * k) as u8 } else { 0 };
+            i += 1;
+        }
+        t
+    };
+
+    /// Encodes 8 encodable code points (in 64-bit lanes): the bytes, packed at the start
+    /// of the vector, and how many there are.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+    #[inline]
+    fn encode8(v: __m512i) -> (__m512i, usize) {
+        let set = |x: u64| _mm512_set1_epi64(x as i64);
+        let mut len = set(1);
+        let mut offset = _mm512_setzero_si512();
+        // (first code point, offset) of each class from 2 bytes on.
+        for (first, off) in [
+            (0xA0, 160),
+            (0x8A0, 2_208),
+            (0x1_10A0, 69_792),
+            (0x21_10A0, 2_166_944),
+            (0x421_10A0, 69_275_808),
+        ] {
+            let k = _mm512_cmpge_epu64_mask(v, set(first));
+            len = _mm512_mask_add_epi64(len, k, len, set(1));
+            offset = _mm512_mask_mov_epi64(offset, k, set(off));
+        }
+        // The 3-byte class's second offset (not a length step).
+        let high3 =
+            _mm512_mask_cmpge_epu64_mask(_mm512_cmpeq_epi64_mask(len, set(3)), v, set(0xE000));
+        let offset = _mm512_mask_mov_epi64(offset, high3, set(4_256));
+        let raw = _mm512_sub_epi64(v, offset);
+        // The 6-byte form `FC|c0 80|c1 … 80|c5`, shifted right by whole bytes for shorter
+        // sequences, with the lead mark; ASCII lanes are the code point itself.
+        let groups = _mm512_multishift_epi64_epi8(table(&SIX_BIT_GROUPS), raw);
+        let six =
+            _mm512_ternarylogic_epi64::<0xF8>(set(0x8080_8080_8080), groups, set(0x3F3F_3F3F_3F3F));
+        let shifted = _mm512_srlv_epi64(six, _mm512_permutexvar_epi64(len, table(&SHIFT8)));
+        let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi64(len, table(&MARK8)));
+        let ascii = _mm512_cmplt_epu64_mask(v, set(0x80));
+        let encoded = _mm512_mask_mov_epi64(encoded, ascii, v);
+        let len_bytes = _mm512_permutexvar_epi64(len, table(&LEN_BYTES8));
+        let keep = _mm512_cmplt_epu8_mask(table(&BYTE_INDEX8), len_bytes);
+        (
+            _mm512_maskz_compress_epi8(keep, encoded),
+            keep.count_ones() as usize,
+        )
+    }
+
+    /// The vectorized part of [`encode_avx512`]: returns how many code points it encoded.
+    /// Groups of 16 with a code point that has no encoding, or one of 5 or 6 bytes, go
+    /// to the scalar loop (which finds the exact error).
+    ///
+    /// Each lane becomes the 4-byte form `F0|c0 80|c1 80|c2 80|c3` of its raw value,
+    /// shifted right by whole bytes for shorter sequences, with its lead mark; one
+    /// `vpcompressb` then packs the bytes of all 16 lanes together.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have the features of `has_avx512`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
+    unsafe fn encode_avx512_blocks(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
+        let mark_t = table(&LEAD_MARK);
+        let shift_t = table(&LEAD_SHIFT);
+        let byte_index = table(&BYTE_INDEX);
+        let set = _mm512_set1_epi32;
+        let mut done = 0;
+        out.reserve(codepoints.len());
+        for chunk in codepoints.chunks_exact(16) {
+            out.reserve(64);
+            // SAFETY: the chunk is 16 u32 = 64 bytes.
+            let v = unsafe { _mm512_loadu_si512(chunk.as_ptr() as *const __m512i) };
+            let spare = out.spare_capacity_mut();
+            debug_assert!(spare.len() >= 64);
+            let dst = spare.as_mut_ptr() as *mut u8;
+            let ascii = _mm512_cmplt_epu32_mask(v, set(0x80));
+            if ascii == 0xFFFF {
+                // SAFETY: 16 bytes into the ≥ 64 bytes of spare capacity reserved above;
+                // they are written before `set_len` counts them.
+                unsafe {
+                    _mm_storeu_si128(dst as *mut __m128i, _mm512_cvtepi32_epi8(v));
+                    out.set_len(out.len() + 16);
+                }
+                done += 16;
+                continue;
+            }
+            // C1 controls, surrogates, and anything of 5 bytes or more (U+2110A0 on; this
+            // includes everything out of range) leave the vector path.
+            let c1 = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, set(0x80)), set(0x20));
+            let surrogate = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, set(0xD800)), set(0x800));
+            let long = _mm512_cmpge_epu32_mask(v, set(0x21_10A0));
+            let out_of_range = _mm512_cmpgt_epu32_mask(v, set(corrected::MAX_CODEPOINT as i32));
+            if c1 | surrogate | out_of_range != 0 {
+                break;
+            }
+            if long != 0 {
+                // 5- and 6-byte sequences: 8 code points at a time in 64-bit lanes.
+                for half in [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)] {
+                    let packed = encode8(_mm512_cvtepu32_epi64(half));
+                    out.reserve(64);
+                    // SAFETY: 64 bytes into the ≥ 64 bytes of spare capacity just reserved;
+                    // `set_len` counts the first `packed.1` (≤ 48) of them, the encoding.
+                    unsafe {
+                        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+                        _mm512_storeu_si512(dst as *mut __m512i, packed.0);
+                        out.set_len(out.len() + packed.1);
+                    }
+                }
+                done += 16;
+                continue;
+            }
+            let two = _mm512_cmpge_epu32_mask(v, set(0xA0));
+            let three = _mm512_cmpge_epu32_mask(v, set(0x8A0));
+            let high3 = _mm512_cmpge_epu32_mask(v, set(0xE000));
+            let four = _mm512_cmpge_epu32_mask(v, set(0x1_10A0));
+            let len = _mm512_mask_add_epi32(set(1), two, set(1), set(1));
+            let len = _mm512_mask_add_epi32(len, three, len, set(1));
+            let len = _mm512_mask_add_epi32(len, four, len, set(1));
+            let offset = _mm512_mask_mov_epi32(_mm512_setzero_si512(), two, set(160));
+            let offset = _mm512_mask_mov_epi32(offset, three, set(2_208));
+            let offset = _mm512_mask_mov_epi32(offset, high3, set(4_256));
+            let offset = _mm512_mask_mov_epi32(offset, four, set(69_792));
+            let raw = _mm512_sub_epi32(v, offset);
+            // Memory order c0 c1 c2 c3 = raw bits 18–20, 12–17, 6–11, 0–5, each | 80.
+            let c0 = _mm512_srli_epi32(raw, 18);
+            let c1_ = _mm512_and_si512(_mm512_srli_epi32(raw, 4), set(0x3F00));
+            let c2 = _mm512_and_si512(_mm512_slli_epi32(raw, 10), set(0x3F_0000));
+            let c3 = _mm512_slli_epi32(raw, 24);
+            let four_form = _mm512_or_si512(
+                _mm512_or_si512(c0, c1_),
+                _mm512_or_si512(
+                    _mm512_or_si512(c2, _mm512_and_si512(c3, set(0x3F00_0000))),
+                    set(0x8080_8080u32 as i32),
+                ),
+            );
+            let shifted = _mm512_srlv_epi32(four_form, _mm512_permutexvar_epi32(len, shift_t));
+            let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi32(len, mark_t));
+            let encoded = _mm512_mask_mov_epi32(encoded, ascii, v);
+            // Byte k of lane j is kept if k < len_j (len in every byte of its lane).
+            let len_bytes = _mm512_mullo_epi32(len, set(0x0101_0101));
+            let keep = _mm512_cmplt_epu8_mask(byte_index, len_bytes);
+            let packed = _mm512_maskz_compress_epi8(keep, encoded);
+            // SAFETY: 64 bytes into the ≥ 64 bytes of spare capacity reserved above; the
+            // first `keep.count_ones()` (≤ 64) of them are the encoding, which `set_len`
+            // then counts.
+            unsafe {
+                _mm512_storeu_si512(dst as *mut __m512i, packed);
+                out.set_len(out.len() + keep.count_ones() as usize);
+            }
+            done += 16;
+        }
+        done
+    }
+}

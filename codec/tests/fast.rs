@@ -1,0 +1,409 @@
+//! The fast paths against the reference, on every implementation this machine runs:
+//! every input of up to 3 bytes, sequences cut or broken at every position near the
+//! vector block boundaries, random inputs at every misalignment, every code point.
+//!
+//! Speed is measured by `benches/throughput.rs` and `examples/throughput.rs`, never here.
+
+use corrected_utf8::fast::{self, Implementation};
+use corrected_utf8::{corrected, DecodeError};
+
+/// A small deterministic generator (xorshift64*), so that failures replay.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn implementations() -> Vec<Implementation> {
+    let all: Vec<_> = Implementation::available().collect();
+    eprintln!("implementations on this machine: {all:?}");
+    all
+}
+
+/// Fails with the input in hex unless every fast operation of `imp` agrees with the
+/// reference on `bytes`.
+fn check(imp: Implementation, bytes: &[u8]) {
+    let expected = corrected::decode(bytes);
+    let validated = fast::validate_with(imp, bytes);
+    let expected_validate: Result<(), DecodeError> = expected.as_ref().map(|_| ()).map_err(|e| *e);
+    if validated != expected_validate {
+        panic!(
+            "{}: validate({:02X?}) = {validated:?}, reference {expected_validate:?}",
+            imp.name(),
+            bytes
+        );
+    }
+    let decoded = fast::decode_to_vec_with(imp, bytes);
+    assert_eq!(
+        decoded,
+        expected,
+        "{}: decode_to_vec({bytes:02X?})",
+        imp.name()
+    );
+    // Into a buffer of exactly the right size, so a write past the code points panics.
+    let mut out = vec![u32::MAX; fast::utf32_len(bytes)];
+    let written = fast::decode_to_utf32_with(imp, bytes, &mut out);
+    match &expected {
+        Ok(cps) => {
+            assert_eq!(
+                written,
+                Ok(cps.len()),
+                "{}: decode_to_utf32({bytes:02X?})",
+                imp.name()
+            );
+            assert_eq!(&out, cps, "{}: decode_to_utf32({bytes:02X?})", imp.name());
+        }
+        Err(e) => assert_eq!(
+            written,
+            Err(*e),
+            "{}: decode_to_utf32({bytes:02X?})",
+            imp.name()
+        ),
+    }
+}
+
+fn check_all(imps: &[Implementation], bytes: &[u8]) {
+    for &imp in imps {
+        check(imp, bytes);
+    }
+}
+
+#[test]
+fn the_portable_implementation_is_always_there_and_detect_picks_the_best() {
+    let imps = implementations();
+    assert_eq!(imps[0], Implementation::Portable);
+    assert_eq!(Implementation::detect(), *imps.last().unwrap());
+    // Forcing one this CPU cannot run falls back to the portable one, with the same
+    // results.
+    for imp in Implementation::ALL {
+        assert_eq!(
+            fast::validate_with(imp, b"\xC0"),
+            corrected::validate(b"\xC0")
+        );
+    }
+}
+
+#[test]
+fn every_input_of_up_to_3_bytes() {
+    let imps = implementations();
+    check_all(&imps, b"");
+    for a in 0..=255u8 {
+        check_all(&imps, &[a]);
+        for b in 0..=255u8 {
+            check_all(&imps, &[a, b]);
+        }
+    }
+    // Three bytes: validation on all 16M, the decoders on the inputs that start with a
+    // lead (the rest fail at once, through the same path).
+    let mut bytes = [0u8; 3];
+    for v in 0..1u32 << 24 {
+        bytes.copy_from_slice(&v.to_be_bytes()[1..]);
+        let expected = corrected::validate(&bytes);
+        for &imp in &imps {
+            assert_eq!(
+                fast::validate_with(imp, &bytes),
+                expected,
+                "{}: {bytes:02X?}",
+                imp.name()
+            );
+        }
+        if v & 0xFF_0000 >= 0xC0_0000 && v & 0x7F == 0x3F {
+            check_all(&imps, &bytes);
+        }
+    }
+}
+
+/// A valid sequence of each length (1 to 6 bytes).
+const SEQUENCES: [&[u8]; 6] = [
+    b"A",
+    b"\xC3\xA9",
+    b"\xE4\xB8\xAD",
+    b"\xF0\x9F\xA6\x80",
+    b"\xF8\x88\x80\x80\x80",
+    b"\xFD\xBF\xBF\xBF\xBF\xBF",
+];
+
+/// Fillers: all ASCII, all 3-byte, mixed lengths.
+fn filler(kind: usize, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 6);
+    let mut i = 0;
+    while out.len() < len {
+        let seq = match kind {
+            0 => SEQUENCES[0],
+            1 => SEQUENCES[2],
+            _ => SEQUENCES[i % 6],
+        };
+        if out.len() + seq.len() > len {
+            out.resize(len, b'a');
+        } else {
+            out.extend_from_slice(seq);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Block boundaries of the 8-byte words, the 16-, 32- and 64-byte vectors, and the
+/// 256-byte steps (which start at 64).
+const BOUNDARIES: [usize; 11] = [8, 15, 16, 31, 32, 63, 64, 128, 256, 320, 576];
+
+#[test]
+fn every_sequence_whole_cut_or_broken_near_every_block_boundary() {
+    let imps = implementations();
+    for kind in 0..3 {
+        for &boundary in &BOUNDARIES {
+            for at in boundary.saturating_sub(7)..boundary + 7 {
+                let prefix = filler(kind, at);
+                for seq in SEQUENCES {
+                    // Whole, cut after each byte (followed by ASCII, by another lead, by
+                    // the end), and with an extra continuation byte.
+                    for cut in 1..=seq.len() {
+                        for follow in [&b""[..], b"z", b"\xC3\xA9", b"\x80", b"\xFE", b"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"] {
+                            let mut bytes = prefix.clone();
+                            bytes.extend_from_slice(&seq[..cut]);
+                            bytes.extend_from_slice(follow);
+                            check_all(&imps, &bytes);
+                        }
+                    }
+                }
+                // A lone continuation and reserved runs of every length up to 70,
+                // crossing blocks, ended by a continuation, a lead, or the end.
+                for run in [1, 2, 5, 17, 33, 64, 70] {
+                    for (first, fill) in
+                        [(0x80u8, 0x80u8), (0xFE, 0xFE), (0xFF, 0x80), (0xFE, 0xBF)]
+                    {
+                        let mut bytes = prefix.clone();
+                        bytes.push(first);
+                        bytes.resize(at + run, fill);
+                        check_all(&imps, &bytes);
+                        bytes.extend_from_slice(b"\xE4\xB8\xAD tail");
+                        check_all(&imps, &bytes);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_error_after_long_runs_of_ascii_and_of_text() {
+    let imps = implementations();
+    for kind in 0..3 {
+        for len in [255, 256, 257, 511, 512, 513, 1000, 1024, 4096] {
+            let text = filler(kind, len);
+            check_all(&imps, &text);
+            for bad in [&b"\x80"[..], b"\xFF", b"\xE4\xB8", b"\xFD\xBF\xBF\xBF\xBF"] {
+                let mut bytes = text.clone();
+                bytes.extend_from_slice(bad);
+                check_all(&imps, &bytes);
+                bytes.extend_from_slice(&text);
+                check_all(&imps, &bytes);
+            }
+        }
+    }
+}
+
+/// Random inputs biased towards the interesting bytes: mostly valid sequences, some
+/// cut, some stray continuation or reserved bytes.
+fn random_input(rng: &mut Rng, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 6);
+    let error_rate = [0, 2, 50, 1000][rng.below(4) as usize];
+    while out.len() < len {
+        let r = rng.below(1000);
+        if r < error_rate / 4 {
+            out.push([0x80, 0xBF, 0xFE, 0xFF][rng.below(4) as usize]);
+        } else if r < error_rate / 2 {
+            let seq = SEQUENCES[1 + rng.below(5) as usize];
+            out.extend_from_slice(&seq[..1 + rng.below(seq.len() as u64 - 1) as usize]);
+        } else if r < error_rate {
+            out.push(rng.next() as u8);
+        } else {
+            let n = [0, 0, 0, 1, 1, 2, 2, 3, 4, 5][rng.below(10) as usize];
+            let seq = SEQUENCES[n];
+            out.push(
+                seq[0] & !((0xFFu16 >> (n + 2)) as u8) | (rng.next() as u8 & (0x7F >> (n + 1))),
+            );
+            for _ in 1..seq.len() {
+                out.push(0x80 | (rng.next() as u8 & 0x3F));
+            }
+        }
+    }
+    out.truncate(len);
+    out
+}
+
+#[test]
+fn random_inputs_at_every_misalignment() {
+    let imps = implementations();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut backing = vec![0u8; 1024 + 64];
+    for round in 0..3000 {
+        let len = match round % 3 {
+            0 => rng.below(70) as usize,
+            1 => rng.below(300) as usize,
+            _ => rng.below(1024) as usize,
+        };
+        let input = random_input(&mut rng, len);
+        let shift = round % 64;
+        backing[shift..shift + len].copy_from_slice(&input);
+        check_all(&imps, &backing[shift..shift + len]);
+    }
+}
+
+#[test]
+fn every_single_byte_change_of_long_texts() {
+    let imps = implementations();
+    for kind in 0..3 {
+        let text = filler(kind, 700);
+        for at in 0..text.len() {
+            for b in [0x41, 0x80, 0xBF, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE] {
+                let mut bytes = text.clone();
+                bytes[at] = b;
+                check_all(&imps, &bytes);
+            }
+        }
+    }
+}
+
+#[test]
+fn random_bytes() {
+    let imps = implementations();
+    let mut rng = Rng(42);
+    for _ in 0..3000 {
+        let len = rng.below(200) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        check_all(&imps, &bytes);
+    }
+}
+
+#[test]
+fn a_too_short_output_panics_and_an_exact_one_does_not() {
+    for imp in implementations() {
+        let text = filler(2, 500);
+        let n = fast::utf32_len(&text);
+        let mut out = vec![0; n];
+        assert_eq!(fast::decode_to_utf32_with(imp, &text, &mut out), Ok(n));
+        let short = std::panic::catch_unwind(move || {
+            let mut out = vec![0; n - 1];
+            let _ = fast::decode_to_utf32_with(imp, &text, &mut out);
+        });
+        assert!(short.is_err(), "{}", imp.name());
+        // An invalid input reports its error whatever the output's size.
+        assert!(fast::decode_to_utf32_with(imp, b"\xFFabc", &mut []).is_err());
+    }
+}
+
+fn check_encode(imp: Implementation, cps: &[u32]) {
+    let expected = corrected::encode(cps.iter().copied());
+    let mut out = b"prefix".to_vec();
+    let got = fast::encode_from_utf32_with(imp, cps, &mut out);
+    match expected {
+        Ok(bytes) => {
+            assert_eq!(got, Ok(()), "{}: encode({cps:X?})", imp.name());
+            assert_eq!(&out[6..], bytes, "{}: encode({cps:X?})", imp.name());
+        }
+        Err(e) => {
+            assert_eq!(got, Err(e), "{}: encode({cps:X?})", imp.name());
+            // What was before the failing code point is encoded.
+            let before = cps.iter().position(|&c| c == e.codepoint).unwrap();
+            let prefix = corrected::encode(cps[..before].iter().copied()).unwrap();
+            assert_eq!(&out[6..], prefix, "{}: encode({cps:X?})", imp.name());
+        }
+    }
+}
+
+#[test]
+fn encoding_every_code_point_below_u_220000_and_around_every_boundary() {
+    let imps = implementations();
+    for &imp in &imps {
+        // In groups of 16 consecutive values (one vector): groups with an error fail at
+        // their first error, the others round-trip.
+        let all: Vec<u32> = (0..0x22_0000).collect();
+        for group in all.chunks(16 * 64) {
+            check_encode(imp, group);
+        }
+        let valid: Vec<u32> = all
+            .into_iter()
+            .filter(|&c| corrected::encoded_len(c).is_ok())
+            .collect();
+        check_encode(imp, &valid);
+        let mut out = Vec::new();
+        fast::encode_from_utf32_with(imp, &valid, &mut out).unwrap();
+        assert_eq!(fast::decode_to_vec_with(imp, &out), Ok(valid.clone()));
+    }
+    // Long runs of random encodable code points of every length, so that every vector
+    // group holds several classes.
+    let mut rng = Rng(11);
+    for round in 0..300 {
+        let len = rng.below(600) as usize;
+        let max_len = 1 + round % 6;
+        let cps: Vec<u32> = (0..len)
+            .map(|_| loop {
+                let cp = match rng.below(max_len as u64) {
+                    0 => rng.below(0x80) as u32,
+                    1 => 0xA0 + rng.below(0x800) as u32,
+                    2 => 0x8A0 + rng.below(0x1_0000) as u32,
+                    3 => 0x1_10A0 + rng.below(0x20_0000) as u32,
+                    4 => 0x21_10A0 + rng.below(0x400_0000) as u32,
+                    _ => 0x421_10A0 + rng.below(0x8000_0000) as u32,
+                };
+                if corrected::encoded_len(cp).is_ok() {
+                    break cp;
+                }
+            })
+            .collect();
+        for &imp in &imps {
+            check_encode(imp, &cps);
+        }
+    }
+    let boundaries = [
+        0u32,
+        0x7F,
+        0x80,
+        0x9F,
+        0xA0,
+        0x89F,
+        0x8A0,
+        0xD7FF,
+        0xD800,
+        0xDFFF,
+        0xE000,
+        0x1_109F,
+        0x1_10A0,
+        0x10_FFFF,
+        0x11_0000,
+        0x21_109F,
+        0x21_10A0,
+        0x421_109F,
+        0x421_10A0,
+        0x8421_109F,
+        0x8421_10A0,
+        u32::MAX,
+    ];
+    let mut rng = Rng(7);
+    for _ in 0..20_000 {
+        let len = rng.below(40) as usize;
+        let cps: Vec<u32> = (0..len)
+            .map(|_| {
+                let b = boundaries[rng.below(boundaries.len() as u64) as usize];
+                match rng.below(4) {
+                    0 => b,
+                    1 => b.wrapping_add(rng.below(3) as u32).wrapping_sub(1),
+                    2 => rng.below(0x80) as u32,
+                    _ => rng.next() as u32 >> rng.below(32),
+                }
+            })
+            .collect();
+        for &imp in &imps {
+            check_encode(imp, &cps);
+        }
+    }
+}
