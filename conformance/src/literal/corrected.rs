@@ -128,61 +128,67 @@ pub fn decode(input: &[u8]) -> Vec<Event> {
 pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
     let mut events = Vec::new();
     let mut i = 0;
-    while let Some(&b) = input.get(i) {
-        match role(b) {
-            Role::Continuation => {
-                let e = Event::Error {
-                    kind: Kind::UnexpectedContinuation,
-                    offset: i,
-                    length: 1,
-                };
-                events.push((i, 1, e));
-                i += 1;
-            }
-            Role::Reserved => {
-                // FE/FF swallow everything up to the next recognized lead byte.
-                let mut j = i + 1;
-                while input.get(j).is_some_and(|&c| !is_recognized_lead(c)) {
-                    j += 1;
-                }
-                let e = Event::Error {
-                    kind: Kind::Reserved,
-                    offset: i,
-                    length: j - i,
-                };
-                events.push((i, j - i, e));
-                i = j;
-            }
-            Role::Lead(n) => {
-                let mut j = i + 1;
-                while j < i + n && input.get(j).is_some_and(|&c| role(c) == Role::Continuation) {
-                    j += 1;
-                }
-                let value = if j == i + n {
-                    value_of_sequence(&input[i..j])
-                } else {
-                    None
-                };
-                let e = match value {
-                    Some(cp) => Event::CodePoint(cp),
-                    // Fewer than n − 1 continuation bytes. (A complete sequence always has
-                    // a row: the rows of each length cover its whole byte range.)
-                    None => Event::Error {
-                        kind: Kind::Truncated,
-                        offset: i,
-                        length: j - i,
-                    },
-                };
-                events.push((i, j - i, e));
-                i = j;
-            }
-        }
+    while i < input.len() {
+        let (length, value) = step(&input[i..]);
+        let event = match value {
+            Ok(cp) => Event::CodePoint(cp),
+            Err(kind) => Event::Error {
+                kind,
+                offset: i,
+                length,
+            },
+        };
+        events.push((i, length, event));
+        i += length;
     }
     events
 }
 
+/// One decoding step at the start of `rest` (`docs/semantics.md` §2.4): how many bytes
+/// the event takes, and the code point or the error kind. Never allocates, so that the
+/// exhaustive check can call it billions of times; [`decode_located`] is a loop over it.
+/// An empty `rest` gives `(1, Err(Truncated))`, like [`super::utf8::step`].
+pub fn step(rest: &[u8]) -> (usize, Result<u32, Kind>) {
+    let Some(&b) = rest.first() else {
+        return (1, Err(Kind::Truncated));
+    };
+    match role(b) {
+        Role::Continuation => (1, Err(Kind::UnexpectedContinuation)),
+        Role::Reserved => {
+            // FE/FF swallow everything up to the next recognized lead byte.
+            let mut j = 1;
+            while rest.get(j).is_some_and(|&c| !is_recognized_lead(c)) {
+                j += 1;
+            }
+            (j, Err(Kind::Reserved))
+        }
+        Role::Lead(n) => {
+            let mut j = 1;
+            while j < n && rest.get(j).is_some_and(|&c| role(c) == Role::Continuation) {
+                j += 1;
+            }
+            let value = if j == n {
+                value_of_sequence(&rest[..j])
+            } else {
+                None
+            };
+            // Fewer than n − 1 continuation bytes. (A complete sequence always has a row:
+            // the rows of each length cover its whole byte range.)
+            (j, value.ok_or(Kind::Truncated))
+        }
+    }
+}
+
 /// Encodes one code point (`docs/semantics.md` §2.2, §2.3).
 pub fn encode(cp: u32) -> Result<Vec<u8>, Kind> {
+    let mut buf = [0; 6];
+    let n = encode_into(cp, &mut buf)?;
+    Ok(buf[..n].to_vec())
+}
+
+/// Encodes one code point into `buf` without allocating (for the exhaustive check):
+/// the number of bytes written, or why it has no encoding. [`encode`] is this, copied.
+pub fn encode_into(cp: u32, buf: &mut [u8; 6]) -> Result<usize, Kind> {
     let Some(row) = TABLE.iter().find(|r| r.first_cp <= cp && cp <= r.last_cp) else {
         let kind = ENCODE_ERRORS
             .iter()
@@ -193,15 +199,16 @@ pub fn encode(cp: u32) -> Result<Vec<u8>, Kind> {
     let raw = cp - row.offset;
     let n = row.first.len();
     if n == 1 {
-        return Ok(vec![raw as u8]);
+        buf[0] = raw as u8;
+        return Ok(1);
     }
     // The RFC 2044 bit distribution: n high one bits then a zero in the lead, 10xxxxxx after.
     let marker = !(0xFFu8 >> n);
-    let mut bytes = vec![marker | (raw >> (6 * (n - 1))) as u8];
-    for k in (0..n - 1).rev() {
-        bytes.push(0x80 | ((raw >> (6 * k)) & 0x3F) as u8);
+    buf[0] = marker | (raw >> (6 * (n - 1))) as u8;
+    for k in 0..n - 1 {
+        buf[n - 1 - k] = 0x80 | ((raw >> (6 * k)) & 0x3F) as u8;
     }
-    Ok(bytes)
+    Ok(n)
 }
 
 /// Encodes a string of code points, or gives the first failing one and why.
@@ -425,6 +432,18 @@ mod tests {
         }
         // Every complete sequence of up to 3 bytes is valid.
         assert_eq!(n, 128 + 32 * 64 + 16 * 64 * 64);
+    }
+
+    #[test]
+    fn step_is_one_event_of_decode() {
+        assert_eq!(step(&[0xC0, 0xAF, 0x41]), (2, Ok(0xCF)));
+        assert_eq!(step(&[0xFE, 0xFE, 0x80, 0x41]), (3, Err(Kind::Reserved)));
+        assert_eq!(step(&[0xF0, 0x80, 0x41]), (2, Err(Kind::Truncated)));
+        assert_eq!(step(&[0x80]), (1, Err(Kind::UnexpectedContinuation)));
+        assert_eq!(step(&[]), (1, Err(Kind::Truncated)));
+        let mut buf = [0; 6];
+        assert_eq!(encode_into(0x8421_109F, &mut buf), Ok(6));
+        assert_eq!(buf, [0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]);
     }
 
     #[test]

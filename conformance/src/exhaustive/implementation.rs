@@ -1,0 +1,312 @@
+//! The implementation under test, as a table of function pointers, and the event form
+//! that it and the spec-literal code are compared in.
+//!
+//! The exhaustive check never names the reference codec directly: it runs whatever
+//! [`Implementation`] it is given, so a test can hand it a deliberately broken codec and
+//! see the counterexample named ([`REFERENCE`] is the real one).
+
+use crate::literal::{self, Kind};
+use corrected_utf8::{corrected, utf8, ErrorKind, Event, Located};
+use std::fmt;
+
+/// How many events an [`EvBuf`] holds: inputs are at most 8 bytes and every event covers
+/// at least one byte, so a correct decoder never needs more.
+pub const CAP: usize = 8;
+
+/// Longest encoding an [`Implementation`] may write (more than Corrected UTF-8's 6, so
+/// that a broken encoder that writes too much is seen rather than cut off).
+pub const ENCODE_CAP: usize = 8;
+
+/// An error kind as a small number, so that events compare without strings: a literal
+/// [`Kind`]'s index in [`Kind::ALL`], or [`OTHER_KINDS`] plus the index in
+/// [`ErrorKind::ALL`] for a kind the spec-literal code does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KindCode(pub u8);
+
+/// Where the codes of [`ErrorKind`]s without a literal [`Kind`] start.
+pub const OTHER_KINDS: u8 = 100;
+
+impl KindCode {
+    /// The code of a spec-literal kind.
+    pub fn literal(kind: Kind) -> KindCode {
+        // `Kind` is declared in the order of `Kind::ALL` (tested).
+        KindCode(kind as u8)
+    }
+
+    /// The code of a reference codec kind: that of the literal kind of the same name.
+    pub fn reference(kind: ErrorKind) -> KindCode {
+        let lit = match kind {
+            ErrorKind::UnexpectedContinuation => Kind::UnexpectedContinuation,
+            ErrorKind::Truncated => Kind::Truncated,
+            ErrorKind::Reserved => Kind::Reserved,
+            ErrorKind::Overlong => Kind::Overlong,
+            ErrorKind::Surrogate => Kind::Surrogate,
+            ErrorKind::OutOfRange => Kind::OutOfRange,
+            ErrorKind::InvalidByte => Kind::InvalidByte,
+            ErrorKind::C1Control => Kind::C1Control,
+            other => {
+                let i = ErrorKind::ALL.iter().position(|&k| k == other).unwrap_or(0);
+                return KindCode(OTHER_KINDS + i as u8);
+            }
+        };
+        KindCode::literal(lit)
+    }
+
+    /// The kind's name (`docs/semantics.md` §5).
+    pub fn name(self) -> &'static str {
+        let i = usize::from(self.0);
+        match Kind::ALL.get(i) {
+            Some(k) => k.as_str(),
+            None => ErrorKind::ALL
+                .get(i.wrapping_sub(usize::from(OTHER_KINDS)))
+                .map_or("?", |k| k.as_str()),
+        }
+    }
+
+    /// The spec-literal kind, if it is one.
+    pub fn to_literal(self) -> Option<Kind> {
+        Kind::ALL.get(usize::from(self.0)).copied()
+    }
+}
+
+/// What an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// A code point.
+    CodePoint(u32),
+    /// An error span of this kind.
+    Error(KindCode),
+}
+
+/// A decoding event and the bytes it covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ev {
+    /// Byte offset of its first byte.
+    pub offset: u32,
+    /// How many bytes it covers.
+    pub length: u32,
+    /// The code point or error kind.
+    pub value: Value,
+}
+
+impl Ev {
+    /// The event of a reference codec [`Located`].
+    pub fn from_located(l: &Located) -> Ev {
+        let value = match l.event {
+            Event::CodePoint(cp) => Value::CodePoint(cp),
+            Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
+        };
+        // Offsets and lengths of inputs of at most a few bytes; saturate rather than wrap
+        // if a broken decoder reports something huge.
+        Ev {
+            offset: u32::try_from(l.offset).unwrap_or(u32::MAX),
+            length: u32::try_from(l.length).unwrap_or(u32::MAX),
+            value,
+        }
+    }
+
+    /// The event of one spec-literal step at `offset`.
+    pub fn from_step(offset: usize, length: usize, value: Result<u32, Kind>) -> Ev {
+        Ev {
+            offset: offset as u32,
+            length: length as u32,
+            value: match value {
+                Ok(cp) => Value::CodePoint(cp),
+                Err(k) => Value::Error(KindCode::literal(k)),
+            },
+        }
+    }
+
+    /// Whether it is an error span.
+    pub fn is_error(&self) -> bool {
+        matches!(self.value, Value::Error(_))
+    }
+}
+
+impl fmt::Display for Ev {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            Value::CodePoint(cp) => write!(f, "U+{cp:04X}")?,
+            Value::Error(k) => f.write_str(k.name())?,
+        }
+        write!(f, " @{}+{}", self.offset, self.length)
+    }
+}
+
+/// The events of one decode, in a fixed buffer (no allocation in the hot loop).
+#[derive(Clone, Debug)]
+pub struct EvBuf {
+    evs: [Ev; CAP],
+    len: usize,
+    overflow: bool,
+}
+
+impl Default for EvBuf {
+    fn default() -> Self {
+        EvBuf {
+            evs: [Ev {
+                offset: 0,
+                length: 0,
+                value: Value::CodePoint(0),
+            }; CAP],
+            len: 0,
+            overflow: false,
+        }
+    }
+}
+
+impl EvBuf {
+    /// Empties the buffer.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.overflow = false;
+    }
+
+    /// Appends an event; false (and [`overflowed`](Self::overflowed)) once full.
+    #[inline]
+    pub fn push(&mut self, e: Ev) -> bool {
+        match self.evs.get_mut(self.len) {
+            Some(slot) => {
+                *slot = e;
+                self.len += 1;
+                true
+            }
+            None => {
+                self.overflow = true;
+                false
+            }
+        }
+    }
+
+    /// The events held.
+    #[inline]
+    pub fn as_slice(&self) -> &[Ev] {
+        &self.evs[..self.len]
+    }
+
+    /// Whether more than [`CAP`] events were pushed (a broken decoder).
+    pub fn overflowed(&self) -> bool {
+        self.overflow
+    }
+
+    /// Clears the buffer and fills it from reference codec events.
+    #[inline]
+    pub fn fill(&mut self, mut next: impl FnMut() -> Option<Located>) {
+        self.clear();
+        while let Some(l) = next() {
+            if !self.push(Ev::from_located(&l)) {
+                break;
+            }
+        }
+    }
+}
+
+/// Renders events as `[U+00A0 @0+2, truncated @2+1]` (and `…` after an overflow).
+pub fn render_events(evs: &[Ev], overflow: bool) -> String {
+    let parts: Vec<String> = evs.iter().map(Ev::to_string).collect();
+    format!(
+        "[{}{}]",
+        parts.join(", "),
+        if overflow { ", …" } else { "" }
+    )
+}
+
+/// A Corrected UTF-8 and UTF-8 codec under test.
+#[derive(Clone, Copy)]
+pub struct Implementation {
+    /// For messages.
+    pub name: &'static str,
+    /// Encodes one code point as Corrected UTF-8 into the buffer: the number of bytes
+    /// written, or the error kind.
+    pub corrected_encode: fn(u32, &mut [u8; ENCODE_CAP]) -> Result<usize, KindCode>,
+    /// Decodes Corrected UTF-8 into events.
+    pub corrected_decode: fn(&[u8], &mut EvBuf),
+    /// Decodes UTF-8 into events.
+    pub utf8_decode: fn(&[u8], &mut EvBuf),
+}
+
+/// The reference codec (`corrected-utf8`).
+pub const REFERENCE: Implementation = Implementation {
+    name: "reference",
+    corrected_encode: |cp, buf| {
+        let mut b = [0; corrected::MAX_LEN];
+        match corrected::encode_into(cp, &mut b) {
+            Ok(bytes) => {
+                let n = bytes.len();
+                // A fixed-size copy: no call to memmove for a few bytes.
+                buf[..corrected::MAX_LEN].copy_from_slice(&b);
+                Ok(n)
+            }
+            Err(e) => Err(KindCode::reference(e.kind)),
+        }
+    },
+    corrected_decode: |bytes, out| {
+        let mut events = corrected::events(bytes);
+        out.fill(|| events.next_located());
+    },
+    utf8_decode: |bytes, out| {
+        let mut events = utf8::events(bytes);
+        out.fill(|| events.next_located());
+    },
+};
+
+/// The spec-literal code itself, as an implementation: the exhaustive check run on it
+/// compares the literal code with itself through the check's shortcuts (memoised steps,
+/// induction over suffixes), so it tests those shortcuts. Slow: it allocates.
+pub const LITERAL: Implementation = Implementation {
+    name: "spec-literal",
+    corrected_encode: |cp, buf| {
+        let mut b = [0; 6];
+        let n = literal::corrected::encode_into(cp, &mut b).map_err(KindCode::literal)?;
+        buf[..n].copy_from_slice(&b[..n]);
+        Ok(n)
+    },
+    corrected_decode: |bytes, out| {
+        fill_literal(literal::corrected::decode_located(bytes), out);
+    },
+    utf8_decode: |bytes, out| fill_literal(literal::utf8::decode_located(bytes), out),
+};
+
+/// Fills `out` from a spec-literal `decode_located` result.
+pub fn fill_literal(events: Vec<(usize, usize, literal::Event)>, out: &mut EvBuf) {
+    out.clear();
+    for (offset, length, e) in events {
+        let value = match e {
+            literal::Event::CodePoint(cp) => Ok(cp),
+            literal::Event::Error { kind, .. } => Err(kind),
+        };
+        if !out.push(Ev::from_step(offset, length, value)) {
+            break;
+        }
+    }
+}
+
+/// Bytes as `C0 80`.
+pub fn hex(bytes: &[u8]) -> String {
+    let parts: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_codes_match_names() {
+        for (i, k) in Kind::ALL.into_iter().enumerate() {
+            assert_eq!(KindCode::literal(k), KindCode(i as u8));
+            assert_eq!(KindCode::literal(k).name(), k.as_str());
+        }
+        for k in ErrorKind::ALL {
+            let code = KindCode::reference(k);
+            assert_eq!(code.name(), k.as_str());
+            assert_eq!(
+                code.to_literal(),
+                Kind::from_name(k.as_str()),
+                "{}",
+                k.as_str()
+            );
+        }
+    }
+}

@@ -1,0 +1,745 @@
+//! `conformance exhaustive`: proof by enumeration instead of sampling.
+//!
+//! 1. **Code points** ([`codepoints`]): every value `0..=FFFFFFFF`. The implementation's
+//!    Corrected UTF-8 encoder and the spec-literal one give the same bytes or the same
+//!    error kind; decoding the bytes gives the code point back; encodings increase
+//!    strictly with the code point. There are [`codepoints::ENCODABLE`] = 2 216 757 376
+//!    encodable code points.
+//! 2. **Inputs** ([`inputs`]): every input of 1 to `--max-len` bytes (4 311 810 304 for
+//!    4): the implementation's event lists (code points, error spans, offsets, lengths)
+//!    equal the spec-literal ones for `corrected-utf8` and `utf-8`; UTF-8's first error
+//!    equals `core::str::from_utf8`'s `valid_up_to`/`error_len`; and each input is put in
+//!    its Table 3.1b audit class, whose counts must equal `conformance audit`'s.
+//!
+//! Work is split into units (256 blocks of 2^24 code points; inputs by length and first
+//! two bytes), run on every core (rayon). `--shard K/N` takes every N-th unit, `--resume
+//! FILE` keeps a checkpoint of the units done (and their counts) and skips them when run
+//! again. The implementation under test is an [`Implementation`] (function pointers), so
+//! a test can run the same machinery on a broken codec.
+
+pub mod codepoints;
+pub mod implementation;
+pub mod inputs;
+
+pub use implementation::{Implementation, LITERAL, REFERENCE};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use inputs::InputUnit;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Named counters (`check.what[.detail]` → count), merged across units.
+pub type Counts = BTreeMap<String, u64>;
+
+/// A disagreement: the first counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Which check failed.
+    pub check: &'static str,
+    /// The input: `U+00A0` for a code point, bytes in hex (`C0 80`) for an input.
+    pub input: String,
+    /// Who gave [`got`](Self::got): the implementation's name.
+    pub got_from: &'static str,
+    /// What the implementation gave.
+    pub got: String,
+    /// Who gave [`want`](Self::want): `spec-literal`, `std`, …
+    pub want_from: &'static str,
+    /// What was expected.
+    pub want: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.got_from.len().max(self.want_from.len());
+        writeln!(f, "counterexample ({}): {}", self.check, self.input)?;
+        writeln!(f, "  {:<w$}  {}", self.got_from, self.got)?;
+        write!(f, "  {:<w$}  {}", self.want_from, self.want)
+    }
+}
+
+/// Which part to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Only {
+    /// (1) every code point.
+    Codepoints,
+    /// (2) every input.
+    Inputs,
+}
+
+/// Shard `k` (1-based) of `n`: the units whose index is `k − 1` modulo `n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, 1 to `n`.
+    pub k: usize,
+    /// How many shards.
+    pub n: usize,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { k: 1, n: 1 };
+
+    fn takes(&self, index: usize) -> bool {
+        index % self.n == self.k - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 3/16")?;
+        let k: usize = k.trim().parse().map_err(|_| "K is not a number")?;
+        let n: usize = n.trim().parse().map_err(|_| "N is not a number")?;
+        if n == 0 || k == 0 || k > n {
+            return Err("need 1 <= K <= N".into());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+/// The arguments of `conformance exhaustive`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "Exit status: 0 every check passed; 1 a counterexample (printed \
+in hex with both outputs); 2 bad usage or an unreadable checkpoint."
+)]
+pub struct Args {
+    /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub max_len: usize,
+    /// Run only every N-th work unit, starting with the K-th (1-based), e.g. 3/16.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Checkpoint file: written every 10 s and at the end; units it lists as done (with
+    /// their counts) are skipped. Created if missing.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Also write the final report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Run only (1) the code points or (2) the inputs.
+    #[arg(long, value_enum)]
+    pub only: Option<Only>,
+    /// Worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Inputs of 1 to `max_len` bytes (1 to [`inputs::MAX_INPUT`]).
+    pub max_len: usize,
+    /// Which units.
+    pub shard: Shard,
+    /// One part only.
+    pub only: Option<Only>,
+    /// Worker threads; 0 for every core.
+    pub threads: usize,
+    /// The code points checked (all of `0..=FFFFFFFF` normally; tests take fewer).
+    pub code_points: (u32, u32),
+    /// Checkpoint file.
+    pub resume: Option<PathBuf>,
+    /// Show progress on stderr.
+    pub progress: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_len: 4,
+            shard: Shard::ALL,
+            only: None,
+            threads: 0,
+            code_points: (0, u32::MAX),
+            resume: None,
+            progress: false,
+        }
+    }
+}
+
+/// Time spent in one check, summed over threads, and how many items it checked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Busy {
+    /// Thread-nanoseconds.
+    pub nanos: u64,
+    /// Code points or inputs.
+    pub items: u64,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Every counter, over the units done (this run and the checkpoint's).
+    pub counts: Counts,
+    /// The first counterexample (lowest unit: shortest input, then byte-wise smallest).
+    pub failure: Option<Failure>,
+    /// Units done / units this shard has.
+    pub units: (usize, usize),
+    /// Whether every unit of every part asked for was done, unsharded, so that the total
+    /// counts could be checked.
+    pub complete: bool,
+    /// Wall time of this run.
+    pub elapsed: Duration,
+    /// Wall time of earlier runs recorded in the checkpoint.
+    pub elapsed_before: Duration,
+    /// Per check.
+    pub busy: BTreeMap<String, Busy>,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// One unit of work.
+#[derive(Clone, Copy, Debug)]
+enum Work {
+    CodePoints(u32),
+    Inputs(InputUnit),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    index: usize,
+    work: Work,
+    weight: u64,
+}
+
+/// Every unit, numbered: the 256 code point blocks, then the input units, shortest
+/// inputs first.
+fn all_units(max_len: usize) -> Vec<Unit> {
+    let cps = (0..256u32).map(|b| (Work::CodePoints(b), codepoints::UNIT_SIZE));
+    let ins = InputUnit::all(max_len)
+        .into_iter()
+        .map(|u| (Work::Inputs(u), u.inputs()));
+    cps.chain(ins)
+        .enumerate()
+        .map(|(index, (work, weight))| Unit {
+            index,
+            work,
+            weight,
+        })
+        .collect()
+}
+
+/// What the run has so far.
+#[derive(Default)]
+struct State {
+    counts: Counts,
+    done: Vec<bool>,
+    failures: Vec<(usize, Failure)>,
+    busy: BTreeMap<String, Busy>,
+    last_checkpoint: Option<Instant>,
+    elapsed_before: Duration,
+}
+
+fn merge(into: &mut Counts, from: Counts) {
+    for (k, v) in from {
+        *into.entry(k).or_default() += v;
+    }
+}
+
+/// A unit's counts or first failure, and the time each check took.
+type UnitResult = (Result<Counts, Box<Failure>>, Vec<(&'static str, Busy)>);
+
+/// Runs one unit.
+fn run_unit(
+    imp: &Implementation,
+    checks: &[Box<dyn inputs::UnitCheck + '_>],
+    cfg: &Config,
+    unit: &Unit,
+) -> UnitResult {
+    let mut busy = Vec::new();
+    match unit.work {
+        Work::CodePoints(block) => {
+            let t = Instant::now();
+            let r = codepoints::check_unit(imp, block, cfg.code_points);
+            let items = r
+                .as_ref()
+                .map_or(0, |c| c.get("codepoints.values").copied().unwrap_or(0));
+            busy.push((
+                "codepoints",
+                Busy {
+                    nanos: t.elapsed().as_nanos() as u64,
+                    items,
+                },
+            ));
+            (r, busy)
+        }
+        Work::Inputs(iu) => {
+            let mut counts = Counts::new();
+            for check in checks {
+                let t = Instant::now();
+                match check.check_unit(&iu) {
+                    Ok(c) => merge(&mut counts, c),
+                    Err(f) => return (Err(f), busy),
+                }
+                busy.push((
+                    check.name(),
+                    Busy {
+                        nanos: t.elapsed().as_nanos() as u64,
+                        items: iu.inputs(),
+                    },
+                ));
+            }
+            (Ok(counts), busy)
+        }
+    }
+}
+
+/// Runs the exhaustive check of `imp`.
+pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
+    if !(1..=inputs::MAX_INPUT).contains(&cfg.max_len) {
+        return Err(format!("--max-len must be 1 to {}", inputs::MAX_INPUT));
+    }
+    let start = Instant::now();
+    let units = all_units(cfg.max_len);
+    let wanted = |u: &Unit| {
+        !matches!(
+            (u.work, cfg.only),
+            (Work::CodePoints(_), Some(Only::Inputs)) | (Work::Inputs(_), Some(Only::Codepoints))
+        )
+    };
+    let mut state = State {
+        done: vec![false; units.len()],
+        ..State::default()
+    };
+    if let Some(path) = &cfg.resume {
+        load_checkpoint(path, cfg, &mut state)?;
+    }
+    let mine: Vec<Unit> = units
+        .iter()
+        .filter(|u| wanted(u) && cfg.shard.takes(u.index))
+        .copied()
+        .collect();
+    let todo: Vec<Unit> = mine
+        .iter()
+        .filter(|u| !state.done[u.index])
+        .copied()
+        .collect();
+    let total_weight: u64 = todo.iter().map(|u| u.weight).sum();
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| format!("thread pool: {e}"))?;
+    let threads = pool.current_num_threads();
+    let input_len = if cfg.only == Some(Only::Codepoints) {
+        0
+    } else {
+        cfg.max_len
+    };
+    let checks = pool.install(|| inputs::checks(imp, input_len));
+    let abort = AtomicUsize::new(usize::MAX);
+    let done_weight = AtomicU64::new(0);
+    let state = Mutex::new(state);
+    let bar = (cfg.progress && std::io::stderr().is_terminal()).then(|| {
+        let bar = ProgressBar::new(total_weight);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:40}] {percent}% {human_pos}/{human_len} {per_sec} ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        bar
+    });
+    let (stop_tx, stop_rx) = mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        if cfg.progress && bar.is_none() {
+            // Not a terminal (CI): a plain line every 10 s.
+            let done_weight = &done_weight;
+            s.spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) =
+                    stop_rx.recv_timeout(Duration::from_secs(10))
+                {
+                    let done = done_weight.load(Ordering::Relaxed);
+                    eprintln!("{}", progress_line(done, total_weight, start));
+                }
+            });
+        }
+        pool.install(|| {
+            todo.par_iter().for_each(|unit| {
+                if unit.index > abort.load(Ordering::Relaxed) {
+                    return;
+                }
+                let (result, busy) = run_unit(imp, &checks, cfg, unit);
+                let mut st = state.lock().unwrap_or_else(|e| e.into_inner());
+                for (name, b) in busy {
+                    let e = st.busy.entry(name.to_string()).or_default();
+                    e.nanos += b.nanos;
+                    e.items += b.items;
+                }
+                match result {
+                    Ok(counts) => {
+                        merge(&mut st.counts, counts);
+                        st.done[unit.index] = true;
+                    }
+                    Err(f) => {
+                        abort.fetch_min(unit.index, Ordering::Relaxed);
+                        st.failures.push((unit.index, *f));
+                    }
+                }
+                done_weight.fetch_add(unit.weight, Ordering::Relaxed);
+                if let Some(bar) = &bar {
+                    bar.inc(unit.weight);
+                }
+                if let Some(path) = &cfg.resume {
+                    let due = st
+                        .last_checkpoint
+                        .is_none_or(|t| t.elapsed() >= Duration::from_secs(10));
+                    if due {
+                        st.last_checkpoint = Some(Instant::now());
+                        // A checkpoint that cannot be written only costs a resume.
+                        if let Err(e) = save_checkpoint(path, cfg, &st, start.elapsed()) {
+                            eprintln!("conformance exhaustive: checkpoint: {e}");
+                        }
+                    }
+                }
+            });
+        });
+        drop(stop_tx);
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let mut st = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(path) = &cfg.resume {
+        save_checkpoint(path, cfg, &st, start.elapsed())?;
+    }
+    st.failures.sort_by_key(|(i, _)| *i);
+    let mut failure = st.failures.into_iter().next().map(|(_, f)| f);
+    let units_done = mine.iter().filter(|u| st.done[u.index]).count();
+    let all_done =
+        |pred: &dyn Fn(&Unit) -> bool| units.iter().filter(|u| pred(u)).all(|u| st.done[u.index]);
+    let cps_complete = cfg.only != Some(Only::Inputs)
+        && cfg.code_points == (0, u32::MAX)
+        && all_done(&|u| matches!(u.work, Work::CodePoints(_)));
+    let inputs_complete =
+        cfg.only != Some(Only::Codepoints) && all_done(&|u| matches!(u.work, Work::Inputs(_)));
+    if failure.is_none() && cps_complete {
+        let got = st.counts.get("codepoints.encodable").copied().unwrap_or(0);
+        if got != codepoints::ENCODABLE {
+            failure = Some(Failure {
+                check: "count of encodable code points",
+                input: "0..=FFFFFFFF".into(),
+                got_from: imp.name,
+                got: got.to_string(),
+                want_from: "docs/semantics.md",
+                want: codepoints::ENCODABLE.to_string(),
+            });
+        }
+    }
+    if failure.is_none() && inputs_complete && cfg.max_len <= crate::audit::MAX_LEN {
+        failure = audit_cross_check(&st.counts, cfg.max_len);
+    }
+    Ok(Outcome {
+        counts: st.counts,
+        failure,
+        units: (units_done, mine.len()),
+        complete: (cps_complete || cfg.only == Some(Only::Inputs))
+            && (inputs_complete || cfg.only == Some(Only::Codepoints)),
+        elapsed: start.elapsed(),
+        elapsed_before: st.elapsed_before,
+        busy: st.busy,
+        threads,
+    })
+}
+
+/// The Table 3.1b counts of the run against `conformance audit`'s by byte classes.
+fn audit_cross_check(counts: &Counts, max_len: usize) -> Option<Failure> {
+    let report = crate::audit::audit_by_classes(max_len);
+    let mut want: Counts = Counts::new();
+    want.insert("table-3.1b.agree".into(), report.agree);
+    for class in &report.classes {
+        for (n, &c) in class.counts.iter().enumerate() {
+            if c > 0 {
+                want.insert(inputs::class_key(&class.disagreement, n), c);
+            }
+        }
+    }
+    let got: Counts = counts
+        .iter()
+        .filter(|(k, _)| k.starts_with("table-3.1b."))
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    if got == want {
+        return None;
+    }
+    let diff: Vec<String> = want
+        .keys()
+        .chain(got.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|k| got.get(*k) != want.get(*k))
+        .map(|k| {
+            format!(
+                "{k}: {} vs {}",
+                got.get(k).copied().unwrap_or(0),
+                want.get(k).copied().unwrap_or(0)
+            )
+        })
+        .collect();
+    Some(Failure {
+        check: "table-3.1b class counts vs conformance audit",
+        input: format!("every input of 1 to {max_len} bytes"),
+        got_from: "exhaustive",
+        got: diff.join("; "),
+        want_from: "conformance audit",
+        want: "the same counts".into(),
+    })
+}
+
+fn progress_line(done: u64, total: u64, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64();
+    let rate = done as f64 / secs.max(1e-9);
+    let eta = if rate > 0.0 {
+        format!("{:.0}s", total.saturating_sub(done) as f64 / rate)
+    } else {
+        "?".into()
+    };
+    format!(
+        "exhaustive: {done}/{total} ({:.1}%), {:.1} M/s, elapsed {secs:.0}s, ETA {eta}",
+        100.0 * done as f64 / total.max(1) as f64,
+        rate / 1e6,
+    )
+}
+
+const CHECKPOINT_FORMAT: &str = "conformance-exhaustive-checkpoint/1";
+
+fn only_text(only: Option<Only>) -> &'static str {
+    match only {
+        None => "all",
+        Some(Only::Codepoints) => "codepoints",
+        Some(Only::Inputs) => "inputs",
+    }
+}
+
+/// The parameters a checkpoint must match.
+fn checkpoint_params(cfg: &Config) -> Value {
+    json!({
+        "format": CHECKPOINT_FORMAT,
+        "max_len": cfg.max_len,
+        "shard": cfg.shard.to_string(),
+        "only": only_text(cfg.only),
+        "code_points": [cfg.code_points.0, cfg.code_points.1],
+    })
+}
+
+/// Done units as inclusive index ranges.
+fn ranges(done: &[bool]) -> Vec<[usize; 2]> {
+    let mut out: Vec<[usize; 2]> = Vec::new();
+    for (i, _) in done.iter().enumerate().filter(|(_, d)| **d) {
+        match out.last_mut() {
+            Some(r) if r[1] + 1 == i => r[1] = i,
+            _ => out.push([i, i]),
+        }
+    }
+    out
+}
+
+fn busy_json(busy: &BTreeMap<String, Busy>) -> Value {
+    busy.iter()
+        .map(|(k, b)| (k.clone(), json!({"nanos": b.nanos, "items": b.items})))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+fn save_checkpoint(path: &Path, cfg: &Config, st: &State, elapsed: Duration) -> Result<(), String> {
+    let mut v = checkpoint_params(cfg);
+    v["done"] = json!(ranges(&st.done));
+    v["counts"] = json!(st.counts);
+    v["busy"] = busy_json(&st.busy);
+    v["elapsed_seconds"] = json!((st.elapsed_before + elapsed).as_secs_f64());
+    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
+    // Write then rename, so that a run killed mid-write leaves the last checkpoint whole.
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text + "\n").map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_checkpoint(path: &Path, cfg: &Config, st: &mut State) -> Result<(), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let bad = |what: &str| format!("{}: {what}", path.display());
+    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+    let params = checkpoint_params(cfg);
+    for key in ["format", "max_len", "shard", "only", "code_points"] {
+        if v.get(key) != params.get(key) {
+            return Err(bad(&format!(
+                "its {key} is {}, this run's is {}",
+                v.get(key).unwrap_or(&Value::Null),
+                params[key]
+            )));
+        }
+    }
+    for r in v["done"].as_array().ok_or_else(|| bad("no done list"))? {
+        let (a, b) = (r[0].as_u64(), r[1].as_u64());
+        let (Some(a), Some(b)) = (a, b) else {
+            return Err(bad("malformed done range"));
+        };
+        for i in a..=b {
+            *st.done
+                .get_mut(i as usize)
+                .ok_or_else(|| bad("unit index out of range"))? = true;
+        }
+    }
+    for (k, c) in v["counts"].as_object().ok_or_else(|| bad("no counts"))? {
+        st.counts
+            .insert(k.clone(), c.as_u64().ok_or_else(|| bad("malformed count"))?);
+    }
+    if let Some(busy) = v["busy"].as_object() {
+        for (k, b) in busy {
+            st.busy.insert(
+                k.clone(),
+                Busy {
+                    nanos: b["nanos"].as_u64().unwrap_or(0),
+                    items: b["items"].as_u64().unwrap_or(0),
+                },
+            );
+        }
+    }
+    st.elapsed_before = Duration::from_secs_f64(v["elapsed_seconds"].as_f64().unwrap_or(0.0));
+    Ok(())
+}
+
+/// The text report.
+pub fn render(cfg: &Config, out: &Outcome) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "conformance exhaustive: {}, inputs of 1 to {} bytes, shard {}, {} threads",
+        match cfg.only {
+            None => "code points and inputs",
+            Some(Only::Codepoints) => "code points only",
+            Some(Only::Inputs) => "inputs only",
+        },
+        cfg.max_len,
+        cfg.shard,
+        out.threads
+    );
+    let _ = writeln!(s, "units done: {}/{}", out.units.0, out.units.1);
+    for (k, v) in &out.counts {
+        let _ = writeln!(s, "  {k}: {v}");
+    }
+    if let Some(&n) = out.counts.get("codepoints.encodable") {
+        let _ = writeln!(
+            s,
+            "encodable code points: {n}{}",
+            if out.complete || cfg.only == Some(Only::Codepoints) {
+                format!(" (expected {})", codepoints::ENCODABLE)
+            } else {
+                String::new()
+            }
+        );
+    }
+    for (name, b) in &out.busy {
+        if b.items > 0 {
+            let _ = writeln!(
+                s,
+                "time per item per thread, {name}: {:.2} ns",
+                b.nanos as f64 / b.items as f64
+            );
+        }
+    }
+    let _ = writeln!(
+        s,
+        "elapsed: {:.1} s{}",
+        out.elapsed.as_secs_f64(),
+        if out.elapsed_before > Duration::ZERO {
+            format!(
+                " (plus {:.1} s before the checkpoint)",
+                out.elapsed_before.as_secs_f64()
+            )
+        } else {
+            String::new()
+        }
+    );
+    match &out.failure {
+        Some(f) => {
+            let _ = writeln!(s, "FAIL\n{f}");
+        }
+        None if out.complete => {
+            let _ = writeln!(s, "PASS (complete)");
+        }
+        None => {
+            let _ = writeln!(s, "PASS (partial: this shard or part only)");
+        }
+    }
+    s
+}
+
+/// The JSON report.
+pub fn to_json(cfg: &Config, out: &Outcome) -> Value {
+    json!({
+        "max_len": cfg.max_len,
+        "shard": cfg.shard.to_string(),
+        "only": only_text(cfg.only),
+        "threads": out.threads,
+        "units_done": out.units.0,
+        "units": out.units.1,
+        "complete": out.complete,
+        "passed": out.failure.is_none(),
+        "elapsed_seconds": out.elapsed.as_secs_f64(),
+        "elapsed_before_seconds": out.elapsed_before.as_secs_f64(),
+        "counts": out.counts,
+        "busy": busy_json(&out.busy),
+        "counterexample": out.failure.as_ref().map(|f| json!({
+            "check": f.check,
+            "input": f.input,
+            "got_from": f.got_from,
+            "got": f.got,
+            "want_from": f.want_from,
+            "want": f.want,
+        })),
+    })
+}
+
+/// `conformance exhaustive`: runs the reference codec, prints the report.
+pub fn main(args: &Args) -> ExitCode {
+    let cfg = Config {
+        max_len: args.max_len,
+        shard: args.shard.unwrap_or(Shard::ALL),
+        only: args.only,
+        threads: args.threads.unwrap_or(0),
+        code_points: (0, u32::MAX),
+        resume: args.resume.clone(),
+        progress: true,
+    };
+    let out = match run(&REFERENCE, &cfg) {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("conformance exhaustive: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    print!("{}", render(&cfg, &out));
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&to_json(&cfg, &out)).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            eprintln!("conformance exhaustive: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    if out.failure.is_some() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,155 @@
+//! `conformance exhaustive` on small ranges: the reference codec passes, the spec-literal
+//! code passes against itself (which tests the check's shortcuts), and a codec with one
+//! shifted offset fails with the expected counterexample.
+
+use conformance::exhaustive::implementation::{Ev, EvBuf, Implementation, Value, ENCODE_CAP};
+use conformance::exhaustive::{run, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
+use corrected_utf8::corrected;
+
+/// Code points `0..=0x200000` (every 1-, 2- and 3-byte encoding and the first 4-byte
+/// ones) and inputs of up to `max_len` bytes.
+fn small(max_len: usize, only: Option<Only>) -> Config {
+    Config {
+        max_len,
+        only,
+        code_points: (0, 0x20_0000),
+        ..Config::default()
+    }
+}
+
+fn run_ok(imp: &Implementation, cfg: &Config) -> Outcome {
+    let out = run(imp, cfg).expect("valid config");
+    if let Some(f) = &out.failure {
+        panic!("{f}");
+    }
+    out
+}
+
+#[test]
+fn reference_passes_on_small_ranges() {
+    let out = run_ok(&REFERENCE, &small(3, None));
+    let c = &out.counts;
+    assert_eq!(c["codepoints.values"], 0x20_0001);
+    // U+0000..U+200000 less the C1 controls and the surrogates.
+    assert_eq!(c["codepoints.encodable"], 0x20_0001 - 32 - 2048);
+    assert_eq!(c["corrected-utf8.inputs.3-byte"], 1 << 24);
+    assert_eq!(c["utf-8.std-agrees"], 256 + 65536 + (1 << 24));
+    // Every complete sequence of up to 3 bytes is valid Corrected UTF-8.
+    assert_eq!(c["corrected-utf8.well-formed.2-byte"], 128 * 128 + 32 * 64);
+    // The inputs part is complete: its Table 3.1b counts matched `conformance audit`'s.
+    assert!(c["table-3.1b.agree"] > 0);
+}
+
+#[test]
+fn spec_literal_passes_against_itself() {
+    run_ok(&LITERAL, &small(3, Some(Only::Inputs)));
+}
+
+/// The reference codec with the 2-byte offset shifted from 160 to 161, both ways.
+const SHIFTED: Implementation = Implementation {
+    name: "shifted",
+    corrected_encode: |cp, buf: &mut [u8; ENCODE_CAP]| {
+        if (0xA0..=0x89F).contains(&cp) {
+            let raw = cp.wrapping_sub(161);
+            buf[0] = 0xC0 | ((raw >> 6) & 0x1F) as u8;
+            buf[1] = 0x80 | (raw & 0x3F) as u8;
+            return Ok(2);
+        }
+        (REFERENCE.corrected_encode)(cp, buf)
+    },
+    corrected_decode: |bytes, out: &mut EvBuf| {
+        let mut events = corrected::events(bytes);
+        out.fill(|| events.next_located());
+        let shifted: Vec<Ev> = out
+            .as_slice()
+            .iter()
+            .map(|e| match e.value {
+                Value::CodePoint(cp) if e.length == 2 => Ev {
+                    value: Value::CodePoint(cp + 1),
+                    ..*e
+                },
+                _ => *e,
+            })
+            .collect();
+        out.clear();
+        for e in shifted {
+            out.push(e);
+        }
+    },
+    utf8_decode: REFERENCE.utf8_decode,
+};
+
+fn failure(cfg: &Config) -> Failure {
+    let out = run(&SHIFTED, cfg).expect("valid config");
+    out.failure.expect("the shifted codec must fail")
+}
+
+#[test]
+fn shifted_offset_fails_at_u_00a0() {
+    let f = failure(&small(2, Some(Only::Codepoints)));
+    assert_eq!(f.check, "corrected-utf8 encode");
+    assert_eq!(f.input, "U+00A0");
+    // 0xA0 − 161 wraps around: the broken encoder writes DF BF, the literal one C0 80.
+    assert_eq!((f.got.as_str(), f.want.as_str()), ("DF BF", "C0 80"));
+    assert!(f.to_string().contains("U+00A0"), "{f}");
+}
+
+#[test]
+fn shifted_offset_fails_at_c0_80() {
+    let f = failure(&small(2, Some(Only::Inputs)));
+    assert_eq!(f.check, "corrected-utf8 decode");
+    assert_eq!(f.input, "C0 80");
+    assert_eq!(f.got, "[U+00A1 @0+2]");
+    assert_eq!(f.want, "[U+00A0 @0+2]");
+    let text = f.to_string();
+    assert!(text.contains("C0 80") && text.contains("shifted"), "{text}");
+}
+
+#[test]
+fn both_parts_report_the_code_point_first() {
+    // Code point units come before input units: the first counterexample is U+00A0.
+    assert_eq!(failure(&small(2, None)).input, "U+00A0");
+}
+
+#[test]
+fn checkpoint_resumes_and_keeps_counts() {
+    let dir = std::env::temp_dir().join(format!("exhaustive-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("checkpoint.json");
+    let _ = std::fs::remove_file(&file);
+    let cfg = Config {
+        resume: Some(file.clone()),
+        ..small(2, None)
+    };
+    let first = run_ok(&REFERENCE, &cfg);
+    assert!(file.exists());
+    // Everything is done: the second run skips every unit and reports the same counts.
+    let second = run_ok(&REFERENCE, &cfg);
+    assert_eq!(first.counts, second.counts);
+    assert_eq!(second.units.0, second.units.1);
+    // A checkpoint of another configuration is refused.
+    let other = Config {
+        max_len: 3,
+        ..cfg.clone()
+    };
+    assert!(run(&REFERENCE, &other).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_add_up_to_the_whole() {
+    let whole = run_ok(&REFERENCE, &small(2, None));
+    let mut sum = conformance::exhaustive::Counts::new();
+    for k in 1..=3 {
+        let cfg = Config {
+            shard: conformance::exhaustive::Shard { k, n: 3 },
+            ..small(2, None)
+        };
+        let part = run_ok(&REFERENCE, &cfg);
+        assert!(!part.complete);
+        for (key, v) in part.counts {
+            *sum.entry(key).or_default() += v;
+        }
+    }
+    assert_eq!(sum, whole.counts);
+}
