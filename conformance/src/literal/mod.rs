@@ -10,10 +10,13 @@
 //! * [`utf8`]: standard UTF-8 from Unicode Table 3-7 (seed 004), with maximal-subpart
 //!   error spans and the kinds of `docs/semantics.md` §3.
 //! * [`table31b`]: a matcher for Table 3.1b exactly as transcribed in seed 001.
+//! * [`utf_inf8`]: UTF-∞-8 from the draft's prose (seed 003, §3.2–3.5) and
+//!   `docs/semantics.md` §4, with unbounded code points and a code length limit.
 
 pub mod corrected;
 pub mod table31b;
 pub mod utf8;
+pub mod utf_inf8;
 
 use std::fmt;
 
@@ -39,11 +42,16 @@ pub enum Kind {
     InvalidByte,
     /// `c1-control`: Corrected UTF-8 encode of U+0080..U+009F.
     C1Control,
+    /// `invalid-length`: UTF-∞-8, a byte after `FF` that begins no length form, or
+    /// storage digits that do not fit the stored length.
+    InvalidLength,
+    /// `limit-exceeded`: UTF-∞-8, a code longer than the decoder's configured limit.
+    LimitExceeded,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 10] = [
         Kind::UnexpectedContinuation,
         Kind::Truncated,
         Kind::Reserved,
@@ -52,6 +60,8 @@ impl Kind {
         Kind::OutOfRange,
         Kind::InvalidByte,
         Kind::C1Control,
+        Kind::InvalidLength,
+        Kind::LimitExceeded,
     ];
 
     /// The exact string used in vectors and reports.
@@ -65,6 +75,8 @@ impl Kind {
             Kind::OutOfRange => "out-of-range",
             Kind::InvalidByte => "invalid-byte",
             Kind::C1Control => "c1-control",
+            Kind::InvalidLength => "invalid-length",
+            Kind::LimitExceeded => "limit-exceeded",
         }
     }
 
