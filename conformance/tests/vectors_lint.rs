@@ -7,10 +7,11 @@
 //! use; it fails loudly on any keyword or pattern it does not know, so the schemas cannot
 //! silently outgrow it.
 
+use conformance::literal::utf_inf8::{self, CodePoint};
 use conformance::literal::{corrected, utf8, Kind};
 use conformance::vectors::model::{
-    from_hex, parse_codepoint, to_pretty_json, AnyVectorFile, OutputEvent, Severity, TestCase,
-    TestResult, VectorFile,
+    codepoint_digits, from_hex, parse_codepoint, to_pretty_json, AnyVectorFile, OutputEvent,
+    Severity, TestCase, TestResult, VectorFile,
 };
 use conformance::vectors::{default_dir, generate};
 use serde_json::Value;
@@ -25,7 +26,7 @@ fn pattern_matches(pattern: &str, s: &str) -> Result<bool, String> {
     let hex = |c: char| matches!(c, '0'..='9' | 'A'..='F');
     Ok(match pattern {
         "^([0-9a-f]{2})*$" => {
-            s.len() % 2 == 0 && s.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'))
+            s.len().is_multiple_of(2) && s.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f'))
         }
         "^U\\+([0-9A-F]{4}|[1-9A-F][0-9A-F]{4,})$" => match s.strip_prefix("U+") {
             Some(d) => d.chars().all(hex) && (d.len() == 4 || (d.len() > 4 && !d.starts_with('0'))),
@@ -300,13 +301,26 @@ fn decode_kinds(encoding: &str) -> &'static [Kind] {
             Kind::OutOfRange,
             Kind::InvalidByte,
         ],
+        "utf-inf-8" => &[
+            Kind::UnexpectedContinuation,
+            Kind::Truncated,
+            Kind::Overlong,
+            Kind::Surrogate,
+            Kind::InvalidLength,
+            Kind::LimitExceeded,
+        ],
         _ => &[],
     }
 }
 
-/// A code point's encoding, to check that events cover the input exactly.
-fn encode_in(encoding: &str, cp: u64) -> Option<Vec<u8>> {
-    let cp = u32::try_from(cp).ok()?;
+/// A code point's encoding (from its `"U+…"` text, of any length in UTF-∞-8), to check
+/// that events cover the input exactly.
+fn encode_in(encoding: &str, codepoint: &str) -> Option<Vec<u8>> {
+    if encoding == "utf-inf-8" {
+        let cp = CodePoint::from_hex(codepoint_digits(codepoint)?)?;
+        return utf_inf8::encode(&cp).ok();
+    }
+    let cp = u32::try_from(parse_codepoint(codepoint)?).ok()?;
     match encoding {
         "corrected-utf8" => corrected::encode(cp).ok(),
         "utf-8" => utf8::encode(cp).ok(),
@@ -354,8 +368,7 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 for e in &t.output {
                     match e {
                         OutputEvent::CodePoint { codepoint } => {
-                            let bytes =
-                                parse_codepoint(codepoint).and_then(|cp| encode_in(&encoding, cp));
+                            let bytes = encode_in(&encoding, codepoint);
                             match bytes {
                                 Some(b) if input.get(at..at + b.len()) == Some(&b[..]) => {
                                     at += b.len()
@@ -409,7 +422,12 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
             lint_common(&name, f, &text, &mut errors);
             for t in f.tests() {
                 let id = t.tc_id;
-                if parse_codepoint(&t.codepoint).is_none() {
+                let well_formed = if encoding == "utf-inf-8" {
+                    codepoint_digits(&t.codepoint).is_some()
+                } else {
+                    parse_codepoint(&t.codepoint).is_some()
+                };
+                if !well_formed {
                     errors.push(format!("{name} {id}: bad codepoint {}", t.codepoint));
                 }
                 match (&t.bytes, &t.error, t.result) {

@@ -18,17 +18,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::process::ExitCode;
 
+mod utf_inf8;
+
 /// The vector set's version (`vectors/README.md`, "Versioning").
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 
 /// The generated files, relative to `vectors/`.
-pub const FILES: [&str; 6] = [
+pub const FILES: [&str; 8] = [
     "corrected-utf8/decode.json",
     "corrected-utf8/encode.json",
     "corrected-utf8/document.json",
     "utf-8/decode.json",
     "utf-8/encode.json",
     "utf-8/table-3.1b.json",
+    "utf-inf-8/decode.json",
+    "utf-inf-8/encode.json",
 ];
 
 const SEMANTICS: &str = "docs/semantics.md";
@@ -44,10 +48,10 @@ const FLAGS: &[(&str, &str, &[&str])] = &[
     ("Boundary", "A code point on one side of a boundary: a row change, a gap that cannot be encoded, or the end of the code space.", &[SEMANTICS]),
     ("RowBoundary", "Table 3-7: one byte of a row's lowest or highest sequence set to the first or last byte of its range, or to the byte just outside it.", &[SEMANTICS]),
     ("C1Control", "U+0080..U+009F: Corrected UTF-8 does not encode the C1 controls (encode error c1-control).", &[SEMANTICS]),
-    ("Surrogate", "U+D800..U+DFFF: not encodable (encode error surrogate); in UTF-8, ED A0..BF is a surrogate error span (the lead alone).", &[SEMANTICS]),
+    ("Surrogate", "U+D800..U+DFFF: not encodable (encode error surrogate); in UTF-8 and UTF-∞-8, ED A0..BF is a surrogate error span (the lead alone).", &[SEMANTICS]),
     ("SurrogatePair", "UTF-8: a high and a low surrogate, each encoded on its own (CESU-8 style); both are errors.", &[SEMANTICS]),
     ("OutOfRange", "Above the encoding's last code point (Corrected UTF-8: U+8421109F; UTF-8: U+10FFFF), or a UTF-8 sequence that would decode there (F4 90..BF, F5..FD).", &[SEMANTICS]),
-    ("BeyondUnicode", "Corrected UTF-8: a code point above U+10FFFF, which it encodes (4-, 5- and 6-byte sequences).", &[SEMANTICS]),
+    ("BeyondUnicode", "A code point above U+10FFFF, which Corrected UTF-8 (4-, 5- and 6-byte sequences) and UTF-∞-8 encode.", &[SEMANTICS]),
     ("Noncharacter", "A noncharacter (U+FDD0..U+FDEF, U+nFFFE, U+nFFFF): valid in every encoding here.", &[SEMANTICS]),
     ("Sample", "An ordinary character, encoded.", &[]),
     ("SeedExample", "An example given in a seed text (000: C0 AF is U+00CF; 004: the decoder examples).", &[SEMANTICS]),
@@ -59,7 +63,7 @@ const FLAGS: &[(&str, &str, &[&str])] = &[
     ("Truncated", "A lead byte with fewer continuation bytes than it needs (error truncated: the lead and the continuation bytes present).", &[SEMANTICS]),
     ("ThenEnd", "The sequence under test is followed by the end of the input.", &[]),
     ("ThenAscii", "The sequence under test is followed by ASCII 41.", &[]),
-    ("ThenLead", "The sequence under test is followed by C3 A9, a complete 2-byte sequence in both encodings: decoding resumes there.", &[]),
+    ("ThenLead", "The sequence under test is followed by C3 A9, a complete 2-byte sequence in every encoding here: decoding resumes there.", &[]),
     ("ThenFE", "The sequence under test is followed by FE (Corrected UTF-8: a reserved span; UTF-8: invalid-byte).", &[]),
     ("UnexpectedContinuation", "A continuation byte (80..BF) where a sequence must start: one error span per byte.", &[SEMANTICS]),
     ("ContinuationRun", "Several stray continuation bytes in a row: still one span per byte.", &[SEMANTICS]),
@@ -104,7 +108,10 @@ fn note_for(flag: &str) -> Option<Note> {
             links: Some(vec!["vectors/README.md".to_string()]),
         });
     }
-    let (_, description, links) = FLAGS.iter().find(|(name, _, _)| *name == flag)?;
+    let (_, description, links) = FLAGS
+        .iter()
+        .chain(utf_inf8::FLAGS)
+        .find(|(name, _, _)| *name == flag)?;
     Some(Note {
         description: description.to_string(),
         links: (!links.is_empty()).then(|| links.iter().map(|l| l.to_string()).collect()),
@@ -829,6 +836,15 @@ fn corrected_decode() -> Groups<DecodeTest> {
             g.push(dec(comment, &flags, &input));
         }
     }
+
+    g.group(utf_inf8::CROSS_GROUP);
+    for input in utf_inf8::cross_inputs() {
+        g.push(dec(
+            utf_inf8::cross_comment(&input),
+            &["CrossEncoding"],
+            &input,
+        ));
+    }
     g
 }
 
@@ -1234,7 +1250,7 @@ fn corrected_document() -> Groups<DocumentTest> {
     );
     let mut long = m(b"A");
     long.push(0xFE);
-    long.extend(std::iter::repeat(0x80).take(99));
+    long.extend(std::iter::repeat_n(0x80, 99));
     long.extend(b"\t\n");
     doc_push(
         &mut g,
@@ -1571,6 +1587,15 @@ fn utf8_decode() -> Groups<DecodeTest> {
             0x41, 0x80, 0xC3, 0x42, 0xFE, 0x43, 0xE0, 0x80, 0xF4, 0x90, 0xC0,
         ],
     ));
+
+    g.group(utf_inf8::CROSS_GROUP);
+    for input in utf_inf8::cross_inputs() {
+        g.push(dec(
+            utf_inf8::cross_comment(&input),
+            &["CrossEncoding"],
+            &input,
+        ));
+    }
     g
 }
 
@@ -1668,7 +1693,7 @@ fn utf8_table31b() -> Groups<DecodeTest> {
 pub fn generate_files(
     existing: impl Fn(&str) -> Option<String>,
 ) -> Result<Vec<(&'static str, String)>, String> {
-    let [cd, ce, cdoc, ud, ue, ut] = FILES;
+    let [cd, ce, cdoc, ud, ue, ut, id, ie] = FILES;
     Ok(vec![
         (cd, finish(Schema::Decode, "corrected-utf8", header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points and error spans) out."), corrected_decode(), existing(cd))?),
         (ce, finish(Schema::Encode, "corrected-utf8", header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode(), existing(ce))?),
@@ -1676,6 +1701,8 @@ pub fn generate_files(
         (ud, finish(Schema::Decode, "utf-8", header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode(), existing(ud))?),
         (ue, finish(Schema::Encode, "utf-8", header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode(), existing(ue))?),
         (ut, finish(Schema::Decode, "utf-8", header("Table 3.1b (seed 001, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), utf8_table31b(), existing(ut))?),
+        (id, finish(Schema::Decode, "utf-inf-8", header("UTF-∞-8 decode vectors (seed 003 and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode_groups(), existing(id))?),
+        (ie, finish(Schema::Encode, "utf-inf-8", header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode_groups(), existing(ie))?),
     ])
 }
 

@@ -4,7 +4,8 @@
 //! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
 //! them. Field names and order are those of `vectors/schema/*.schema.json` and
 //! `vectors/README.md`. Code points stay strings (`"U+00A0"`) because UTF-∞-8's are
-//! unbounded; [`parse_codepoint`] reads the ones that fit in a `u64`.
+//! unbounded; [`parse_codepoint`] reads the ones that fit in a `u64`, and
+//! [`codepoint_digits`] checks any of them.
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -281,7 +282,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// Reads `input`/`bytes` hex: an even number of lowercase hex digits.
 pub fn from_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits: {hex:?}"));
     }
     if let Some(c) = hex.chars().find(|c| !matches!(c, '0'..='9' | 'a'..='f')) {
@@ -301,6 +302,12 @@ pub fn format_codepoint(cp: u64) -> String {
 /// The value of a `"U+…"` code point string, when it is well formed (no lowercase, at
 /// least 4 digits, no superfluous leading zero beyond 4 digits) and fits in a `u64`.
 pub fn parse_codepoint(s: &str) -> Option<u64> {
+    u64::from_str_radix(codepoint_digits(s)?, 16).ok()
+}
+
+/// The hex digits of a well-formed `"U+…"` code point string of any length (UTF-∞-8's
+/// are unbounded): the same rules as [`parse_codepoint`], without the `u64` bound.
+pub fn codepoint_digits(s: &str) -> Option<&str> {
     let digits = s.strip_prefix("U+")?;
     if digits.len() < 4
         || !digits.chars().all(|c| matches!(c, '0'..='9' | 'A'..='F'))
@@ -308,7 +315,14 @@ pub fn parse_codepoint(s: &str) -> Option<u64> {
     {
         return None;
     }
-    u64::from_str_radix(digits, 16).ok()
+    Some(digits)
+}
+
+/// `"U+"` and the hex digits `hex` (any case, any length, leading zeros allowed) in the
+/// vectors' form: uppercase, leading zeros dropped, at least 4 digits.
+pub fn format_codepoint_hex(hex: &str) -> String {
+    let trimmed = hex.trim_start_matches('0').to_ascii_uppercase();
+    format!("U+{trimmed:0>4}")
 }
 
 /// Pretty JSON as the vector files are written: 2-space indent and a final newline.
@@ -330,6 +344,14 @@ mod tests {
         assert_eq!(parse_codepoint("U+00a0"), None);
         assert_eq!(parse_codepoint("U+A0"), None);
         assert_eq!(parse_codepoint("U+010000"), None);
+        let big = format!("U+{}", "F".repeat(40));
+        assert_eq!(parse_codepoint(&big), None);
+        assert_eq!(codepoint_digits(&big), Some(&big[2..]));
+        assert_eq!(codepoint_digits("U+0A0"), None);
+        assert_eq!(codepoint_digits("U+0fff"), None);
+        assert_eq!(format_codepoint_hex("a0"), "U+00A0");
+        assert_eq!(format_codepoint_hex("000"), "U+0000");
+        assert_eq!(format_codepoint_hex(&big[2..]), big);
         assert_eq!(from_hex("c0af"), Ok(vec![0xC0, 0xAF]));
         assert!(from_hex("C0AF").is_err());
         assert_eq!(to_hex(&[0xC0, 0xAF]), "c0af");

@@ -1,0 +1,809 @@
+//! The UTF-∞-8 files (`utf-inf-8/{encode,decode}.json`) and the cross-encoding cases
+//! that `corrected-utf8/decode.json` and `utf-8/decode.json` share with them.
+//!
+//! Expected results come from [`crate::literal::utf_inf8`] only; the byte builders used
+//! here for malformed inputs (`encode_in_form`, `long_form_bytes`, …) are the literal
+//! module's too, so an input is described by how it is made.
+
+use super::{spaced, strings, Groups, SEMANTICS};
+use crate::literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
+use crate::literal::{corrected, utf8, Event as LitEvent, Kind};
+use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
+
+/// The flags of the UTF-∞-8 files and of the cross-encoding cases: name, description,
+/// links.
+#[rustfmt::skip]
+pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
+    ("DraftExample", "One of the 17 examples of the UTF-∞-8 draft (seed 003, §4, Bishop & Cook 2009), byte for byte as printed there.", &[SEMANTICS]),
+    ("DraftByteCount", "The draft's remark for this example says \"thirty-four bytes\", but the bytes it prints, and its rules (§3.5.5-3.5.7), give 38: FF B4 A2 A1 and 34 USV-storage bytes. The vectors follow the rules (docs/semantics.md §4.4).", &[SEMANTICS]),
+    ("DraftElided", "The draft elides part of this example (\"one hundred A's omitted\", \"sixty-six AA's omitted\"); here it is written out: U+ and 102 A's is FF B4 A5 A4 and 68 AA, 72 bytes.", &[SEMANTICS]),
+    ("LengthClassFirst", "The first (lowest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
+    ("LengthClassLast", "The last (highest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
+    ("LongForm", "NUD ≥ 18: FF, length storage (NME = NUD - 18), then ((NUD + 2) / 3) × 2 USV-storage bytes (draft §3.5).", &[SEMANTICS]),
+    ("LengthB4", "A long-form code whose length storage has B4 bytes (NME ≥ 16: k ≥ 2 digits after k - 1 B4).", &[SEMANTICS]),
+    ("ManyDigits", "A code point of hundreds or thousands of hex digits.", &[SEMANTICS]),
+    ("OverlongForm", "UTF-∞-8: a value in a longer form than its shortest; error overlong over the bytes before the one that makes it certain, then decoding resumes at that byte (docs/semantics.md §4.2).", &[SEMANTICS]),
+    ("OverlongZero", "UTF-∞-8: U+0000 in a longer form.", &[SEMANTICS]),
+    ("LargestOverlong", "UTF-∞-8: the last code point of the next shorter form (or of the next smaller NUD), written in this form: the largest overlong value.", &[SEMANTICS]),
+    ("LengthLeadingZero", "UTF-∞-8: a length stored with a leading zero digit (A0 right after the B4s); this is also how a B4 more than needed shows (error overlong over FF and the B4s).", &[SEMANTICS]),
+    ("ExtraB4", "UTF-∞-8: one B4 more than the length needs.", &[SEMANTICS]),
+    ("InvalidLength", "UTF-∞-8: error invalid-length: after FF a byte other than 80..AF or B4; after B4s a byte other than B4 or A0..AF; a missing length digit; or USV-storage padding digits that are not zero (the digits do not fit the stored length).", &[SEMANTICS]),
+    ("NonzeroPadding", "UTF-∞-8: the USV storage's padding digits (NUD not a multiple of 3) are not zero: invalid-length (docs/semantics.md §4.4).", &[SEMANTICS]),
+    ("MalformedLength", "UTF-∞-8: length storage that breaks draft §3.5.2-3.5.5.", &[SEMANTICS]),
+    ("ByteSweep", "After a fixed prefix, each continuation byte 80..BF in turn, then the end of input.", &[SEMANTICS]),
+    ("TruncatedFixedForm", "UTF-∞-8: a 2- to 13-byte code cut short.", &[SEMANTICS]),
+    ("TruncatedLength", "UTF-∞-8: a long-form code cut before or inside its length storage.", &[SEMANTICS]),
+    ("TruncatedStorage", "UTF-∞-8: a long-form code cut after its length storage, before or inside its USV storage.", &[SEMANTICS]),
+    ("LimitExceeded", "UTF-∞-8: under the default code length limit of 65 536 bytes, every well-formed completion of the bytes so far is longer: error limit-exceeded over those bytes, that byte included, then decoding starts afresh (docs/semantics.md §4.3).", &[SEMANTICS]),
+    ("AtLimit", "UTF-∞-8: a code of exactly 65 536 bytes, the default limit, or its start: not limit-exceeded.", &[SEMANTICS]),
+    ("LargeInput", "A 64 KiB input.", &[]),
+    ("CrossEncoding", "The same bytes decoded as Corrected UTF-8, UTF-8 and UTF-∞-8; the comment gives all three readings (code points, or error kind[span length], ×n for a run) and each encoding's decode file has the case.", &[SEMANTICS]),
+];
+
+// ---------------------------------------------------------------------------------
+// Building tests.
+
+fn output_of(events: &[Event]) -> Vec<OutputEvent> {
+    events
+        .iter()
+        .map(|e| match e {
+            Event::CodePoint(cp) => OutputEvent::CodePoint {
+                codepoint: cp.to_string(),
+            },
+            Event::Error {
+                kind,
+                offset,
+                length,
+            } => OutputEvent::Error {
+                error: kind.as_str().to_string(),
+                offset: *offset as u64,
+                length: *length as u64,
+            },
+        })
+        .collect()
+}
+
+fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
+    let events = lit::decode(input, lit::DEFAULT_LIMIT);
+    let result = if events.iter().any(Event::is_error) {
+        TestResult::Invalid
+    } else {
+        TestResult::Valid
+    };
+    DecodeTest {
+        tc_id: 0,
+        comment: comment.into(),
+        flags: strings(flags),
+        input: to_hex(input),
+        output: output_of(&events),
+        result,
+    }
+}
+
+fn enc(comment: impl Into<String>, flags: &[&str], cp: &CodePoint) -> EncodeTest {
+    let (bytes, error, result) = match lit::encode(cp) {
+        Ok(b) => (Some(to_hex(&b)), None, TestResult::Valid),
+        Err(k) => (None, Some(k.as_str().to_string()), TestResult::Invalid),
+    };
+    EncodeTest {
+        tc_id: 0,
+        comment: comment.into(),
+        flags: strings(flags),
+        codepoint: cp.to_string(),
+        bytes,
+        error,
+        result,
+    }
+}
+
+fn cp(hex: &str) -> CodePoint {
+    CodePoint::from_hex(hex).expect("a hex literal")
+}
+
+fn bytes_of(cp: &CodePoint) -> Vec<u8> {
+    lit::encode(cp).unwrap_or_default()
+}
+
+fn digits(hex: &str) -> Vec<u8> {
+    hex.chars()
+        .map(|c| c.to_digit(16).unwrap_or(0) as u8)
+        .collect()
+}
+
+/// A code point for comments: short ones in full, long ones by their digits.
+fn cp_text(cp: &CodePoint) -> String {
+    let hex = cp.hex();
+    if hex.len() <= 24 {
+        cp.to_string()
+    } else {
+        let first = &hex[..1];
+        if hex[1..].chars().all(|c| c == '0') {
+            format!(
+                "U+{first} and {} zeros ({} digits)",
+                hex.len() - 1,
+                hex.len()
+            )
+        } else if hex.chars().all(|c| c == 'F') {
+            format!("U+ and {} F ({} digits)", hex.len(), hex.len())
+        } else {
+            format!("U+{}… ({} digits)", &hex[..8], hex.len())
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Length classes.
+
+/// The code points whose codes have one byte length.
+struct Class {
+    bytes: usize,
+    first: CodePoint,
+    last: CodePoint,
+}
+
+/// Length of the long-form code of a NUD-digit code point.
+fn long_len(nud: usize) -> usize {
+    lit::long_form_bytes(&vec![1; nud]).len()
+}
+
+/// Every fixed form, then the long-form classes holding these NUDs: 18 (14 bytes), the
+/// classes up to 28 bytes (the first with a B4), the last with one B4 and the first
+/// with two (NUD 273, 274), the last with two and the first with three (4113, 4114).
+fn classes() -> Vec<Class> {
+    let mut out: Vec<Class> = FORMS
+        .iter()
+        .map(|f| Class {
+            bytes: f.len(),
+            first: cp(f.first),
+            last: cp(f.last),
+        })
+        .collect();
+    for nud in [18, 19, 22, 25, 28, 31, 34, 273, 274, 4113, 4114] {
+        let bytes = long_len(nud);
+        let mut lo = nud;
+        while lo > 18 && long_len(lo - 1) == bytes {
+            lo -= 1;
+        }
+        let mut hi = nud;
+        while long_len(hi + 1) == bytes {
+            hi += 1;
+        }
+        // NUD 18 starts above the 13-byte form's last code point (§4.1).
+        let first = if lo == 18 {
+            let last13 = cp(FORMS[7].last).to_u128().unwrap_or(0);
+            CodePoint::from_u128(last13 + 1)
+        } else {
+            cp(&format!("1{}", "0".repeat(lo - 1)))
+        };
+        out.push(Class {
+            bytes,
+            first,
+            last: cp(&"F".repeat(hi)),
+        });
+    }
+    out
+}
+
+fn class_flags(cp: &CodePoint, which: &'static str) -> Vec<&'static str> {
+    let mut flags = vec![which];
+    if cp.nud() >= 18 && bytes_of(cp).first() == Some(&lit::LONG_LEAD) && bytes_of(cp).len() > 13 {
+        flags.push("LongForm");
+        if bytes_of(cp).get(1) == Some(&lit::B4) {
+            flags.push("LengthB4");
+        }
+    }
+    if cp.nud() >= 100 {
+        flags.push("ManyDigits");
+    }
+    flags
+}
+
+// ---------------------------------------------------------------------------------
+// Cross-encoding cases.
+
+/// Inputs whose readings differ instructively between the three encodings.
+pub(super) fn cross_inputs() -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = vec![
+        vec![0x41],
+        vec![0xC2, 0x80],
+        vec![0xC3, 0xA9],
+        vec![0xC0, 0xAF],
+        vec![0xC1, 0xBF],
+        vec![0xE0, 0x80, 0x80],
+        vec![0xED, 0xA0, 0x80],
+        vec![0xED, 0xBF, 0xBF],
+        vec![0xEF, 0xBF, 0xBF],
+        vec![0xF0, 0x80, 0x80, 0x80],
+        vec![0xF4, 0x8F, 0xBF, 0xBF],
+        vec![0xF4, 0x90, 0x80, 0x80],
+        vec![0xF7, 0xBF, 0xBF, 0xBF],
+        vec![0xF8, 0x88, 0x80, 0x80, 0x80],
+        vec![0xFB, 0xBF, 0xBF, 0xBF, 0xBF],
+        vec![0xFC, 0x84, 0x80, 0x80, 0x80, 0x80],
+        vec![0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF],
+        vec![0xFE],
+        vec![0xFF],
+        vec![0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80],
+        vec![0xFE, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x41],
+        vec![0xFF, 0xB0, 0x41],
+    ];
+    v.extend(
+        ["1000000000", "800000000000000000"]
+            .iter()
+            .map(|h| bytes_of(&cp(h))),
+    );
+    v.push(corrected::MAGIC.to_vec());
+    v
+}
+
+/// Event summaries, runs of the same one written once with `×n`.
+fn summary(items: Vec<String>) -> String {
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for item in items {
+        match runs.last_mut() {
+            Some((last, n)) if *last == item => *n += 1,
+            _ => runs.push((item, 1)),
+        }
+    }
+    if runs.is_empty() {
+        return "nothing".to_string();
+    }
+    runs.into_iter()
+        .map(|(s, n)| if n == 1 { s } else { format!("{s} ×{n}") })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn summary_u32(events: Vec<LitEvent>) -> String {
+    summary(
+        events
+            .into_iter()
+            .map(|e| match e {
+                LitEvent::CodePoint(cp) => format!("U+{cp:04X}"),
+                LitEvent::Error { kind, length, .. } => format!("{kind}[{length}]"),
+            })
+            .collect(),
+    )
+}
+
+/// The comment of a cross-encoding case: the bytes and all three readings.
+pub(super) fn cross_comment(input: &[u8]) -> String {
+    let inf = summary(
+        lit::decode(input, lit::DEFAULT_LIMIT)
+            .into_iter()
+            .map(|e| match e {
+                Event::CodePoint(cp) => cp.to_string(),
+                Event::Error { kind, length, .. } => format!("{kind}[{length}]"),
+            })
+            .collect(),
+    );
+    format!(
+        "{}: UTF-∞-8 {inf}; Corrected UTF-8 {}; UTF-8 {}",
+        spaced(input),
+        summary_u32(corrected::decode(input)),
+        summary_u32(utf8::decode(input)),
+    )
+}
+
+/// The group comment of the cross-encoding cases, the same in every decode file.
+pub(super) const CROSS_GROUP: &str =
+    "The same bytes in Corrected UTF-8, UTF-8 and UTF-∞-8 (each encoding's decode file has these cases)";
+
+// ---------------------------------------------------------------------------------
+// utf-inf-8/encode.json
+
+pub(super) fn encode_groups() -> Groups<EncodeTest> {
+    let mut g = Groups::new();
+
+    g.group("The draft's 17 examples (seed 003, §4)");
+    for (i, (hex, _, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
+        let mut flags = vec!["DraftExample"];
+        match i {
+            15 => flags.push("DraftByteCount"),
+            16 => flags.push("DraftElided"),
+            _ => {}
+        }
+        g.push(enc(format!("draft: {remark}"), &flags, &cp(hex)));
+    }
+
+    g.group("The first and last code point of every length class");
+    for class in classes() {
+        for (which, c) in [
+            ("LengthClassFirst", &class.first),
+            ("LengthClassLast", &class.last),
+        ] {
+            let word = if which == "LengthClassFirst" {
+                "first"
+            } else {
+                "last"
+            };
+            g.push(enc(
+                format!("{word} {}-byte code: {}", class.bytes, cp_text(c)),
+                &class_flags(c, which),
+                c,
+            ));
+        }
+    }
+
+    g.group("Surrogates and their neighbours");
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("D7FF", "last code point before the surrogates", &["Boundary"]),
+        ("D800", "first surrogate", &["Boundary", "Surrogate"]),
+        ("DBFF", "last high surrogate", &["Surrogate"]),
+        ("DC00", "first low surrogate", &["Surrogate"]),
+        ("DFFF", "last surrogate", &["Boundary", "Surrogate"]),
+        ("E000", "first code point after the surrogates", &["Boundary"]),
+    ];
+    for &(hex, comment, flags) in cases {
+        g.push(enc(comment, flags, &cp(hex)));
+    }
+
+    g.group("Samples: the C1 controls (which Corrected UTF-8 refuses), the ends of Unicode and of Corrected UTF-8, powers of two");
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, &[&str])] = &[
+        ("0", "NUL", &["Sample"]),
+        ("80", "first C1 control: encodable here, as in UTF-8", &["Sample"]),
+        ("9F", "last C1 control", &["Sample"]),
+        ("E9", "é", &["Sample"]),
+        ("FFFD", "REPLACEMENT CHARACTER", &["Sample"]),
+        ("1F600", "an emoji", &["Sample"]),
+        ("10FFFF", "last Unicode code point", &["Sample", "Noncharacter"]),
+        ("1210A0", "the Corrected UTF-8 reading of F4 90 80 80", &["Sample", "BeyondUnicode"]),
+        ("8421109F", "Corrected UTF-8's last code point", &["Sample", "BeyondUnicode"]),
+        ("FFFFFFFF", "2^32 - 1", &["Sample", "BeyondUnicode"]),
+        ("100000000", "2^32", &["Sample", "BeyondUnicode"]),
+        ("10000000000000000", "2^64", &["Sample", "BeyondUnicode"]),
+        ("100000000000000000000000000000000", "2^128", &["Sample", "BeyondUnicode", "LongForm"]),
+        ("10000000000000000000000000000000000000000000000000000000000000000", "2^256", &["Sample", "BeyondUnicode", "LongForm", "LengthB4"]),
+    ];
+    for &(hex, comment, flags) in cases {
+        g.push(enc(comment, flags, &cp(hex)));
+    }
+    g
+}
+
+// ---------------------------------------------------------------------------------
+// utf-inf-8/decode.json
+
+/// What a cut after `cut` bytes of `code` leaves out, and its flag.
+fn cut_part(code: &[u8], cut: usize) -> (String, &'static str) {
+    if code.len() <= 13 {
+        return (
+            format!("{cut} of {} bytes", code.len()),
+            "TruncatedFixedForm",
+        );
+    }
+    let b4s = code[1..].iter().take_while(|&&b| b == lit::B4).count();
+    let length_end = header_len(code);
+    if cut == 1 {
+        ("FF only, before the length".into(), "TruncatedLength")
+    } else if cut <= 1 + b4s {
+        (
+            format!("inside the length, after {} B4", cut - 1),
+            "TruncatedLength",
+        )
+    } else if cut < length_end {
+        (
+            format!(
+                "inside the length, after {} of {} digits",
+                cut - 1 - b4s,
+                b4s + 1
+            ),
+            "TruncatedLength",
+        )
+    } else if cut == length_end {
+        (
+            "after the length, before any USV-storage byte".into(),
+            "TruncatedStorage",
+        )
+    } else {
+        (
+            format!(
+                "inside the USV storage, {} of {} bytes",
+                cut - length_end,
+                code.len() - length_end
+            ),
+            "TruncatedStorage",
+        )
+    }
+}
+
+/// The number of bytes before the USV storage of a long-form code: FF, the B4s and one
+/// more digit than B4s.
+fn header_len(code: &[u8]) -> usize {
+    1 + 2 * code[1..].iter().take_while(|&&b| b == lit::B4).count() + 1
+}
+
+/// A flag for the first error of `input` (for the byte sweeps).
+fn outcome_flag(input: &[u8]) -> &'static str {
+    let first = lit::decode(input, lit::DEFAULT_LIMIT)
+        .into_iter()
+        .find_map(|e| match e {
+            Event::Error { kind, .. } => Some(kind),
+            Event::CodePoint(_) => None,
+        });
+    match first {
+        Some(Kind::Truncated) => "Truncated",
+        Some(Kind::InvalidLength) => "InvalidLength",
+        Some(Kind::Overlong) => "OverlongForm",
+        Some(Kind::LimitExceeded) => "LimitExceeded",
+        _ => "Sample",
+    }
+}
+
+/// `prefix` filled up with `80` to `len` bytes.
+fn filled(prefix: &[u8], len: usize) -> Vec<u8> {
+    let mut v = prefix.to_vec();
+    v.resize(len.max(prefix.len()), 0x80);
+    v
+}
+
+pub(super) fn decode_groups() -> Groups<DecodeTest> {
+    let mut g = Groups::new();
+
+    g.group("The draft's 17 examples (seed 003, §4)");
+    for (i, (_, bytes, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
+        let mut flags = vec!["DraftExample"];
+        match i {
+            15 => flags.push("DraftByteCount"),
+            16 => flags.push("DraftElided"),
+            _ => {}
+        }
+        g.push(dec(format!("draft: {remark}"), &flags, bytes));
+    }
+
+    g.group("The first and last code of every length class");
+    for class in classes() {
+        for (which, c) in [
+            ("LengthClassFirst", &class.first),
+            ("LengthClassLast", &class.last),
+        ] {
+            let bytes = bytes_of(c);
+            let word = if which == "LengthClassFirst" {
+                "first"
+            } else {
+                "last"
+            };
+            g.push(dec(
+                format!(
+                    "{word} {}-byte code, {}: {}",
+                    class.bytes,
+                    cp_text(c),
+                    spaced(&bytes)
+                ),
+                &class_flags(c, which),
+                &bytes,
+            ));
+        }
+    }
+
+    g.group("Overlong forms at every class boundary: zero, and the largest value of the shorter form, in the longer one");
+    for pair in FORMS.windows(2) {
+        let (shorter, form) = (&pair[0], &pair[1]);
+        for (value, flag, what) in [
+            (0u128, "OverlongZero", "U+0000".to_string()),
+            (
+                cp(shorter.last).to_u128().unwrap_or(0),
+                "LargestOverlong",
+                cp(shorter.last).to_string(),
+            ),
+        ] {
+            let bytes = lit::encode_in_form(form, value);
+            g.push(dec(
+                format!("{what} in the {}-byte form: {}", form.len(), spaced(&bytes)),
+                &["OverlongForm", flag],
+                &bytes,
+            ));
+        }
+    }
+    for nud in [18usize, 19, 20, 21] {
+        let bytes = lit::long_form_bytes(&vec![0; nud]);
+        g.push(dec(
+            format!(
+                "U+0000 as {nud} digits in the long form: {}",
+                spaced(&bytes)
+            ),
+            &["OverlongForm", "OverlongZero", "LongForm"],
+            &bytes,
+        ));
+    }
+    for nud in (18..=36).chain([273, 274, 4114]) {
+        // The previous NUD's last value: for 18, the 13-byte form's last code point.
+        let hex = if nud == 18 {
+            FORMS[7].last.to_string()
+        } else {
+            format!("0{}", "F".repeat(nud - 1))
+        };
+        let mut bytes = lit::long_form_bytes(&digits(&hex));
+        let mut flags = vec!["OverlongForm", "LargestOverlong", "LongForm"];
+        if bytes.get(1) == Some(&lit::B4) {
+            flags.push("LengthB4");
+        }
+        let mut part = String::new();
+        if nud >= 100 {
+            // The verdict falls within the first two storage bytes; the rest would only
+            // add one unexpected-continuation event per byte.
+            flags.push("ManyDigits");
+            bytes.truncate(header_len(&bytes) + 4);
+            part = " (its first 4 USV-storage bytes)".to_string();
+        }
+        g.push(dec(
+            format!(
+                "{} written with {nud} digits ({}){part}: {}",
+                cp_text(&cp(&hex)),
+                if nud == 18 {
+                    "it fits the 13-byte form"
+                } else {
+                    "a leading zero digit"
+                },
+                spaced(&bytes)
+            ),
+            &flags,
+            &bytes,
+        ));
+    }
+    let storage = |hex: &str| lit::usv_storage(&digits(hex));
+    let cat = |parts: &[&[u8]]| parts.concat();
+    #[rustfmt::skip]
+    let length_cases: Vec<(Vec<u8>, String, Vec<&str>)> = vec![
+        (cat(&[&[0xFF, 0xB4, 0xA0, 0xAF], &storage(&"F".repeat(33))]), "NME 15 written with two digits 0F: FF B4 A0 AF + the storage of U+ and 33 F".into(), vec!["LengthLeadingZero"]),
+        (cat(&[&[0xFF, 0xB4, 0xA0, 0xA0], &storage(&format!("8{}", "0".repeat(17)))]), "NME 0 written with two digits 00: FF B4 A0 A0 + the storage of U+800000000000000000".into(), vec!["LengthLeadingZero"]),
+        (cat(&[&[0xFF, 0xB4, 0xB4, 0xA0, 0xA1, 0xA0], &storage(&format!("1{}", "0".repeat(33)))]), "NME 16 with an extra B4 (three digits 010): FF B4 B4 A0 A1 A0 + the storage of U+1 and 33 zeros".into(), vec!["LengthLeadingZero", "ExtraB4"]),
+        (cat(&[&[0xFF, 0xB4, 0xB4, 0xA0, 0xAF, 0xAF], &storage(&"F".repeat(273))[..4]]), "NME 255 with an extra B4 (three digits 0FF) + the first 4 storage bytes of U+ and 273 F".into(), vec!["LengthLeadingZero", "ExtraB4"]),
+        (vec![0xFF, 0xB4, 0xB4, 0xB4, 0xA0, 0xA1, 0xA0, 0xA0], "NME 256 with an extra B4 (four digits 0100), the length alone".into(), vec!["LengthLeadingZero", "ExtraB4"]),
+        (vec![0xFF, 0xB4, 0xA0], "FF B4 A0 (docs/semantics.md §4.2): overlong over FF B4, then A0 alone".into(), vec!["LengthLeadingZero"]),
+        (vec![0xFF, 0xB4, 0xB4, 0xA0], "FF B4 B4 A0: overlong over FF B4 B4".into(), vec!["LengthLeadingZero", "ExtraB4"]),
+    ];
+    for (bytes, comment, extra) in length_cases {
+        let mut flags = vec!["OverlongForm", "LongForm"];
+        flags.extend(extra);
+        g.push(dec(comment, &flags, &bytes));
+    }
+
+    g.group("Surrogates");
+    #[rustfmt::skip]
+    let cases: &[(&[u8], &str, &[&str])] = &[
+        (&[0xED, 0x9F, 0xBF], "U+D7FF, the last code point before the surrogates", &["Boundary"]),
+        (&[0xED, 0xA0, 0x80], "U+D800 encoded: the lead alone is a surrogate span", &["Surrogate"]),
+        (&[0xED, 0xAF, 0xBF], "U+DBFF encoded", &["Surrogate"]),
+        (&[0xED, 0xB0, 0x80], "U+DC00 encoded", &["Surrogate"]),
+        (&[0xED, 0xBF, 0xBF], "U+DFFF encoded", &["Surrogate"]),
+        (&[0xEE, 0x80, 0x80], "U+E000, the first code point after the surrogates", &["Boundary"]),
+        (&[0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80], "a surrogate pair, each half encoded (CESU-8 style)", &["Surrogate", "SurrogatePair"]),
+        (&[0xED, 0xA0], "ED A0 at the end: a surrogate already", &["Surrogate"]),
+        (&[0xED, 0x9F], "ED 9F at the end: truncated", &["Truncated"]),
+    ];
+    for &(input, comment, flags) in cases {
+        g.push(dec(comment, flags, input));
+    }
+
+    g.group("Malformed length storage");
+    #[rustfmt::skip]
+    let cases: &[(&[u8], &str)] = &[
+        (&[0xFF, 0xB0], "FF B0 (docs/semantics.md §4.2): invalid-length over FF, then B0 alone"),
+        (&[0xFF, 0xB3, 0x41], "FF B3, then A"),
+        (&[0xFF, 0xB5, 0xA1, 0xA0], "FF B5: not B4"),
+        (&[0xFF, 0xBF, 0xBF], "FF BF BF"),
+        (&[0xFF, 0xB4, 0x80], "FF B4 80: a continuation byte where a length digit must come"),
+        (&[0xFF, 0xB4, 0xB0], "FF B4 B0"),
+        (&[0xFF, 0xB4, 0xBF, 0x41], "FF B4 BF, then A"),
+        (&[0xFF, 0xB4, 0xA1, 0x80, 0x80], "FF B4 A1 80: the second length digit missing"),
+        (&[0xFF, 0xB4, 0xA1, 0xB4], "FF B4 A1 B4: B4 after a digit"),
+        (&[0xFF, 0xB4, 0xB4, 0xA1, 0xA0, 0x80], "FF B4 B4 A1 A0 80: the third length digit missing"),
+    ];
+    for &(input, comment) in cases {
+        g.push(dec(
+            comment,
+            &["MalformedLength", "InvalidLength", "LongForm"],
+            input,
+        ));
+    }
+
+    g.group("Nonzero padding digits in the USV storage");
+    let n19 = long_len(19);
+    let n20 = long_len(20);
+    let n34 = long_len(34);
+    #[rustfmt::skip]
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (filled(&[0xFF, 0xA1, 0x84], n19), "NUD 19 (two padding digits): first padding digit 1 (84)"),
+        (filled(&[0xFF, 0xA1, 0x81], n19), "NUD 19: second padding digit 4..7 (81)"),
+        (filled(&[0xFF, 0xA1, 0x80, 0x90], n19), "NUD 19: second padding digit 1 (80 90)"),
+        (filled(&[0xFF, 0xA1, 0x80, 0xB1], n19), "NUD 19: second padding digit 3 (80 B1)"),
+        (filled(&[0xFF, 0xA2, 0x84], n20), "NUD 20 (one padding digit): padding digit 1 (84)"),
+        (filled(&[0xFF, 0xA2, 0xBC], n20), "NUD 20: padding digit F (BC)"),
+        (filled(&[0xFF, 0xB4, 0xA1, 0xA0, 0x84], n34), "NUD 34 (two padding digits): first padding digit 1"),
+    ];
+    for (input, comment) in cases {
+        g.push(dec(
+            comment,
+            &["NonzeroPadding", "InvalidLength", "LongForm"],
+            &input,
+        ));
+    }
+    #[rustfmt::skip]
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (filled(&[0xFF, 0xA1, 0x80, 0x80], n19), "NUD 19: padding 00 and a first digit 0: overlong, not invalid-length"),
+        (filled(&[0xFF, 0xA2, 0x80, 0x80], n20), "NUD 20: padding 0 and a first digit 0: overlong"),
+        (filled(&[0xFF, 0xA2, 0x81], n20), "NUD 20: padding 0 and a first digit 4: well-formed"),
+        (filled(&[0xFF, 0xA1, 0x80, 0x81], n19), "NUD 19: padding 00 and a first digit 1: well-formed"),
+    ];
+    for (input, comment) in cases {
+        let flag = outcome_flag(&input);
+        g.push(dec(comment, &[flag, "LongForm"], &input));
+    }
+
+    g.group("After a long-form prefix, every continuation byte, then the end of input");
+    for (prefix, what) in [
+        (&[0xFFu8][..], "FF: 80-9F start the 13-byte form, A0-AF a length, B4 a longer length; the rest is invalid-length"),
+        (&[0xFF, 0xB4], "FF B4: only B4 and A1-AF may follow"),
+        (&[0xFF, 0xA0], "FF A0 (NUD 18, no padding): the first digit must be 8 or more"),
+        (&[0xFF, 0xA1], "FF A1 (NUD 19, two padding digits): only 80 may follow"),
+        (&[0xFF, 0xA1, 0x80], "FF A1 80: the second padding digit's low bits, then the first digit, nonzero"),
+        (&[0xFF, 0xA2], "FF A2 (NUD 20, one padding digit): 80-83 may follow"),
+        (&[0xFF, 0xA2, 0x80], "FF A2 80: the first digit is 0 so far; 90-BF make it nonzero"),
+    ] {
+        for b in 0x80..=0xBFu8 {
+            let input = cat(&[prefix, &[b]]);
+            g.push(dec(
+                format!("{} — {what}", spaced(&input)),
+                &["ByteSweep", outcome_flag(&input)],
+                &input,
+            ));
+        }
+    }
+
+    g.group("Truncation inside every part of a code: cut after k bytes, then end of input, ASCII or a new code");
+    let terminators: [(&str, &[u8], &str); 3] = [
+        ("end of input", &[], "ThenEnd"),
+        ("41", &[0x41], "ThenAscii"),
+        ("C3 A9", &[0xC3, 0xA9], "ThenLead"),
+    ];
+    let mut codes: Vec<(CodePoint, bool)> = Vec::new();
+    for f in &FORMS[1..] {
+        codes.push((cp(f.first), true));
+        codes.push((cp(f.last), false));
+    }
+    for nud in [18usize, 19, 34, 274] {
+        let c = classes()
+            .into_iter()
+            .find(|c| c.bytes == long_len(nud))
+            .map(|c| c.first);
+        if let Some(c) = c {
+            codes.push((c, true));
+        }
+    }
+    for (c, all_terminators) in codes {
+        let code = bytes_of(&c);
+        let header = if code.len() > 13 {
+            header_len(&code)
+        } else {
+            0
+        };
+        let cuts: Vec<usize> = (1..code.len())
+            .filter(|&k| code.len() <= 13 || k <= header + 3 || k == code.len() - 1)
+            .collect();
+        for cut in cuts {
+            let (part, part_flag) = cut_part(&code, cut);
+            for (tname, tbytes, tflag) in terminators {
+                if !all_terminators && tflag != "ThenEnd" {
+                    continue;
+                }
+                let input = cat(&[&code[..cut], tbytes]);
+                let mut flags = vec!["Truncated", part_flag, tflag];
+                if code.len() > 13 {
+                    flags.push("LongForm");
+                }
+                g.push(dec(
+                    format!(
+                        "{} ({}-byte code) cut {part}, then {tname}",
+                        cp_text(&c),
+                        code.len()
+                    ),
+                    &flags,
+                    &input,
+                ));
+            }
+        }
+    }
+
+    g.group("The code length limit: the default, 65 536 bytes");
+    let at_limit = cp(&"F".repeat(98_289));
+    let at_limit_bytes = bytes_of(&at_limit);
+    let over = cp(&format!("1{}", "0".repeat(98_289)));
+    let over_bytes = bytes_of(&over);
+    let b4 = |n: usize| vec![lit::B4; n];
+    #[rustfmt::skip]
+    let cases: Vec<(Vec<u8>, String, Vec<&str>)> = vec![
+        (cat(&[&[0xFF], &b4(4)]), "FF + 4 B4: NME has 5+ digits, ≥ 16^4, shortest completion 43 714 bytes: truncated".into(), vec!["Truncated"]),
+        (cat(&[&[0xFF], &b4(5)]), "FF + 5 B4 (docs/semantics.md §4.3): NME ≥ 16^5, NUD ≥ 16^5 + 18, more than 65 536 bytes: limit-exceeded over 6 bytes".into(), vec!["LimitExceeded"]),
+        (cat(&[&[0xFF], &b4(5), &[0x41]]), "FF + 5 B4, then A".into(), vec!["LimitExceeded"]),
+        (cat(&[&[0xFF], &b4(6)]), "FF + 6 B4: limit-exceeded at the fifth B4, then B4 alone".into(), vec!["LimitExceeded", "UnexpectedContinuation"]),
+        (cat(&[&[0xFF], &b4(5), &[0xA1, 0xA0, 0xA0, 0xA0, 0xA0, 0xA0]]), "a whole 6-digit length: limit-exceeded at the fifth B4, the digits alone".into(), vec!["LimitExceeded", "UnexpectedContinuation"]),
+        (cat(&[&[0xFF], &b4(4), &[0xA1]]), "FF + 4 B4 + A1: NME ≥ 0x10000, shortest completion 43 714 bytes: truncated".into(), vec!["Truncated"]),
+        (cat(&[&[0xFF], &b4(4), &[0xA2]]), "FF + 4 B4 + A2: NME ≥ 0x20000, NUD ≥ 131 090: limit-exceeded over 6 bytes".into(), vec!["LimitExceeded"]),
+        (at_limit_bytes[..10].to_vec(), format!("the length of the largest code at the limit ({}, 65 536 bytes): truncated", cp_text(&at_limit)), vec!["AtLimit", "Truncated"]),
+        (at_limit_bytes[..12].to_vec(), "the same with 2 USV-storage bytes: truncated".into(), vec!["AtLimit", "Truncated"]),
+        (over_bytes[..10].to_vec(), format!("the length of the smallest code over the limit ({}, 65 538 bytes; no code has 65 537): limit-exceeded at the fourth digit, whatever the fifth", cp_text(&over)), vec!["LimitExceeded", "UnexpectedContinuation"]),
+        (over_bytes[..16].to_vec(), "the same with 6 USV-storage bytes: each alone".into(), vec!["LimitExceeded", "UnexpectedContinuation", "ContinuationRun"]),
+        (at_limit_bytes.clone(), format!("{}: a code of exactly 65 536 bytes, the limit, is valid", cp_text(&at_limit)), vec!["AtLimit", "LargeInput", "LongForm", "LengthB4", "ManyDigits"]),
+    ];
+    debug_assert_eq!(at_limit_bytes.len(), lit::DEFAULT_LIMIT);
+    for (input, comment, flags) in cases {
+        g.push(dec(comment, &flags, &input));
+    }
+
+    g.group(CROSS_GROUP);
+    for input in cross_inputs() {
+        g.push(dec(cross_comment(&input), &["CrossEncoding"], &input));
+    }
+
+    g.group("Stray continuation bytes");
+    let all: Vec<u8> = (0x80..=0xBF).collect();
+    let after7 = cat(&[&bytes_of(&cp("80000000")), &[0x80]]);
+    for (comment, input, run) in [
+        ("80 alone", vec![0x80], false),
+        ("BF alone", vec![0xBF], false),
+        (
+            "B4 alone (a length byte, but only after FF)",
+            vec![0xB4],
+            false,
+        ),
+        ("A0 alone", vec![0xA0], false),
+        ("80 BF 80", vec![0x80, 0xBF, 0x80], true),
+        ("all 64 continuation bytes", all, true),
+        ("after a complete 7-byte code", after7, false),
+    ] {
+        let flags: &[&str] = if run {
+            &["UnexpectedContinuation", "ContinuationRun"]
+        } else {
+            &["UnexpectedContinuation"]
+        };
+        g.push(dec(comment, flags, &input));
+    }
+
+    g.group("Empty input");
+    g.push(dec("no bytes, no events", &["Empty"], &[]));
+
+    g.group("Mixed text");
+    let mut mixed = Vec::new();
+    for hex in [
+        "48",
+        "E9",
+        "20AC",
+        "1F600",
+        "200000",
+        "4000000",
+        "80000000",
+        "1000000000",
+        "800000000000000000",
+        "1000000000000000000000000000000000",
+        "A",
+    ] {
+        mixed.extend(bytes_of(&cp(hex)));
+    }
+    g.push(dec(
+        "one code of each form (1-7, 13, 14 and 28 bytes), then LF",
+        &["Mixed"],
+        &mixed,
+    ));
+    let errors = cat(&[
+        &[
+            0x41, 0x80, 0xC3, 0x42, 0xFF, 0xB0, 0x43, 0xED, 0xA0, 0x80, 0x44,
+        ],
+        &[0xFF, 0xB4, 0xA0, 0x45, 0xC0, 0x80, 0xFE, 0x81, 0x46],
+    ]);
+    g.push(dec(
+        format!("errors between characters: {}", spaced(&errors)),
+        &[
+            "Mixed",
+            "UnexpectedContinuation",
+            "Truncated",
+            "InvalidLength",
+            "Surrogate",
+            "OverlongForm",
+        ],
+        &errors,
+    ));
+    g
+}
