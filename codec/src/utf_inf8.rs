@@ -512,7 +512,7 @@ pub fn encode_into(codepoint: &BigCodePoint, out: &mut Vec<u8>) -> Result<(), En
                 out.push(0xA0 | nme as u8);
             } else {
                 let length_digits = (64 - nme.leading_zeros()).div_ceil(4);
-                out.extend(core::iter::repeat(0xB4).take(length_digits as usize - 1));
+                out.extend(core::iter::repeat_n(0xB4, length_digits as usize - 1));
                 out.extend(
                     (0..length_digits)
                         .rev()
@@ -520,8 +520,7 @@ pub fn encode_into(codepoint: &BigCodePoint, out: &mut Vec<u8>) -> Result<(), En
                 );
             }
             let pad = (3 - digits.len() % 3) % 3;
-            let padded: Vec<u8> = core::iter::repeat(0)
-                .take(pad)
+            let padded: Vec<u8> = core::iter::repeat_n(0, pad)
                 .chain(digits.iter().copied())
                 .collect();
             for d in padded.chunks(3) {

@@ -143,7 +143,7 @@ fn utf8_separators_are_other_characters_here() {
 #[test]
 fn reserved_span_at_end_of_file_then_missing_newline() {
     let mut file = with_magic(b"x\n");
-    file.extend(std::iter::repeat(0xFF).take(100));
+    file.extend(std::iter::repeat_n(0xFF, 100));
     findings_are(
         &file,
         &[

@@ -22,7 +22,7 @@ pub fn err(kind: ErrorKind, offset: u64, length: u64) -> Event {
 /// Hex with optional spaces, e.g. "C0 AF".
 pub fn hex(text: &str) -> Vec<u8> {
     let digits: String = text.split_whitespace().collect();
-    assert!(digits.len() % 2 == 0, "odd hex: {text}");
+    assert!(digits.len().is_multiple_of(2), "odd hex: {text}");
     (0..digits.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex"))
