@@ -238,6 +238,21 @@ pub struct Located<C = u32> {
     pub event: Event<C>,
 }
 
+impl<C> Located<C> {
+    /// An error span as a located event.
+    pub(crate) fn error(kind: ErrorKind, offset: u64, length: u64) -> Self {
+        Located {
+            offset,
+            length,
+            event: Event::Error(DecodeError {
+                kind,
+                offset,
+                length,
+            }),
+        }
+    }
+}
+
 /// The three encodings the project covers, by their identifiers.
 ///
 /// # Examples

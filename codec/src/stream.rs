@@ -7,7 +7,7 @@
 //! at every chunking.
 
 use crate::corrected;
-use crate::error::{DecodeError, Encoding, ErrorKind, Event, Located};
+use crate::error::{Encoding, ErrorKind, Event, Located};
 use crate::utf8;
 
 /// A multi-byte sequence in progress. Only its value so far is kept, never its bytes.
@@ -224,8 +224,12 @@ impl StreamDecoder {
     pub fn finish<F: FnMut(Located)>(&mut self, mut sink: F) {
         match core::mem::replace(&mut self.state, State::Ground) {
             State::Ground => {}
-            State::Partial(p) => sink(error(ErrorKind::Truncated, p.start, p.have as u64)),
-            State::Reserved(start) => sink(error(ErrorKind::Reserved, start, self.offset - start)),
+            State::Partial(p) => sink(Located::error(ErrorKind::Truncated, p.start, p.have as u64)),
+            State::Reserved(start) => sink(Located::error(
+                ErrorKind::Reserved,
+                start,
+                self.offset - start,
+            )),
         }
     }
 
@@ -236,7 +240,7 @@ impl StreamDecoder {
             State::Reserved(start) => {
                 if corrected::is_recognized_lead(byte) {
                     self.state = State::Ground;
-                    sink(error(ErrorKind::Reserved, start, offset - start));
+                    sink(Located::error(ErrorKind::Reserved, start, offset - start));
                     self.start(byte, sink);
                 }
             }
@@ -278,7 +282,7 @@ impl StreamDecoder {
                         _ => ErrorKind::Truncated,
                     };
                     self.state = State::Ground;
-                    sink(error(kind, p.start, p.have as u64));
+                    sink(Located::error(kind, p.start, p.have as u64));
                     self.start(byte, sink);
                 }
             }
@@ -310,7 +314,7 @@ impl StreamDecoder {
                     self.state = partial(len, corrected::lead_bits(byte, len));
                 }
                 corrected::Lead::Continuation => {
-                    sink(error(ErrorKind::UnexpectedContinuation, offset, 1))
+                    sink(Located::error(ErrorKind::UnexpectedContinuation, offset, 1))
                 }
                 corrected::Lead::Reserved => self.state = State::Reserved(offset),
             },
@@ -318,7 +322,7 @@ impl StreamDecoder {
                 utf8::Lead::Seq { len, .. } => {
                     self.state = partial(len, (byte & (0x7F >> len)) as u32);
                 }
-                utf8::Lead::Never(kind) => sink(error(kind, offset, 1)),
+                utf8::Lead::Never(kind) => sink(Located::error(kind, offset, 1)),
             },
         }
     }
@@ -328,17 +332,5 @@ impl StreamDecoder {
             (Encoding::Utf8, utf8::Lead::Seq { lo, hi, .. }) => (lo, hi),
             _ => (0x80, 0xBF),
         }
-    }
-}
-
-fn error(kind: ErrorKind, offset: u64, length: u64) -> Located {
-    Located {
-        offset,
-        length,
-        event: Event::Error(DecodeError {
-            kind,
-            offset,
-            length,
-        }),
     }
 }

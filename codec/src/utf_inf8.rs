@@ -252,12 +252,12 @@ impl Machine {
             return self.start(byte, offset, sink);
         };
         if byte & 0xC0 != 0x80 {
-            sink(error(ErrorKind::Truncated, seq.start, seq.have));
+            sink(Located::error(ErrorKind::Truncated, seq.start, seq.have));
             return self.start(byte, offset, sink);
         }
         match step(seq.part, seq.have, byte) {
             Verdict::Reject(kind) => {
-                sink(error(kind, seq.start, seq.have));
+                sink(Located::error(kind, seq.start, seq.have));
                 self.start(byte, offset, sink);
             }
             Verdict::Done(cp) => sink(Located {
@@ -272,7 +272,7 @@ impl Machine {
     /// A code in progress goes on, unless its shortest completion is over the limit.
     fn go_on(&mut self, start: u64, have: u64, part: Part, sink: Sink<'_>) {
         if shortest_completion(&part) > self.limit {
-            sink(error(ErrorKind::LimitExceeded, start, have));
+            sink(Located::error(ErrorKind::LimitExceeded, start, have));
         } else {
             self.seq = Some(Seq { start, have, part });
         }
@@ -287,7 +287,9 @@ impl Machine {
                     event: Event::CodePoint(BigCodePoint::from(byte as u32)),
                 })
             }
-            0x80..=0xBF => return sink(error(ErrorKind::UnexpectedContinuation, offset, 1)),
+            0x80..=0xBF => {
+                return sink(Located::error(ErrorKind::UnexpectedContinuation, offset, 1))
+            }
             0xFF => return self.go_on(offset, 1, Part::AfterFf, sink),
             _ => byte.leading_ones() as u8,
         };
@@ -295,31 +297,19 @@ impl Machine {
         match fixed(fixed_len, 1, bits) {
             Verdict::Continue(part) => self.go_on(offset, 1, part, sink),
             // `C0`, `C1`: every completion is overlong; the lead alone is the span.
-            Verdict::Reject(kind) => sink(error(kind, offset, 1)),
+            Verdict::Reject(kind) => sink(Located::error(kind, offset, 1)),
             Verdict::Done(_) => unreachable!("a lead is never a whole code"),
         }
     }
 
     fn finish(&mut self, sink: Sink<'_>) {
         if let Some(seq) = self.seq.take() {
-            sink(error(ErrorKind::Truncated, seq.start, seq.have));
+            sink(Located::error(ErrorKind::Truncated, seq.start, seq.have));
         }
     }
 
     fn pending(&self) -> u64 {
         self.seq.as_ref().map_or(0, |s| s.have)
-    }
-}
-
-fn error(kind: ErrorKind, offset: u64, length: u64) -> Located<BigCodePoint> {
-    Located {
-        offset,
-        length,
-        event: Event::Error(DecodeError {
-            kind,
-            offset,
-            length,
-        }),
     }
 }
 

@@ -92,6 +92,10 @@ fn the_portable_implementation_is_always_there_and_detect_picks_the_best() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn every_input_of_up_to_3_bytes() {
     let imps = implementations();
     check_all(&imps, b"");
@@ -156,6 +160,10 @@ fn filler(kind: usize, len: usize) -> Vec<u8> {
 const BOUNDARIES: [usize; 11] = [8, 15, 16, 31, 32, 63, 64, 128, 256, 320, 576];
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn every_sequence_whole_cut_or_broken_near_every_block_boundary() {
     let imps = implementations();
     for kind in 0..3 {
@@ -194,6 +202,10 @@ fn every_sequence_whole_cut_or_broken_near_every_block_boundary() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn an_error_after_long_runs_of_ascii_and_of_text() {
     let imps = implementations();
     for kind in 0..3 {
@@ -245,7 +257,9 @@ fn random_inputs_at_every_misalignment() {
     let imps = implementations();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut backing = vec![0u8; 1024 + 64];
-    for round in 0..3000 {
+    // Fewer under Miri, which checks every read and write of the safe and SSE2 paths.
+    let rounds = if cfg!(miri) { 40 } else { 3000 };
+    for round in 0..rounds {
         let len = match round % 3 {
             0 => rng.below(70) as usize,
             1 => rng.below(300) as usize,
@@ -259,6 +273,10 @@ fn random_inputs_at_every_misalignment() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn every_single_byte_change_of_long_texts() {
     let imps = implementations();
     for kind in 0..3 {
@@ -277,7 +295,7 @@ fn every_single_byte_change_of_long_texts() {
 fn random_bytes() {
     let imps = implementations();
     let mut rng = Rng(42);
-    for _ in 0..3000 {
+    for _ in 0..if cfg!(miri) { 20 } else { 3000 } {
         let len = rng.below(200) as usize;
         let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         check_all(&imps, &bytes);
@@ -285,6 +303,10 @@ fn random_bytes() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn a_too_short_output_panics_and_an_exact_one_does_not() {
     for imp in implementations() {
         let text = filler(2, 500);
@@ -321,6 +343,10 @@ fn check_encode(imp: Implementation, cps: &[u32]) {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn encoding_every_code_point_below_u_220000_and_around_every_boundary() {
     let imps = implementations();
     for &imp in &imps {

@@ -2,67 +2,87 @@
 
 mod common;
 use common::*;
-use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
-
-#[track_caller]
-fn corrected_is(input: &str, expected: &[Event]) {
-    let bytes = hex(input);
-    assert_eq!(
-        corrected::events(&bytes).collect::<Vec<_>>(),
-        expected,
-        "{input}"
-    );
-    check_all_splits(Encoding::CorrectedUtf8, &bytes);
-}
-
-#[track_caller]
-fn utf8_is(input: &str, expected: &[Event]) {
-    let bytes = hex(input);
-    assert_eq!(
-        utf8::events(&bytes).collect::<Vec<_>>(),
-        expected,
-        "{input}"
-    );
-    check_all_splits(Encoding::Utf8, &bytes);
-}
+use corrected_utf8::{corrected, utf8, Encoding, ErrorKind};
 
 #[test]
 fn corrected_unexpected_continuation() {
-    corrected_is("80", &[err(UnexpectedContinuation, 0, 1)]);
-    corrected_is(
+    events_are(
+        Encoding::CorrectedUtf8,
+        "80",
+        &[err(UnexpectedContinuation, 0, 1)],
+    );
+    events_are(
+        Encoding::CorrectedUtf8,
         "BF BF",
         &[
             err(UnexpectedContinuation, 0, 1),
             err(UnexpectedContinuation, 1, 1),
         ],
     );
-    corrected_is("C0 80 80", &[cp(0xA0), err(UnexpectedContinuation, 2, 1)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "C0 80 80",
+        &[cp(0xA0), err(UnexpectedContinuation, 2, 1)],
+    );
 }
 
 #[test]
 fn corrected_truncated() {
-    corrected_is("C0", &[err(Truncated, 0, 1)]);
-    corrected_is("C0 41", &[err(Truncated, 0, 1), cp(0x41)]);
-    corrected_is("E0 80", &[err(Truncated, 0, 2)]);
-    corrected_is("F0 80 80 C0 80", &[err(Truncated, 0, 3), cp(0xA0)]);
-    corrected_is("FD BF BF BF BF", &[err(Truncated, 0, 5)]);
-    corrected_is("FD BF BF BF BF 00", &[err(Truncated, 0, 5), cp(0)]);
+    events_are(Encoding::CorrectedUtf8, "C0", &[err(Truncated, 0, 1)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "C0 41",
+        &[err(Truncated, 0, 1), cp(0x41)],
+    );
+    events_are(Encoding::CorrectedUtf8, "E0 80", &[err(Truncated, 0, 2)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "F0 80 80 C0 80",
+        &[err(Truncated, 0, 3), cp(0xA0)],
+    );
+    events_are(
+        Encoding::CorrectedUtf8,
+        "FD BF BF BF BF",
+        &[err(Truncated, 0, 5)],
+    );
+    events_are(
+        Encoding::CorrectedUtf8,
+        "FD BF BF BF BF 00",
+        &[err(Truncated, 0, 5), cp(0)],
+    );
     // The byte that ends a truncated sequence may itself begin a reserved span.
-    corrected_is("F8 80 FE 80", &[err(Truncated, 0, 2), err(Reserved, 2, 2)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "F8 80 FE 80",
+        &[err(Truncated, 0, 2), err(Reserved, 2, 2)],
+    );
 }
 
 #[test]
 fn corrected_reserved() {
-    corrected_is("FE", &[err(Reserved, 0, 1)]);
-    corrected_is("FF", &[err(Reserved, 0, 1)]);
-    corrected_is("FE FF", &[err(Reserved, 0, 2)]);
-    corrected_is("FF 80 BF 41", &[err(Reserved, 0, 3), cp(0x41)]);
-    corrected_is("FF 80 C0 80", &[err(Reserved, 0, 2), cp(0xA0)]);
-    corrected_is(
+    events_are(Encoding::CorrectedUtf8, "FE", &[err(Reserved, 0, 1)]);
+    events_are(Encoding::CorrectedUtf8, "FF", &[err(Reserved, 0, 1)]);
+    events_are(Encoding::CorrectedUtf8, "FE FF", &[err(Reserved, 0, 2)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "FF 80 BF 41",
+        &[err(Reserved, 0, 3), cp(0x41)],
+    );
+    events_are(
+        Encoding::CorrectedUtf8,
+        "FF 80 C0 80",
+        &[err(Reserved, 0, 2), cp(0xA0)],
+    );
+    events_are(
+        Encoding::CorrectedUtf8,
         "FE FD BF BF BF BF BF",
         &[err(Reserved, 0, 1), cp(0x8421_109F)],
     );
-    corrected_is("41 FE", &[cp(0x41), err(Reserved, 1, 1)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "41 FE",
+        &[cp(0x41), err(Reserved, 1, 1)],
+    );
     let long: Vec<u8> = [0xFE]
         .into_iter()
         .chain([0x80u8, 0xFF].into_iter().cycle().take(4096))
@@ -93,13 +113,15 @@ fn corrected_encode_errors() {
 
 #[test]
 fn utf8_every_kind() {
-    utf8_is("80", &[err(UnexpectedContinuation, 0, 1)]);
-    utf8_is(
+    events_are(Encoding::Utf8, "80", &[err(UnexpectedContinuation, 0, 1)]);
+    events_are(
+        Encoding::Utf8,
         "C0 AF",
         &[err(Overlong, 0, 1), err(UnexpectedContinuation, 1, 1)],
     );
-    utf8_is("C1", &[err(Overlong, 0, 1)]);
-    utf8_is(
+    events_are(Encoding::Utf8, "C1", &[err(Overlong, 0, 1)]);
+    events_are(
+        Encoding::Utf8,
         "E0 9F BF",
         &[
             err(Overlong, 0, 1),
@@ -107,7 +129,8 @@ fn utf8_every_kind() {
             err(UnexpectedContinuation, 2, 1),
         ],
     );
-    utf8_is(
+    events_are(
+        Encoding::Utf8,
         "F0 8F BF BF",
         &[
             err(Overlong, 0, 1),
@@ -116,7 +139,8 @@ fn utf8_every_kind() {
             err(UnexpectedContinuation, 3, 1),
         ],
     );
-    utf8_is(
+    events_are(
+        Encoding::Utf8,
         "ED A0 80",
         &[
             err(Surrogate, 0, 1),
@@ -124,7 +148,8 @@ fn utf8_every_kind() {
             err(UnexpectedContinuation, 2, 1),
         ],
     );
-    utf8_is(
+    events_are(
+        Encoding::Utf8,
         "F4 90 80 80",
         &[
             err(OutOfRange, 0, 1),
@@ -133,19 +158,28 @@ fn utf8_every_kind() {
             err(UnexpectedContinuation, 3, 1),
         ],
     );
-    utf8_is("F5", &[err(OutOfRange, 0, 1)]);
-    utf8_is(
+    events_are(Encoding::Utf8, "F5", &[err(OutOfRange, 0, 1)]);
+    events_are(
+        Encoding::Utf8,
         "FD 80",
         &[err(OutOfRange, 0, 1), err(UnexpectedContinuation, 1, 1)],
     );
-    utf8_is("FE", &[err(InvalidByte, 0, 1)]);
-    utf8_is("FF 41", &[err(InvalidByte, 0, 1), cp(0x41)]);
-    utf8_is("C2", &[err(Truncated, 0, 1)]);
-    utf8_is("E0 A0", &[err(Truncated, 0, 2)]);
-    utf8_is("E0 41", &[err(Truncated, 0, 1), cp(0x41)]);
-    utf8_is("F0 90 80 41", &[err(Truncated, 0, 3), cp(0x41)]);
-    utf8_is("F4 8F BF", &[err(Truncated, 0, 3)]);
-    utf8_is("ED 9F C0", &[err(Truncated, 0, 2), err(Overlong, 2, 1)]);
+    events_are(Encoding::Utf8, "FE", &[err(InvalidByte, 0, 1)]);
+    events_are(Encoding::Utf8, "FF 41", &[err(InvalidByte, 0, 1), cp(0x41)]);
+    events_are(Encoding::Utf8, "C2", &[err(Truncated, 0, 1)]);
+    events_are(Encoding::Utf8, "E0 A0", &[err(Truncated, 0, 2)]);
+    events_are(Encoding::Utf8, "E0 41", &[err(Truncated, 0, 1), cp(0x41)]);
+    events_are(
+        Encoding::Utf8,
+        "F0 90 80 41",
+        &[err(Truncated, 0, 3), cp(0x41)],
+    );
+    events_are(Encoding::Utf8, "F4 8F BF", &[err(Truncated, 0, 3)]);
+    events_are(
+        Encoding::Utf8,
+        "ED 9F C0",
+        &[err(Truncated, 0, 2), err(Overlong, 2, 1)],
+    );
 }
 
 #[test]

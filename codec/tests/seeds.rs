@@ -2,7 +2,7 @@
 
 mod common;
 use common::*;
-use corrected_utf8::{corrected, utf8, Encoding, Event};
+use corrected_utf8::{corrected, utf8, Encoding};
 
 /// Decodes `input` as Corrected UTF-8 to exactly `[codepoint]`, and encodes it back.
 #[track_caller]
@@ -17,28 +17,6 @@ fn corrected_pair(input: &str, codepoint: u32) {
         corrected::encode([codepoint]),
         Ok(bytes.clone()),
         "encode U+{codepoint:04X}"
-    );
-    check_all_splits(Encoding::CorrectedUtf8, &bytes);
-}
-
-#[track_caller]
-fn utf8_events(input: &str, expected: &[Event]) {
-    let bytes = hex(input);
-    assert_eq!(
-        utf8::events(&bytes).collect::<Vec<_>>(),
-        expected,
-        "{input}"
-    );
-    check_all_splits(Encoding::Utf8, &bytes);
-}
-
-#[track_caller]
-fn corrected_events(input: &str, expected: &[Event]) {
-    let bytes = hex(input);
-    assert_eq!(
-        corrected::events(&bytes).collect::<Vec<_>>(),
-        expected,
-        "{input}"
     );
     check_all_splits(Encoding::CorrectedUtf8, &bytes);
 }
@@ -69,7 +47,11 @@ fn corrected_prose_examples() {
     corrected_pair("2F", 0x2F);
     corrected_pair("E0 80 AF", 0x2F + 2208);
     // "FE FE 80 41 is one span of 3, then A" (SPEC §2.4)
-    corrected_events("FE FE 80 41", &[err(Reserved, 0, 3), cp(0x41)]);
+    events_are(
+        Encoding::CorrectedUtf8,
+        "FE FE 80 41",
+        &[err(Reserved, 0, 3), cp(0x41)],
+    );
 }
 
 #[test]
@@ -86,7 +68,8 @@ fn magic_number() {
     );
     // "If interpreted as traditional UTF-8, it instead encodes U+FDDD U+DCAE U+0000
     // U+000A, which is forbidden": U+FDDD is a (valid) noncharacter, ED B2 is a surrogate.
-    utf8_events(
+    events_are(
+        Encoding::Utf8,
         "EF B7 9D ED B2 AE 00 0A",
         &[
             cp(0xFDDD),
@@ -101,11 +84,12 @@ fn magic_number() {
 
 #[test]
 fn seed_004_decoder_examples() {
-    utf8_events("41", &[cp(0x41)]);
-    utf8_events("ED 9F 80", &[cp(0xD7C0)]);
-    utf8_events("F4 80 80 8F", &[cp(0x10_000F)]);
-    utf8_events("F2 80 9F A2", &[cp(0x8_07E2)]);
-    utf8_events(
+    events_are(Encoding::Utf8, "41", &[cp(0x41)]);
+    events_are(Encoding::Utf8, "ED 9F 80", &[cp(0xD7C0)]);
+    events_are(Encoding::Utf8, "F4 80 80 8F", &[cp(0x10_000F)]);
+    events_are(Encoding::Utf8, "F2 80 9F A2", &[cp(0x8_07E2)]);
+    events_are(
+        Encoding::Utf8,
         "ED BF 80",
         &[
             err(Surrogate, 0, 1),
@@ -113,16 +97,19 @@ fn seed_004_decoder_examples() {
             err(UnexpectedContinuation, 2, 1),
         ],
     );
-    utf8_events(
+    events_are(
+        Encoding::Utf8,
         "C1 81",
         &[err(Overlong, 0, 1), err(UnexpectedContinuation, 1, 1)],
     );
-    utf8_events(
+    events_are(
+        Encoding::Utf8,
         "41 42 80",
         &[cp(0x41), cp(0x42), err(UnexpectedContinuation, 2, 1)],
     );
     // "<0xF5 0x80 0x80 0x80> would result in 0x140000 ... a decoding error"
-    utf8_events(
+    events_are(
+        Encoding::Utf8,
         "F5 80 80 80",
         &[
             err(OutOfRange, 0, 1),
@@ -142,7 +129,8 @@ fn unicode_table_3_8_maximal_subparts() {
         "a\u{FFFD}\u{FFFD}\u{FFFD}b\u{FFFD}c\u{FFFD}\u{FFFD}d"
     );
     assert_eq!(lossy, String::from_utf8_lossy(&bytes));
-    utf8_events(
+    events_are(
+        Encoding::Utf8,
         "61 F1 80 80 E1 80 C2 62 80 63 80 BF 64",
         &[
             cp(0x61),

@@ -113,3 +113,16 @@ pub fn check_coverage(events: &[Located], len: usize) {
     }
     assert_eq!(next, len as u64);
 }
+
+/// `input` (hex) decodes to exactly `expected` under `encoding`, and streams to the same
+/// events at every split point with any ASCII prefix.
+#[track_caller]
+pub fn events_are(encoding: Encoding, input: &str, expected: &[Event]) {
+    let bytes = hex(input);
+    let events: Vec<Event> = one_shot(encoding, &bytes)
+        .into_iter()
+        .map(|l| l.event)
+        .collect();
+    assert_eq!(events, expected, "{encoding} {input}");
+    check_all_splits(encoding, &bytes);
+}
