@@ -4,9 +4,9 @@ use clap::{Args, Parser, Subcommand};
 use corrected_utf8::Encoding;
 use std::path::PathBuf;
 
-/// Decode, encode, check, explain and transcode Corrected UTF-8 (and UTF-8).
+/// Decode, encode, check, explain and transcode Corrected UTF-8 (and UTF-8, UTF-∞-8).
 ///
-/// Encodings: corrected-utf8, utf-8 (utf-inf-8 is named but not supported yet).
+/// Encodings: corrected-utf8, utf-8, utf-inf-8.
 ///
 /// Exit status: 0 when all is well; 1 when the input is not valid in its encoding (a
 /// decoding error, a document error, a code point with no encoding); 2 when the command
@@ -38,6 +38,10 @@ pub(crate) struct DecodeArgs {
     /// One JSON array in the test vectors' `output` form.
     #[arg(long)]
     pub json: bool,
+    /// utf-inf-8 only: the longest code, in bytes (default 65536); longer ones are
+    /// `limit-exceeded` errors. Memory holds at most one such code.
+    #[arg(long, value_name = "N", value_parser = parse_max_code_len)]
+    pub max_code_len: Option<u32>,
     /// The input file; `-` (the default) reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
@@ -45,8 +49,8 @@ pub(crate) struct DecodeArgs {
 
 /// Encode code points and print the bytes in hex (or raw with --raw).
 ///
-/// Code points are written `U+00CF`, `u+cf`, `0xCF` or `CF`. Exits 1 if one has no
-/// encoding (nothing is printed then).
+/// Code points are written `U+00CF`, `u+cf`, `0xCF` or `CF`, of any size for utf-inf-8.
+/// Exits 1 if one has no encoding (nothing is printed then).
 #[derive(Debug, Args)]
 pub(crate) struct EncodeArgs {
     /// The encoding to encode into.
@@ -78,13 +82,24 @@ pub(crate) struct CheckArgs {
     pub files: Vec<PathBuf>,
 }
 
-/// Explain bytes one by one: each sequence's row, raw bits, offset and code point, or
-/// the error and its span, side by side for each encoding.
+/// Explain bytes one by one: each sequence's row or form, bits, length fields, offset
+/// and code point, or the error, its span and why, for each encoding.
+///
+/// Encodings are side by side (`--layout columns`) when that fits the width (COLUMNS if
+/// set, else 80 on a terminal; a pipe or a file has no limit), else one after another
+/// (`--layout stacked`).
 #[derive(Debug, Args)]
 pub(crate) struct ExplainArgs {
-    /// `all`, or one encoding.
+    /// `all`, one encoding, or several separated by commas.
     #[arg(long, short, value_name = "ENCODING", default_value = "all", value_parser = parse_selection)]
     pub encoding: Selection,
+    /// `columns` or `stacked`; by default columns when they fit.
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<Layout>,
+    /// utf-inf-8 only: the longest code, in bytes (default 65536); longer ones are
+    /// `limit-exceeded` errors.
+    #[arg(long, value_name = "N", value_parser = parse_max_code_len)]
+    pub max_code_len: Option<u32>,
     /// The bytes in hex: `C0 AF`, `C0AF`, `0xC0,0xAF` or `\xC0\xAF`.
     #[arg(value_name = "HEX", required = true)]
     pub hex: Vec<String>,
@@ -95,9 +110,9 @@ pub(crate) struct ExplainArgs {
 ///
 /// Reading corrected-utf8 drops a leading magic number; --magic writes one when writing
 /// corrected-utf8. A decoding error, or a code point with no encoding in the target (C1
-/// controls and surrogates in corrected-utf8, code points above U+10FFFF in utf-8), stops
-/// with its byte offset and exit 1, after writing everything before it; --replace writes
-/// U+FFFD instead and goes on.
+/// controls, surrogates and code points above U+8421109F in corrected-utf8; code points
+/// above U+10FFFF in utf-8), stops with its byte offset and exit 1, after writing
+/// everything before it; --replace writes U+FFFD instead and goes on.
 #[derive(Debug, Args)]
 pub(crate) struct TranscodeArgs {
     /// The encoding of the input.
@@ -112,16 +127,26 @@ pub(crate) struct TranscodeArgs {
     /// Write U+FFFD for each decoding error and each code point with no encoding.
     #[arg(long)]
     pub replace: bool,
+    /// --from utf-inf-8 only: the longest code, in bytes (default 65536); longer ones are
+    /// `limit-exceeded` errors. Memory holds at most one such code.
+    #[arg(long, value_name = "N", value_parser = parse_max_code_len)]
+    pub max_code_len: Option<u32>,
     /// The input file; `-` (the default) reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
 }
 
-/// Which encodings `explain` shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Selection {
-    All,
-    One(Encoding),
+/// Which encodings `explain` shows, in order, each once. (An alias: clap's derive would
+/// read a field written `Vec<…>` as an option given many times, not as one list.)
+pub(crate) type Selection = Vec<Encoding>;
+
+/// How `explain` arranges several encodings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Layout {
+    /// Side by side, one column per encoding.
+    Columns,
+    /// One table per encoding, one after another.
+    Stacked,
 }
 
 fn parse_encoding(name: &str) -> Result<Encoding, String> {
@@ -131,12 +156,30 @@ fn parse_encoding(name: &str) -> Result<Encoding, String> {
     })
 }
 
-fn parse_selection(name: &str) -> Result<Selection, String> {
-    match name {
-        "all" => Ok(Selection::All),
-        _ => parse_encoding(name)
-            .map(Selection::One)
-            .map_err(|e| e.replace("known: ", "known: all, ")),
+fn parse_selection(names: &str) -> Result<Selection, String> {
+    if names == "all" {
+        return Ok(Encoding::ALL.to_vec());
+    }
+    let mut selection = Vec::new();
+    for name in names.split(',') {
+        let encoding = parse_encoding(name).map_err(|e| {
+            let e = e.replace("known: ", "known: all, ");
+            format!("'{name}': {e}; or several separated by commas")
+        })?;
+        if !selection.contains(&encoding) {
+            selection.push(encoding);
+        }
+    }
+    Ok(selection)
+}
+
+/// A code length limit of at least one byte (the codec would read 0 as 1; say so
+/// instead).
+fn parse_max_code_len(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err("a code is at least 1 byte long".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a number of bytes from 1 to {}", u32::MAX)),
     }
 }
 
@@ -154,13 +197,39 @@ mod tests {
     fn encodings_parse_by_their_identifiers_only() {
         assert_eq!(parse_encoding("utf-8"), Ok(Encoding::Utf8));
         assert!(parse_encoding("utf8").is_err());
-        assert_eq!(parse_selection("all"), Ok(Selection::All));
+        assert_eq!(parse_selection("all"), Ok(Encoding::ALL.to_vec()));
         assert_eq!(
             parse_selection("corrected-utf8"),
-            Ok(Selection::One(Encoding::CorrectedUtf8))
+            Ok(vec![Encoding::CorrectedUtf8])
+        );
+        assert_eq!(
+            parse_selection("utf-inf-8,utf-8,utf-inf-8"),
+            Ok(vec![Encoding::UtfInf8, Encoding::Utf8])
         );
         assert!(parse_selection("ALL")
             .unwrap_err()
             .contains("all, corrected-utf8"));
+        assert!(parse_selection("utf-8,").is_err());
+    }
+
+    #[test]
+    fn help_states_the_codecs_default_limit() {
+        let default = format!(
+            "(default {})",
+            corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN
+        );
+        let mut cli = Cli::command();
+        for name in ["decode", "explain", "transcode"] {
+            let help = cli.find_subcommand_mut(name).unwrap().render_long_help();
+            assert!(help.to_string().contains(&default), "{name}");
+        }
+    }
+
+    #[test]
+    fn max_code_len_is_a_positive_u32() {
+        assert_eq!(parse_max_code_len("13"), Ok(13));
+        assert!(parse_max_code_len("0").is_err());
+        assert!(parse_max_code_len("-1").is_err());
+        assert!(parse_max_code_len("4294967296").is_err());
     }
 }

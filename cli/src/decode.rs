@@ -1,8 +1,9 @@
 //! `cutf8 decode`: the events of a file, as text lines or as the vectors' JSON.
 
 use crate::args::DecodeArgs;
+use crate::codepoint::CodePoint;
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
-use corrected_utf8::{Encoding, Event, Located, StreamDecoder};
+use corrected_utf8::{utf_inf8, Encoding, Event, Located, StreamDecoder};
 use serde::Serialize;
 use std::io::Write;
 
@@ -21,17 +22,17 @@ enum JsonEvent {
 }
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
-    let mut decoder = stream_decoder(args.encoding)?;
+    let mut decoder = Decoder::new(args.encoding, args.max_code_len, "--encoding")?;
     let mut input = Input::open(&args.file)?;
-    let mut out = io::stdout();
     let mut sink = Sink {
+        out: io::stdout(),
         json: args.json,
         first: true,
         invalid: false,
         failed: None,
     };
     if args.json {
-        out.write_all(b"[").out()?;
+        sink.out.write_all(b"[").out()?;
     }
     let mut buf = vec![0; io::CHUNK];
     loop {
@@ -39,11 +40,12 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
         if n == 0 {
             break;
         }
-        decoder.push(&buf[..n], |e| sink.event(&mut out, e));
+        decoder.push(&buf[..n], &mut sink);
         sink.check()?;
     }
-    decoder.finish(|e| sink.event(&mut out, e));
+    decoder.finish(&mut sink);
     sink.check()?;
+    let mut out = sink.out;
     if args.json {
         out.write_all(if sink.first { b"]\n" } else { b"\n]\n" })
             .out()?;
@@ -56,27 +58,67 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
     })
 }
 
-/// A streaming decoder, or exit 2 for an encoding the codec cannot stream yet.
-pub(crate) fn stream_decoder(encoding: Encoding) -> Result<StreamDecoder> {
-    StreamDecoder::new(encoding)
-        .ok_or_else(|| Failure::trouble(format_args!("{encoding} is not supported yet")))
+/// Receives a decoder's events, whichever width its code points have.
+pub(crate) trait EventSink {
+    fn event<C: CodePoint>(&mut self, located: Located<C>);
+}
+
+/// A streaming decoder of any of the three encodings. UTF-∞-8 has a decoder of its own:
+/// its code points are unbounded and its codes limited in length.
+pub(crate) enum Decoder {
+    Scalar(StreamDecoder),
+    Inf(utf_inf8::StreamDecoder),
+}
+
+impl Decoder {
+    /// A decoder for `encoding`; `max_code_len` is UTF-∞-8's limit, and an error for
+    /// the others (`flag` names the option that chose the encoding, for the message).
+    pub(crate) fn new(encoding: Encoding, max_code_len: Option<u32>, flag: &str) -> Result<Self> {
+        match (encoding, max_code_len) {
+            (Encoding::UtfInf8, limit) => Ok(Decoder::Inf(utf_inf8::StreamDecoder::with_limit(
+                limit.unwrap_or(utf_inf8::DEFAULT_MAX_CODE_LEN),
+            ))),
+            (_, Some(_)) => Err(Failure::trouble(format_args!(
+                "--max-code-len limits utf-inf-8 codes, so it needs {flag} utf-inf-8"
+            ))),
+            (_, None) => Ok(Decoder::Scalar(
+                StreamDecoder::new(encoding).expect("the codec streams corrected-utf8 and utf-8"),
+            )),
+        }
+    }
+
+    pub(crate) fn push(&mut self, chunk: &[u8], sink: &mut impl EventSink) {
+        match self {
+            Decoder::Scalar(d) => d.push(chunk, |e| sink.event(e)),
+            Decoder::Inf(d) => d.push(chunk, |e| sink.event(e)),
+        }
+    }
+
+    pub(crate) fn finish(&mut self, sink: &mut impl EventSink) {
+        match self {
+            Decoder::Scalar(d) => d.finish(|e| sink.event(e)),
+            Decoder::Inf(d) => d.finish(|e| sink.event(e)),
+        }
+    }
 }
 
 /// Writes events as they come; the decoder's callback cannot fail, so the first write
 /// error is kept and the rest of the chunk skipped.
 struct Sink {
+    out: io::Out,
     json: bool,
     first: bool,
     invalid: bool,
     failed: Option<std::io::Error>,
 }
 
-impl Sink {
-    fn event(&mut self, out: &mut io::Out, located: Located) {
+impl EventSink for Sink {
+    fn event<C: CodePoint>(&mut self, located: Located<C>) {
         if self.failed.is_some() {
             return;
         }
         self.invalid |= located.event.error().is_some();
+        let out = &mut self.out;
         let written = if self.json {
             let sep: &[u8] = if self.first { b"\n  " } else { b",\n  " };
             out.write_all(sep).and_then(|()| {
@@ -90,7 +132,9 @@ impl Sink {
             self.failed = Some(e);
         }
     }
+}
 
+impl Sink {
     fn check(&mut self) -> Result<()> {
         self.failed
             .take()
@@ -98,10 +142,14 @@ impl Sink {
     }
 }
 
-fn json(event: Event) -> JsonEvent {
+fn json<C: CodePoint>(event: Event<C>) -> JsonEvent {
     match event {
         Event::CodePoint(cp) => JsonEvent::CodePoint {
-            codepoint: format!("U+{cp:04X}"),
+            codepoint: {
+                let mut text = String::new();
+                cp.push_u_plus(&mut text);
+                text
+            },
         },
         Event::Error(e) => JsonEvent::Error {
             error: e.kind.as_str(),
@@ -112,9 +160,14 @@ fn json(event: Event) -> JsonEvent {
 }
 
 /// `3: U+00CF` or `5: error: truncated (2 bytes)`: the byte offset, then the event.
-fn line(out: &mut io::Out, located: Located) -> std::io::Result<()> {
+fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result<()> {
     match located.event {
-        Event::CodePoint(cp) => writeln!(out, "{}: U+{cp:04X}", located.offset),
+        Event::CodePoint(cp) => {
+            let mut text = format!("{}: ", located.offset);
+            cp.push_u_plus(&mut text);
+            text.push('\n');
+            out.write_all(text.as_bytes())
+        }
         Event::Error(e) => {
             let unit = if e.length == 1 { "byte" } else { "bytes" };
             writeln!(out, "{}: error: {} ({} {unit})", e.offset, e.kind, e.length)
@@ -125,7 +178,7 @@ fn line(out: &mut io::Out, located: Located) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use corrected_utf8::{DecodeError, ErrorKind};
+    use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind};
 
     #[test]
     fn json_matches_the_vectors_output_form() {
@@ -133,7 +186,7 @@ mod tests {
         assert_eq!(cp, r#"{"codepoint":"U+00A0"}"#);
         let big = serde_json::to_string(&json(Event::CodePoint(0x8421_109F))).unwrap();
         assert_eq!(big, r#"{"codepoint":"U+8421109F"}"#);
-        let err = Event::Error(DecodeError {
+        let err = Event::<u32>::Error(DecodeError {
             kind: ErrorKind::UnexpectedContinuation,
             offset: 7,
             length: 1,
@@ -142,5 +195,34 @@ mod tests {
             serde_json::to_string(&json(err)).unwrap(),
             r#"{"error":"unexpected-continuation","offset":7,"length":1}"#
         );
+    }
+
+    #[test]
+    fn big_code_points_print_like_small_ones() {
+        for (text, want) in [
+            ("U+A0", r#"{"codepoint":"U+00A0"}"#),
+            ("U+0", r#"{"codepoint":"U+0000"}"#),
+            (
+                "U+800000000000000000",
+                r#"{"codepoint":"U+800000000000000000"}"#,
+            ),
+        ] {
+            let cp: BigCodePoint = text.parse().unwrap();
+            assert_eq!(
+                serde_json::to_string(&json(Event::CodePoint(cp))).unwrap(),
+                want
+            );
+        }
+    }
+
+    #[test]
+    fn max_code_len_needs_utf_inf_8() {
+        assert!(Decoder::new(Encoding::UtfInf8, Some(13), "--encoding").is_ok());
+        assert!(Decoder::new(Encoding::Utf8, None, "--encoding").is_ok());
+        let Err(Failure::Trouble(message)) = Decoder::new(Encoding::Utf8, Some(13), "--from")
+        else {
+            panic!("--max-code-len with utf-8 is accepted");
+        };
+        assert!(message.ends_with("needs --from utf-inf-8"), "{message}");
     }
 }

@@ -1,29 +1,52 @@
-//! `cutf8 explain`: a byte-by-byte breakdown, side by side for each encoding, in the
-//! spirit of seed 004's interactive decoder.
+//! `cutf8 explain`: a byte-by-byte breakdown for each encoding, in the spirit of seed
+//! 004's interactive decoder.
 //!
 //! Each encoding is one [`Explainer`]: it cuts the bytes into segments (a sequence or an
 //! error span, exactly the codec's events) and describes each in a few short lines. The
 //! layout puts each segment's first line on the row of its first byte, so the columns
-//! line up by byte. UTF-∞-8 joins as one more `Explainer` once its codec exists.
+//! line up by byte; encodings go side by side, or one table after another when that
+//! would be too wide.
 
-use crate::args::{ExplainArgs, Selection};
+mod utf_inf8;
+
+use crate::args::{ExplainArgs, Layout, Selection};
 use crate::hex;
 use crate::io::{self, Failure, Result, Status, WriteResult};
-use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Located};
+use corrected_utf8::corrected::{self, Row, TABLE};
+use corrected_utf8::{utf8, DecodeError, Encoding, ErrorKind, Event, Located};
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{IsTerminal, Write as _};
 
 pub(crate) fn run(args: &ExplainArgs) -> Result<Status> {
     let bytes = hex::parse_args(&args.hex).map_err(Failure::Trouble)?;
     if bytes.is_empty() {
         return Err(Failure::trouble("no bytes to explain"));
     }
-    let explainers = select(args.encoding)?;
-    let text = render(&bytes, &explainers);
+    if args.max_code_len.is_some() && !args.encoding.contains(&Encoding::UtfInf8) {
+        return Err(Failure::trouble(
+            "--max-code-len limits utf-inf-8 codes, so it needs utf-inf-8 among the encodings",
+        ));
+    }
+    let explainers = select(&args.encoding, args.max_code_len);
+    let text = render(&bytes, &explainers, args.layout, output_width());
     let mut out = io::stdout();
     out.write_all(text.as_bytes()).out()?;
     out.flush().out()?;
     Ok(Status::Ok)
+}
+
+/// The width the output should fit: `COLUMNS` when set (as `ls` reads it), else 80 on a
+/// terminal (its real width would need a terminal-size dependency; `export COLUMNS` or
+/// `--layout columns` for a wide one); `None`, no limit, for a pipe or a file.
+fn output_width() -> Option<usize> {
+    let columns = std::env::var("COLUMNS").ok();
+    if let Some(n) = columns
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&n| n > 0)
+    {
+        return Some(n);
+    }
+    std::io::stdout().is_terminal().then_some(80)
 }
 
 /// Explains one encoding.
@@ -44,54 +67,45 @@ pub(crate) struct Segment {
     lines: Vec<String>,
 }
 
-/// The explainers `--encoding` asks for; `all` is every one that exists.
-fn select(selection: Selection) -> Result<Vec<Box<dyn Explainer>>> {
-    match selection {
-        Selection::All => Ok(Encoding::ALL.into_iter().filter_map(explainer).collect()),
-        Selection::One(encoding) => explainer(encoding)
-            .map(|e| vec![e])
-            .ok_or_else(|| Failure::trouble(format_args!("{encoding} is not supported yet"))),
-    }
+/// The explainers of the selected encodings, in order.
+fn select(selection: &Selection, max_code_len: Option<u32>) -> Vec<Box<dyn Explainer>> {
+    selection
+        .iter()
+        .map(|&encoding| -> Box<dyn Explainer> {
+            match encoding {
+                Encoding::CorrectedUtf8 => Box::new(Corrected),
+                Encoding::Utf8 => Box::new(Utf8),
+                Encoding::UtfInf8 => Box::new(utf_inf8::UtfInf8 {
+                    limit: max_code_len.unwrap_or(corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN),
+                }),
+            }
+        })
+        .collect()
 }
 
-fn explainer(encoding: Encoding) -> Option<Box<dyn Explainer>> {
-    match encoding {
-        Encoding::CorrectedUtf8 => Some(Box::new(Corrected)),
-        Encoding::Utf8 => Some(Box::new(Utf8)),
-        Encoding::UtfInf8 => None,
-    }
+/// `3-byte row (raw ≥ CF60), offset 4 256`: a row of seed 000's table as the seed names
+/// it; the 3-byte class has two rows, told apart by where the raw values split.
+fn row_label(row: &Row) -> String {
+    let split = TABLE.iter().filter(|r| r.len == row.len).count() > 1;
+    let class = match (split, row.raw_first) {
+        (false, _) => String::new(),
+        (true, 0) => format!(" (raw < {:X})", row.raw_last + 1),
+        (true, first) => format!(" (raw ≥ {first:X})"),
+    };
+    format!(
+        "{}-byte row{class}, offset {}",
+        row.len,
+        group_digits(row.offset.into())
+    )
 }
-
-/// The rows of seed 000's "Putting it all together" table. The codec keeps its own copy
-/// private, so `explain` has this one; debug builds check every code point it shows
-/// against the codec's, and the tests check every row's edges.
-struct Row {
-    len: usize,
-    /// The first raw value of the row (the 3-byte class splits at `CF60`).
-    raw_first: u32,
-    offset: u32,
-    label: &'static str,
-}
-
-#[rustfmt::skip]
-const ROWS: [Row; 7] = [
-    Row { len: 1, raw_first: 0,      offset: 0,          label: "1-byte row, offset 0" },
-    Row { len: 2, raw_first: 0,      offset: 160,        label: "2-byte row, offset 160" },
-    Row { len: 3, raw_first: 0,      offset: 2_208,      label: "3-byte row (raw < CF60), offset 2 208" },
-    Row { len: 3, raw_first: 0xCF60, offset: 4_256,      label: "3-byte row (raw ≥ CF60), offset 4 256" },
-    Row { len: 4, raw_first: 0,      offset: 69_792,     label: "4-byte row, offset 69 792" },
-    Row { len: 5, raw_first: 0,      offset: 2_166_944,  label: "5-byte row, offset 2 166 944" },
-    Row { len: 6, raw_first: 0,      offset: 69_275_808, label: "6-byte row, offset 69 275 808" },
-];
 
 /// The row of a complete sequence of `len` bytes with raw value `raw`.
 fn row(len: usize, raw: u32) -> &'static Row {
-    ROWS.iter()
-        .rev()
-        .find(|r| r.len == len && raw >= r.raw_first)
-        .expect("every length from 1 to 6 has a row from raw 0")
+    u8::try_from(len)
+        .ok()
+        .and_then(|len| corrected::row_of_sequence(len, raw))
+        .expect("every complete sequence of 1 to 6 bytes has a row")
 }
-
 /// The bits a sequence carries as in RFC 2044, grouped by byte (`00000 101111`), and
 /// their value.
 fn raw_bits(seq: &[u8]) -> (String, u32) {
@@ -145,10 +159,10 @@ type Description = (String, Vec<String>);
 
 /// The codec's events as segments, each described by `describe(bytes, offset, length,
 /// event)`.
-fn segments(
+fn segments<C>(
     bytes: &[u8],
-    events: impl Iterator<Item = Located>,
-    describe: fn(&[u8], usize, usize, Event) -> Description,
+    events: impl Iterator<Item = Located<C>>,
+    describe: impl Fn(&[u8], usize, usize, Event<C>) -> Description,
 ) -> Vec<Segment> {
     events
         .map(|l| {
@@ -187,7 +201,7 @@ impl Corrected {
         match event {
             Event::CodePoint(cp) if length == 1 => (
                 format!("U+{cp:04X}"),
-                vec![format!("U+{cp:04X}  {}", ROWS[0].label)],
+                vec![format!("U+{cp:04X}  {}", row_label(&TABLE[0]))],
             ),
             Event::CodePoint(cp) => {
                 let (bits, raw) = raw_bits(seq);
@@ -196,8 +210,11 @@ impl Corrected {
                 // edges and over every 2- and 3-byte sequence).
                 debug_assert_eq!(raw + row.offset, cp, "row of {seq:02X?}");
                 let lines = vec![
-                    format!("U+{cp:04X} = raw 0x{raw:X} + {}", group_digits(row.offset)),
-                    row.label.to_string(),
+                    format!(
+                        "U+{cp:04X} = raw 0x{raw:X} + {}",
+                        group_digits(row.offset.into())
+                    ),
+                    row_label(row),
                     format!("raw bits {bits}"),
                 ];
                 (format!("U+{cp:04X}"), lines)
@@ -292,11 +309,11 @@ impl Utf8 {
 }
 
 /// `69 275 808`: digits in groups of three, as seed 000's table writes offsets.
-fn group_digits(n: u32) -> String {
+fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(' ');
         }
         out.push(c);
@@ -314,13 +331,46 @@ fn byte_bits(b: u8) -> String {
     }
 }
 
-/// Lays the explanations out side by side, then one summary line per encoding.
-fn render(bytes: &[u8], explainers: &[Box<dyn Explainer>]) -> String {
-    let columns: Vec<(Encoding, Vec<Segment>)> = explainers
+/// The input, the explanations in `layout` (by default side by side if that fits
+/// `width`), then one summary line per encoding.
+fn render(
+    bytes: &[u8],
+    explainers: &[Box<dyn Explainer>],
+    layout: Option<Layout>,
+    width: Option<usize>,
+) -> String {
+    let columns: Vec<Column> = explainers
         .iter()
         .map(|e| (e.encoding(), e.explain(bytes)))
         .collect();
+    let side_by_side = table(bytes, &columns);
+    let fits = |text: &str| width.is_none_or(|w| text.lines().all(|l| l.chars().count() <= w));
+    let layout = layout.unwrap_or(if fits(&side_by_side) {
+        Layout::Columns
+    } else {
+        Layout::Stacked
+    });
+    let mut out = format!("input: {} ({} bytes)\n\n", hex::format(bytes), bytes.len());
+    match layout {
+        Layout::Columns => out.push_str(&side_by_side),
+        Layout::Stacked => {
+            let tables: Vec<String> = columns
+                .iter()
+                .map(|c| table(bytes, std::slice::from_ref(c)))
+                .collect();
+            out.push_str(&tables.join("\n"));
+        }
+    }
+    out.push('\n');
+    out.push_str(&summary(&columns));
+    out
+}
 
+/// An encoding and its segments.
+type Column = (Encoding, Vec<Segment>);
+
+/// The table of bytes with one column per encoding.
+fn table(bytes: &[u8], columns: &[Column]) -> String {
     // Each byte gets a row; it moves down when a column's previous segment needs more
     // lines than it has bytes, so that every segment starts on the row of its first byte.
     let mut byte_row = vec![0; bytes.len()];
@@ -385,7 +435,7 @@ fn render(bytes: &[u8], explainers: &[Box<dyn Explainer>]) -> String {
                 .unwrap_or(0)
         })
         .collect();
-    let mut out = format!("input: {} ({} bytes)\n\n", hex::format(bytes), bytes.len());
+    let mut out = String::new();
     for row in std::iter::once(&header).chain(&cells) {
         let mut line = String::new();
         for (i, cell) in row.iter().enumerate() {
@@ -400,13 +450,18 @@ fn render(bytes: &[u8], explainers: &[Box<dyn Explainer>]) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push('\n');
+    out
+}
+
+/// One line per encoding: the events in order, errors in brackets, and a verdict.
+fn summary(columns: &[Column]) -> String {
+    let mut out = String::new();
     let name_width = columns
         .iter()
         .map(|(e, _)| e.name().len())
         .max()
         .unwrap_or(0);
-    for (encoding, segments) in &columns {
+    for (encoding, segments) in columns {
         let shorts: Vec<&str> = segments.iter().map(|s| s.short.as_str()).collect();
         let errors = segments.iter().filter(|s| s.short.starts_with('[')).count();
         let verdict = match errors {
@@ -503,8 +558,8 @@ mod tests {
 
     #[test]
     fn segments_cover_the_input_in_every_explainer() {
-        let input = b"A\xC0\xAF\xFE\xFE\x80\xE0\x80\xED\xA0\x80\xF4\x90\x80\x80\xFF";
-        for e in select(Selection::All).unwrap() {
+        let input = b"A\xC0\xAF\xFE\xFE\x80\xE0\x80\xED\xA0\x80\xF4\x90\x80\x80\xFF\xB4\xA0\xFF";
+        for e in select(&Encoding::ALL.to_vec(), None) {
             let mut at = 0;
             for s in e.explain(input) {
                 assert_eq!(s.offset, at, "{}", e.encoding());
@@ -515,14 +570,79 @@ mod tests {
         }
     }
 
+    /// Every encoding explains any bytes without a panic (this build's debug assertions
+    /// check each code point against the codec), covering them exactly.
     #[test]
-    fn utf_inf_8_is_refused_alone_and_skipped_in_all() {
-        assert!(select(Selection::One(Encoding::UtfInf8)).is_err());
-        let all: Vec<_> = select(Selection::All)
-            .unwrap()
-            .iter()
-            .map(|e| e.encoding())
-            .collect();
-        assert_eq!(all, [Encoding::CorrectedUtf8, Encoding::Utf8]);
+    fn every_explainer_covers_arbitrary_bytes() {
+        let explainers = select(&Encoding::ALL.to_vec(), Some(40));
+        // Bytes that begin every UTF-∞-8 form, then pseudo-random continuations.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..3000 {
+            let mut bytes = vec![[0xFF, 0xFE, 0xF4, 0xED, 0xE0, 0xC1][round % 6]];
+            let len = 1 + round % 37;
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                // Mostly continuation bytes, often the length bytes A0–AF and B4.
+                let b = match state % 8 {
+                    0 => 0xB4,
+                    1..=3 => 0xA0 | (state >> 8) as u8 & 0x0F,
+                    4 => (state >> 8) as u8,
+                    _ => 0x80 | (state >> 8) as u8 & 0x3F,
+                };
+                bytes.push(b);
+            }
+            for e in &explainers {
+                let covered: usize = e.explain(&bytes).iter().map(|s| s.length).sum();
+                assert_eq!(covered, bytes.len(), "{} {bytes:02X?}", e.encoding());
+            }
+        }
+    }
+
+    #[test]
+    fn selections_keep_their_order() {
+        let encodings = |selection: &Selection| -> Vec<Encoding> {
+            select(selection, None)
+                .iter()
+                .map(|e| e.encoding())
+                .collect()
+        };
+        assert_eq!(encodings(&Encoding::ALL.to_vec()), Encoding::ALL);
+        let two = vec![Encoding::UtfInf8, Encoding::CorrectedUtf8];
+        assert_eq!(encodings(&two), two);
+    }
+
+    #[test]
+    fn columns_when_they_fit_else_stacked() {
+        let bytes = b"\xC0\xAF";
+        let all = select(&Encoding::ALL.to_vec(), None);
+        let columns = render(bytes, &all, None, None);
+        let widest = columns.lines().take(6).map(|l| l.chars().count()).max();
+        let header = |text: &str| text.lines().filter(|l| l.starts_with("offset")).count();
+        assert_eq!(header(&columns), 1);
+        assert_eq!(render(bytes, &all, None, widest), columns);
+        let stacked = render(bytes, &all, None, widest.map(|w| w - 1));
+        assert_eq!(header(&stacked), 3);
+        assert_eq!(render(bytes, &all, Some(Layout::Stacked), None), stacked);
+        assert_eq!(
+            render(bytes, &all, Some(Layout::Columns), Some(10)),
+            columns
+        );
+        // One encoding is the same table either way.
+        let one = select(&vec![Encoding::Utf8], None);
+        assert_eq!(
+            render(bytes, &one, Some(Layout::Stacked), None),
+            render(bytes, &one, Some(Layout::Columns), None)
+        );
+    }
+
+    #[test]
+    fn row_labels_name_the_split_of_the_3_byte_class() {
+        let labels: Vec<String> = TABLE.iter().map(row_label).collect();
+        assert_eq!(labels[0], "1-byte row, offset 0");
+        assert_eq!(labels[2], "3-byte row (raw < CF60), offset 2 208");
+        assert_eq!(labels[3], "3-byte row (raw ≥ CF60), offset 4 256");
+        assert_eq!(labels[6], "6-byte row, offset 69 275 808");
     }
 }

@@ -1,4 +1,5 @@
-//! `cutf8`: decode, encode, check, explain and transcode Corrected UTF-8 and UTF-8.
+//! `cutf8`: decode, encode, check, explain and transcode Corrected UTF-8, UTF-8 and
+//! UTF-∞-8.
 //!
 //! The binary is a thin wrapper around [`main`]; each subcommand lives in a module of
 //! its own. Usage and examples: `cli/README.md`.
@@ -7,6 +8,7 @@
 
 mod args;
 mod check;
+mod codepoint;
 mod decode;
 mod encode;
 mod explain;

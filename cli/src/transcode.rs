@@ -8,12 +8,16 @@
 //! * A decoding error or a code point with no encoding in the target stops the run with
 //!   exit 1 and the input byte offset, after writing the transcoding of everything before
 //!   it; `--replace` writes U+FFFD instead (it has an encoding in every target).
+//! * Reading utf-inf-8, memory holds at most one code of `--max-code-len` bytes (and the
+//!   code point it decodes to); a longer code is a `limit-exceeded` decoding error.
 
 use crate::args::TranscodeArgs;
-use crate::decode::stream_decoder;
-use crate::encode::{self, encode_into, no_encoding};
+use crate::codepoint::{no_encoding, CodePoint};
+use crate::decode::{Decoder, EventSink};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
-use corrected_utf8::{corrected::MAGIC, DecodeError, Encoding, Event, Located, StreamDecoder};
+use corrected_utf8::{
+    corrected::MAGIC, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located, StreamDecoder,
+};
 use std::io::Write;
 
 pub(crate) fn run(args: &TranscodeArgs) -> Result<Status> {
@@ -23,7 +27,7 @@ pub(crate) fn run(args: &TranscodeArgs) -> Result<Status> {
              (reading corrected-utf8 always drops a leading one)",
         ));
     }
-    let mut transcoder = Transcoder::new(args.from, args.to, args.replace)?;
+    let mut transcoder = Transcoder::new(args.from, args.to, args.replace, args.max_code_len)?;
     let mut input = Input::open(&args.file)?;
     let mut out = io::stdout();
     if args.magic {
@@ -58,15 +62,15 @@ where
 }
 
 /// Why transcoding stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Problem {
     /// The input is not valid in its encoding.
     Decode(DecodeError),
     /// The code point at this input offset has no encoding in the target.
     Encode {
         offset: u64,
-        codepoint: u32,
-        kind: corrected_utf8::ErrorKind,
+        codepoint: BigCodePoint,
+        kind: ErrorKind,
     },
 }
 
@@ -86,7 +90,7 @@ impl Problem {
                 kind,
             } => format!(
                 "byte {offset}: {}",
-                no_encoding(codepoint.into(), t.to, kind)
+                no_encoding(&codepoint, t.encoder.to, kind)
             ),
         };
         Failure::Invalid(format!("{name}: {why} (--replace writes U+FFFD instead)"))
@@ -94,37 +98,49 @@ impl Problem {
 }
 
 /// Decodes chunks in one encoding and encodes them in another; holds at most one
-/// chunk's output.
+/// chunk's output (and, reading utf-inf-8, one code).
 pub(crate) struct Transcoder {
     from: Encoding,
-    to: Encoding,
-    replace: bool,
-    decoder: StreamDecoder,
+    decoder: Decoder,
     /// Reading corrected-utf8: how many bytes at the start matched the magic number so
     /// far, until that is decided.
     magic: Option<usize>,
+    /// Apart from the decoder, so that the decoder can call it back.
+    encoder: Encoder,
+}
+
+struct Encoder {
+    to: Encoding,
+    replace: bool,
     out: Vec<u8>,
     problem: Option<Problem>,
 }
 
 impl Transcoder {
-    pub(crate) fn new(from: Encoding, to: Encoding, replace: bool) -> Result<Transcoder> {
-        encode::supported(to)?;
+    /// `max_code_len` is the UTF-∞-8 decoder's limit; only `--from utf-inf-8` takes one.
+    pub(crate) fn new(
+        from: Encoding,
+        to: Encoding,
+        replace: bool,
+        max_code_len: Option<u32>,
+    ) -> Result<Transcoder> {
         Ok(Transcoder {
             from,
-            to,
-            replace,
-            decoder: stream_decoder(from)?,
+            decoder: Decoder::new(from, max_code_len, "--from")?,
             magic: (from == Encoding::CorrectedUtf8).then_some(0),
-            out: Vec::with_capacity(io::CHUNK),
-            problem: None,
+            encoder: Encoder {
+                to,
+                replace,
+                out: Vec::with_capacity(io::CHUNK),
+                problem: None,
+            },
         })
     }
 
     /// Transcodes the next chunk into [`output`](Self::output); stops at the first
     /// problem unless replacing.
     pub(crate) fn push(&mut self, mut chunk: &[u8]) -> Option<Problem> {
-        self.out.clear();
+        self.encoder.out.clear();
         if let Some(matched) = self.magic {
             let take = chunk.len().min(MAGIC.len() - matched);
             if chunk[..take] == MAGIC[matched..matched + take] {
@@ -134,67 +150,61 @@ impl Transcoder {
                     return None;
                 }
                 self.magic = None;
-                self.decoder = StreamDecoder::corrected().starting_at(MAGIC.len() as u64);
+                self.decoder =
+                    Decoder::Scalar(StreamDecoder::corrected().starting_at(MAGIC.len() as u64));
             } else {
                 // Not the magic number: what matched so far is text.
                 self.magic = None;
-                self.feed(&MAGIC[..matched]);
+                self.decoder.push(&MAGIC[..matched], &mut self.encoder);
             }
         }
-        self.feed(chunk);
-        self.problem
+        self.decoder.push(chunk, &mut self.encoder);
+        self.encoder.problem.clone()
     }
 
     /// Ends the input (a short prefix of the magic number is text, an unfinished
     /// sequence an error).
     pub(crate) fn finish(&mut self) -> Option<Problem> {
-        self.out.clear();
+        self.encoder.out.clear();
         if let Some(matched) = self.magic.take() {
-            self.feed(&MAGIC[..matched]);
+            self.decoder.push(&MAGIC[..matched], &mut self.encoder);
         }
-        let mut decoder = std::mem::replace(&mut self.decoder, StreamDecoder::corrected());
-        decoder.finish(|e| self.event(e));
-        self.problem
+        self.decoder.finish(&mut self.encoder);
+        self.encoder.problem.clone()
     }
 
     /// The bytes the last `push` or `finish` produced.
     pub(crate) fn output(&self) -> &[u8] {
-        &self.out
+        &self.encoder.out
     }
+}
 
-    fn feed(&mut self, bytes: &[u8]) {
-        // The decoder is moved out so that the callback can borrow the rest of `self`.
-        let mut decoder = std::mem::replace(&mut self.decoder, StreamDecoder::corrected());
-        decoder.push(bytes, |e| self.event(e));
-        self.decoder = decoder;
-    }
-
-    fn event(&mut self, located: Located) {
+impl EventSink for Encoder {
+    fn event<C: CodePoint>(&mut self, located: Located<C>) {
         if self.problem.is_some() {
             return;
         }
         let problem = match located.event {
             Event::CodePoint(cp) => {
-                let mut buf = [0; 6];
-                match encode_into(self.to, cp, &mut buf) {
-                    Ok(seq) => {
-                        self.out.extend_from_slice(seq);
-                        return;
+                let before = self.out.len();
+                match cp.encode(self.to, &mut self.out) {
+                    Ok(()) => return,
+                    Err(kind) => {
+                        self.out.truncate(before);
+                        Problem::Encode {
+                            offset: located.offset,
+                            codepoint: cp.to_big(),
+                            kind,
+                        }
                     }
-                    Err(e) => Problem::Encode {
-                        offset: located.offset,
-                        codepoint: cp,
-                        kind: e.kind,
-                    },
                 }
             }
             Event::Error(e) => Problem::Decode(e),
         };
         if self.replace {
-            let mut buf: encode::Buf = [0; 6];
-            let fffd =
-                encode_into(self.to, 0xFFFD, &mut buf).expect("U+FFFD encodes in every target");
-            self.out.extend_from_slice(fffd);
+            0xFFFD_u32
+                .encode(self.to, &mut self.out)
+                .expect("U+FFFD encodes in every target");
         } else {
             self.problem = Some(problem);
         }
@@ -204,7 +214,7 @@ impl Transcoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use corrected_utf8::{corrected, ErrorKind};
+    use corrected_utf8::{corrected, utf_inf8};
 
     /// Transcodes `input` in chunks of `size`; the output and the problem.
     fn run(
@@ -214,7 +224,7 @@ mod tests {
         input: &[u8],
         size: usize,
     ) -> (Vec<u8>, Option<Problem>) {
-        let mut t = Transcoder::new(from, to, replace).unwrap();
+        let mut t = Transcoder::new(from, to, replace, None).unwrap();
         let mut out = Vec::new();
         for chunk in input.chunks(size.max(1)) {
             let p = t.push(chunk);
@@ -290,7 +300,7 @@ mod tests {
             p,
             Some(Problem::Encode {
                 offset: 2,
-                codepoint: 0x85,
+                codepoint: BigCodePoint::from(0x85u32),
                 kind: ErrorKind::C1Control
             })
         );
@@ -304,7 +314,7 @@ mod tests {
             p,
             Some(Problem::Encode {
                 offset: 9, // the magic number counts
-                codepoint: 0x12_10A0,
+                codepoint: BigCodePoint::from(0x12_10A0u32),
                 kind
             })
         );
@@ -341,5 +351,78 @@ mod tests {
         let big = corrected::encode([0x11_0000]).unwrap();
         let (out, p) = run(Encoding::CorrectedUtf8, Encoding::Utf8, true, &big, 1);
         assert_eq!((out.as_slice(), p), ("\u{FFFD}".as_bytes(), None));
+    }
+
+    #[test]
+    fn utf_inf_8_both_ways() {
+        let text = "a\u{CF}\u{20AC}\u{10FFFF}\n";
+        let cps: Vec<BigCodePoint> = text.chars().map(|c| BigCodePoint::from(c as u32)).collect();
+        let inf = utf_inf8::encode(&cps).unwrap();
+        // Below U+110000, UTF-∞-8 is UTF-8 byte for byte.
+        assert_eq!(inf, text.as_bytes());
+        let corrected = corrected::encode(text.chars().map(|c| c as u32)).unwrap();
+        for size in 1..=inf.len() {
+            for (from, to, input, want) in [
+                (Encoding::UtfInf8, Encoding::CorrectedUtf8, &inf, &corrected),
+                (Encoding::CorrectedUtf8, Encoding::UtfInf8, &corrected, &inf),
+                (Encoding::UtfInf8, Encoding::UtfInf8, &inf, &inf),
+            ] {
+                let (out, p) = run(from, to, false, input, size);
+                assert_eq!((&out, p), (want, None), "{from} to {to}, chunk size {size}");
+            }
+        }
+    }
+
+    #[test]
+    fn big_code_points_stop_or_are_replaced() {
+        let big: BigCodePoint = "U+800000000000000000".parse().unwrap();
+        let mut input = b"ok".to_vec();
+        utf_inf8::encode_into(&big, &mut input).unwrap();
+        input.extend_from_slice(b"!");
+        for to in [Encoding::Utf8, Encoding::CorrectedUtf8] {
+            let (out, p) = run(Encoding::UtfInf8, to, false, &input, 5);
+            assert_eq!(out, b"ok");
+            let want = Problem::Encode {
+                offset: 2,
+                codepoint: big.clone(),
+                kind: ErrorKind::OutOfRange,
+            };
+            assert_eq!(p, Some(want), "{to}");
+            let (out, p) = run(Encoding::UtfInf8, to, true, &input, 5);
+            let fffd = corrected::encode([0xFFFD]).unwrap();
+            let fffd = if to == Encoding::Utf8 {
+                "\u{FFFD}".as_bytes()
+            } else {
+                &fffd
+            };
+            assert_eq!((out, p), ([&b"ok"[..], fffd, b"!"].concat(), None));
+        }
+        // Corrected UTF-8 reaches U+8421109F, UTF-∞-8 needs FE there.
+        let top = corrected::encode([0x8421_109F]).unwrap();
+        let (out, p) = run(Encoding::CorrectedUtf8, Encoding::UtfInf8, false, &top, 1);
+        assert_eq!((out[0], out.len(), p), (0xFE, 7, None));
+        assert_eq!(
+            utf_inf8::decode(&out),
+            Ok(vec![BigCodePoint::from(0x8421_109Fu32)])
+        );
+    }
+
+    #[test]
+    fn the_code_length_limit_is_a_decoding_error() {
+        let code = utf_inf8::encode(&["U+800000000000000000".parse().unwrap()]).unwrap();
+        let mut t = Transcoder::new(Encoding::UtfInf8, Encoding::UtfInf8, false, Some(13)).unwrap();
+        let p = t.push(&code);
+        assert_eq!(
+            p,
+            Some(Problem::Decode(DecodeError {
+                kind: ErrorKind::LimitExceeded,
+                offset: 0,
+                length: 2
+            }))
+        );
+        let mut t = Transcoder::new(Encoding::UtfInf8, Encoding::UtfInf8, false, Some(14)).unwrap();
+        assert_eq!(t.push(&code), None);
+        assert_eq!(t.output(), code);
+        assert!(Transcoder::new(Encoding::Utf8, Encoding::UtfInf8, false, Some(14)).is_err());
     }
 }

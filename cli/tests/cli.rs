@@ -3,13 +3,49 @@
 
 mod common;
 
-use common::{run_in, scratch, transcript, BIN};
-use corrected_utf8::{corrected, utf8, Event};
+use common::{run_in, run_with, scratch, transcript, BIN};
+use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, Event};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 const MAGIC: [u8; 8] = corrected::MAGIC;
+
+/// The UTF-∞-8 draft's examples (seed 003 §4) but the longest, as the codec's tests
+/// have them.
+#[rustfmt::skip]
+const DRAFT_EXAMPLES: [(&str, &str); 16] = [
+    ("U+0041", "41"),
+    ("U+10FFFF", "F4 8F BF BF"),
+    ("U+110000", "F4 90 80 80"),
+    ("U+7FFFFFFF", "FD BF BF BF BF BF"),
+    ("U+80000000", "FE 82 80 80 80 80 80"),
+    ("U+FFFFFFFFF", "FE BF BF BF BF BF BF"),
+    ("U+1000000000", "FF 80 80 80 80 80 81 80 80 80 80 80 80"),
+    ("U+7FFFFFFFFFFFFFFF", "FF 80 87 BF BF BF BF BF BF BF BF BF BF"),
+    ("U+8000000000000000", "FF 80 88 80 80 80 80 80 80 80 80 80 80"),
+    ("U+7FFFFFFFFFFFFFFFFF", "FF 9F BF BF BF BF BF BF BF BF BF BF BF"),
+    ("U+800000000000000000", "FF A0 A0 80 80 80 80 80 80 80 80 80 80 80"),
+    ("U+FFFFFFFFFFFFFFFFFF", "FF A0 BF BF BF BF BF BF BF BF BF BF BF BF"),
+    ("U+1000000000000000000", "FF A1 80 81 80 80 80 80 80 80 80 80 80 80 80 80"),
+    ("U+FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", "FF AF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF"),
+    ("U+1000000000000000000000000000000000", "FF B4 A1 A0 80 81 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80"),
+    ("U+AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "FF B4 A2 A1 AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA"),
+];
+
+fn unhex(text: &str) -> Vec<u8> {
+    text.split_whitespace()
+        .map(|pair| u8::from_str_radix(pair, 16).unwrap())
+        .collect()
+}
+
+/// Every draft example's bytes, one after another.
+fn drafts() -> Vec<u8> {
+    DRAFT_EXAMPLES.iter().flat_map(|(_, b)| unhex(b)).collect()
+}
+
+/// UTF-∞-8 with one error of each kind, in the order of `docs/semantics.md` §4.2.
+const INF_ERRORS: &[u8] = b"\x80A\xFF\xA0\xA0\x80\n\xC0\xAF\xE0\x9F\xBF\xED\xA0\x80\xFF\xB4\xA0\xFF\xA0\x9F\xFF\xB0\xFF\xA1\x81\xFF\xB4\xB4\xB4\xB4\xB4\xFF";
 
 /// A directory with the files the tests read.
 fn files(name: &str) -> PathBuf {
@@ -26,6 +62,15 @@ fn files(name: &str) -> PathBuf {
     let mut big = MAGIC.to_vec();
     big.extend(corrected::encode([0x78, 0x11_0000, 0x0A]).unwrap());
     write("beyond.txt", &big);
+    write("drafts.bin", &drafts());
+    write("inf-errors.bin", INF_ERRORS);
+    // UTF-∞-8: `ok`, U+800000000000000000 (beyond both others), `!`, a newline.
+    let mut huge = b"ok".to_vec();
+    huge.extend(unhex("FF A0 A0 80 80 80 80 80 80 80 80 80 80 80"));
+    huge.extend_from_slice(b"!\n");
+    write("huge.inf", &huge);
+    // UTF-∞-8: U+FFFFFFFFF, beyond Corrected UTF-8's U+8421109F.
+    write("fe.inf", &unhex("FE BF BF BF BF BF BF 0A"));
     dir
 }
 
@@ -55,6 +100,37 @@ fn decode() {
 }
 
 #[test]
+fn decode_utf_inf_8() {
+    let d = files("decode_utf_inf_8");
+    let inf = ["decode", "--encoding", "utf-inf-8"];
+    insta::assert_snapshot!(
+        "decode_utf_inf_8_drafts",
+        snap(&d, &[&inf[..], &["drafts.bin"]].concat(), b"")
+    );
+    insta::assert_snapshot!(
+        "decode_utf_inf_8_drafts_json",
+        snap(&d, &[&inf[..], &["--json", "-"]].concat(), &drafts())
+    );
+    insta::assert_snapshot!(
+        "decode_utf_inf_8_errors",
+        snap(&d, &[&inf[..], &["inf-errors.bin"]].concat(), b"")
+    );
+    insta::assert_snapshot!(
+        "decode_utf_inf_8_errors_json",
+        snap(&d, &[&inf[..], &["--json", "inf-errors.bin"]].concat(), b"")
+    );
+    // The 14-byte code is over a 13-byte limit once `FF A0` says how long it is.
+    insta::assert_snapshot!(
+        "decode_utf_inf_8_max_code_len",
+        snap(
+            &d,
+            &[&inf[..], &["--max-code-len", "13", "huge.inf"]].concat(),
+            b""
+        )
+    );
+}
+
+#[test]
 fn decode_errors() {
     let d = files("decode_errors");
     insta::assert_snapshot!(
@@ -67,13 +143,28 @@ fn decode_errors() {
         snap(&d, &["decode", "--encoding", "utf8"], b"")
     );
     insta::assert_snapshot!(
-        "decode_utf_inf_8",
-        snap(&d, &["decode", "--encoding", "utf-inf-8"], b"")
+        "decode_max_code_len_without_utf_inf_8",
+        snap(&d, &["decode", "--max-code-len", "13", "mixed.bin"], b"")
+    );
+    insta::assert_snapshot!(
+        "decode_max_code_len_zero",
+        snap(
+            &d,
+            &[
+                "decode",
+                "-e",
+                "utf-inf-8",
+                "--max-code-len",
+                "0",
+                "mixed.bin"
+            ],
+            b""
+        )
     );
 }
 
 /// `decode --json` is the vectors' `output` form: parse it back and compare with the
-/// codec's events, for both encodings, on input full of every kind of span.
+/// codec's events, for every encoding, on input full of every kind of span.
 #[test]
 fn decode_json_round_trips_through_the_codec() {
     let d = scratch("decode_json_round_trip");
@@ -81,25 +172,32 @@ fn decode_json_round_trips_through_the_codec() {
     for i in 0..4096u32 {
         input.push((i.wrapping_mul(2_654_435_761) >> 13) as u8);
     }
-    for (name, events) in [
-        (
-            "corrected-utf8",
-            corrected::events(&input).collect::<Vec<_>>(),
-        ),
-        ("utf-8", utf8::events(&input).collect()),
-    ] {
-        let out = run_in(&d, &["decode", "--json", "-e", name], &input);
-        assert_eq!(out.status.code(), Some(1), "{name}");
-        let json: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
-        let want: Vec<serde_json::Value> = events
-            .iter()
+    // The codec's events as the vectors write them: `U+` and at least 4 uppercase digits.
+    fn expected<C: std::fmt::UpperHex>(
+        events: impl Iterator<Item = Event<C>>,
+    ) -> Vec<serde_json::Value> {
+        events
             .map(|e| match e {
                 Event::CodePoint(cp) => serde_json::json!({ "codepoint": format!("U+{cp:04X}") }),
                 Event::Error(e) => serde_json::json!({
                     "error": e.kind.as_str(), "offset": e.offset, "length": e.length
                 }),
             })
-            .collect();
+            .collect()
+    }
+    // Big UTF-∞-8 codes among the noise.
+    for cp in ["U+80000000", "U+7FFFFFFFFFFFFFFFFF", "U+800000000000000000"] {
+        let cp: BigCodePoint = cp.parse().unwrap();
+        input.extend(utf_inf8::encode([&cp]).unwrap());
+    }
+    for (name, want) in [
+        ("corrected-utf8", expected(corrected::events(&input))),
+        ("utf-8", expected(utf8::events(&input))),
+        ("utf-inf-8", expected(utf_inf8::events(&input))),
+    ] {
+        let out = run_in(&d, &["decode", "--json", "-e", name], &input);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        let json: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json, want, "{name}");
     }
 }
@@ -138,6 +236,49 @@ fn encode() {
 }
 
 #[test]
+fn encode_utf_inf_8() {
+    let d = files("encode_utf_inf_8");
+    insta::assert_snapshot!(
+        "encode_utf_inf_8",
+        snap(
+            &d,
+            &[
+                "encode",
+                "-e",
+                "utf-inf-8",
+                "U+0041",
+                "U+110000",
+                "0x80000000",
+                "U+800000000000000000"
+            ],
+            b""
+        )
+    );
+    insta::assert_snapshot!(
+        "encode_utf_inf_8_from_utf8",
+        snap(
+            &d,
+            &["encode", "-e", "utf-inf-8", "--from-utf8", "text.txt"],
+            b""
+        )
+    );
+    // Every draft example, each both ways through the binary.
+    for (codepoint, bytes) in DRAFT_EXAMPLES {
+        let out = run_in(&d, &["encode", "-e", "utf-inf-8", codepoint], b"");
+        assert_eq!(
+            (out.status.code(), String::from_utf8(out.stdout).unwrap()),
+            (Some(0), format!("{bytes}\n")),
+            "{codepoint}"
+        );
+        let out = run_in(&d, &["decode", "-e", "utf-inf-8"], &unhex(bytes));
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!("0: {codepoint}\n")
+        );
+    }
+}
+
+#[test]
 fn encode_errors() {
     let d = files("encode_errors");
     insta::assert_snapshot!(
@@ -158,6 +299,19 @@ fn encode_errors() {
         snap(&d, &["encode", "41", "U+ZZ"], b"")
     );
     insta::assert_snapshot!("encode_nothing", snap(&d, &["encode"], b""));
+    insta::assert_snapshot!(
+        "encode_utf_inf_8_surrogate",
+        snap(&d, &["encode", "-e", "utf-inf-8", "41", "U+DFFF"], b"")
+    );
+    insta::assert_snapshot!(
+        "encode_big_to_utf8",
+        snap(&d, &["encode", "-e", "utf-8", "U+800000000000000000"], b"")
+    );
+    let a51 = format!("U+{}", "A".repeat(51));
+    insta::assert_snapshot!(
+        "encode_huge_is_abbreviated",
+        snap(&d, &["encode", &a51], b"")
+    );
     insta::assert_snapshot!(
         "encode_both_sources",
         snap(&d, &["encode", "--from-utf8", "text.txt", "41"], b"")
@@ -216,6 +370,14 @@ fn explain() {
         )
     );
     insta::assert_snapshot!(
+        "explain_two_encodings",
+        snap(
+            &d,
+            &["explain", "-e", "utf-8,corrected-utf8", "C0 AF ED A0 80"],
+            b""
+        )
+    );
+    insta::assert_snapshot!(
         "explain_utf8_kinds",
         snap(
             &d,
@@ -232,6 +394,96 @@ fn explain() {
 }
 
 #[test]
+fn explain_utf_inf_8() {
+    let d = scratch("explain_utf_inf_8");
+    // The three encodings on the example: U+110000 and an overlong length.
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_all",
+        snap(&d, &["explain", "F4 90 80 80 FF B4 A0"], b"")
+    );
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_ff_b4_a0",
+        snap(&d, &["explain", "FF B4 A0"], b"")
+    );
+    let forms: Vec<&str> = DRAFT_EXAMPLES
+        .iter()
+        .filter(|(cp, _)| {
+            [
+                "U+0041",
+                "U+7FFFFFFF",
+                "U+80000000",
+                "U+1000000000",
+                "U+800000000000000000",
+                "U+1000000000000000000",
+                "U+1000000000000000000000000000000000",
+            ]
+            .contains(cp)
+        })
+        .map(|(_, bytes)| *bytes)
+        .collect();
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_forms",
+        snap(
+            &d,
+            &[&["explain", "-e", "utf-inf-8"][..], &forms].concat(),
+            b""
+        )
+    );
+    let errors: String = INF_ERRORS.iter().map(|b| format!("{b:02X}")).collect();
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_errors",
+        snap(&d, &["explain", "--encoding", "utf-inf-8", &errors], b"")
+    );
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_max_code_len",
+        snap(
+            &d,
+            &[
+                "explain",
+                "-e",
+                "utf-inf-8",
+                "--max-code-len",
+                "13",
+                "FF A0 A0 80 FE"
+            ],
+            b""
+        )
+    );
+    let truncated = "FF A0 A0 80 41 FF B4 A1 A0 80 FF B4";
+    insta::assert_snapshot!(
+        "explain_utf_inf_8_truncated",
+        snap(&d, &["explain", "-e", "utf-inf-8", truncated], b"")
+    );
+}
+
+/// Side by side when that fits COLUMNS (or, on a terminal, its width), else stacked;
+/// `--layout` decides regardless.
+#[test]
+fn explain_layout() {
+    let d = scratch("explain_layout");
+    let args = ["explain", "41 C0 AF FF"];
+    let run =
+        |args: &[&str], columns: Option<&str>| transcript(&run_with(&d, args, b"", columns), false);
+    let unlimited = run(&args, None);
+    let widest = unlimited.lines().map(|l| l.chars().count()).max().unwrap();
+    insta::assert_snapshot!("explain_layout_stacked", run(&args, Some("80")));
+    let stacked = run(&args, Some("80"));
+    assert_eq!(stacked.matches("offset  byte").count(), 3);
+    assert_eq!(unlimited.matches("offset  byte").count(), 1);
+    assert_eq!(run(&args, Some(&widest.to_string())), unlimited);
+    assert_eq!(
+        run(&[&args[..], &["--layout", "stacked"]].concat(), None),
+        stacked
+    );
+    assert_eq!(
+        run(&[&args[..], &["--layout", "columns"]].concat(), Some("80")),
+        unlimited
+    );
+    // A COLUMNS that is no width is ignored.
+    assert_eq!(run(&args, Some("wide")), unlimited);
+}
+
+#[test]
 fn explain_errors() {
     let d = scratch("explain_errors");
     insta::assert_snapshot!("explain_bad_hex", snap(&d, &["explain", "41", "C0A"], b""));
@@ -239,8 +491,20 @@ fn explain_errors() {
     insta::assert_snapshot!("explain_no_bytes", snap(&d, &["explain", ""], b""));
     insta::assert_snapshot!("explain_no_args", snap(&d, &["explain"], b""));
     insta::assert_snapshot!(
-        "explain_utf_inf_8",
-        snap(&d, &["explain", "-e", "utf-inf-8", "41"], b"")
+        "explain_unknown_in_list",
+        snap(&d, &["explain", "-e", "utf-8,utf8", "41"], b"")
+    );
+    insta::assert_snapshot!(
+        "explain_bad_layout",
+        snap(&d, &["explain", "--layout", "wide", "41"], b"")
+    );
+    insta::assert_snapshot!(
+        "explain_max_code_len_without_utf_inf_8",
+        snap(
+            &d,
+            &["explain", "-e", "utf-8", "--max-code-len", "13", "41"],
+            b""
+        )
     );
 }
 
@@ -272,6 +536,110 @@ fn transcode() {
     insta::assert_snapshot!(
         "transcode_back_replace",
         snap_bytes(&d, &[&to_u[..], &["--replace", "beyond.txt"]].concat(), b"")
+    );
+}
+
+#[test]
+fn transcode_utf_inf_8() {
+    let d = files("transcode_utf_inf_8");
+    let from_inf = |to| ["transcode", "--from", "utf-inf-8", "--to", to];
+    // U+110000, beyond UTF-8, is F4 90 80 80 in UTF-∞-8 (as in the original UTF-8).
+    insta::assert_snapshot!(
+        "transcode_corrected_to_utf_inf_8",
+        snap_bytes(
+            &d,
+            &[
+                "transcode",
+                "--from",
+                "corrected-utf8",
+                "--to",
+                "utf-inf-8",
+                "beyond.txt"
+            ],
+            b""
+        )
+    );
+    insta::assert_snapshot!(
+        "transcode_utf_inf_8_to_corrected",
+        snap_bytes(&d, &from_inf("corrected-utf8"), "héllo €\n".as_bytes())
+    );
+    insta::assert_snapshot!(
+        "transcode_utf_inf_8_replace",
+        snap_bytes(
+            &d,
+            &[&from_inf("utf-8")[..], &["--replace", "huge.inf"]].concat(),
+            b""
+        )
+    );
+    insta::assert_snapshot!(
+        "transcode_utf_inf_8_replace_errors",
+        snap_bytes(
+            &d,
+            &[&from_inf("utf-8")[..], &["--replace", "inf-errors.bin"]].concat(),
+            b""
+        )
+    );
+}
+
+/// Big code points through the binary: encoded, transcoded UTF-∞-8 to UTF-∞-8 (with a
+/// limit they fit), decoded back to the same list.
+#[test]
+fn utf_inf_8_round_trip_through_the_binary() {
+    let d = scratch("utf_inf_8_round_trip");
+    let mut cps: Vec<String> = DRAFT_EXAMPLES
+        .iter()
+        .map(|(cp, _)| cp.to_string())
+        .collect();
+    // 3000 digits: `FF B4 B4 AB AA A6` (NME 0xBA6), then 2000 storage bytes.
+    cps.push(format!("U+{}", "9".repeat(3000)));
+    cps.push(format!("U+1{}", "0".repeat(17)));
+    let args: Vec<&str> = ["encode", "-e", "utf-inf-8", "--raw"]
+        .into_iter()
+        .chain(cps.iter().map(String::as_str))
+        .collect();
+    let encoded = run_in(&d, &args, b"");
+    assert!(encoded.status.success(), "{}", transcript(&encoded, true));
+    let copied = run_in(
+        &d,
+        &[
+            "transcode",
+            "--from",
+            "utf-inf-8",
+            "--to",
+            "utf-inf-8",
+            "--max-code-len",
+            "2006",
+        ],
+        &encoded.stdout,
+    );
+    assert!(copied.status.success(), "{}", transcript(&copied, true));
+    assert_eq!(copied.stdout, encoded.stdout);
+    let decoded = run_in(&d, &["decode", "-e", "utf-inf-8", "--json"], &copied.stdout);
+    let json: Vec<serde_json::Value> = serde_json::from_slice(&decoded.stdout).unwrap();
+    let want: Vec<serde_json::Value> = cps
+        .iter()
+        .map(|cp| serde_json::json!({ "codepoint": cp.parse::<BigCodePoint>().unwrap().to_string() }))
+        .collect();
+    assert_eq!(json, want);
+    // One byte less of limit, and the 3000-digit code is over it.
+    let limited = run_in(
+        &d,
+        &[
+            "transcode",
+            "--from",
+            "utf-inf-8",
+            "--to",
+            "utf-inf-8",
+            "--max-code-len",
+            "2005",
+        ],
+        &encoded.stdout,
+    );
+    assert_eq!(limited.status.code(), Some(1));
+    let stderr = String::from_utf8(limited.stderr).unwrap();
+    assert!(
+        stderr.contains("not valid utf-inf-8: limit-exceeded"),
+        "{stderr}"
     );
 }
 
@@ -330,11 +698,48 @@ fn transcode_errors() {
         "transcode_missing_to",
         snap_bytes(&d, &["transcode", "--from", "utf-8"], b"")
     );
+    let from_inf = |to| ["transcode", "--from", "utf-inf-8", "--to", to];
     insta::assert_snapshot!(
-        "transcode_utf_inf_8",
+        "transcode_big_to_utf8",
+        snap_bytes(&d, &[&from_inf("utf-8")[..], &["huge.inf"]].concat(), b"")
+    );
+    insta::assert_snapshot!(
+        "transcode_big_to_corrected",
         snap_bytes(
             &d,
-            &["transcode", "--from", "utf-inf-8", "--to", "utf-8"],
+            &[&from_inf("corrected-utf8")[..], &["fe.inf"]].concat(),
+            b""
+        )
+    );
+    insta::assert_snapshot!(
+        "transcode_invalid_utf_inf_8",
+        snap_bytes(&d, &from_inf("utf-8"), b"ok\xFF\xB4\xA0")
+    );
+    insta::assert_snapshot!(
+        "transcode_utf_inf_8_limit",
+        snap_bytes(
+            &d,
+            &[
+                &from_inf("utf-inf-8")[..],
+                &["--max-code-len", "13", "huge.inf"]
+            ]
+            .concat(),
+            b""
+        )
+    );
+    insta::assert_snapshot!(
+        "transcode_max_code_len_from_utf8",
+        snap_bytes(
+            &d,
+            &[
+                "transcode",
+                "--from",
+                "utf-8",
+                "--to",
+                "utf-inf-8",
+                "--max-code-len",
+                "9"
+            ],
             b""
         )
     );
@@ -365,6 +770,8 @@ fn broken_pipe_is_quiet() {
         &["check"],
         &["transcode", "--from", "utf-8", "--to", "corrected-utf8"],
         &["encode", "--from-utf8", "-"],
+        &["decode", "-e", "utf-inf-8"],
+        &["transcode", "--from", "utf-inf-8", "--to", "utf-inf-8"],
     ] {
         let mut child = Command::new(BIN)
             .args(args)

@@ -75,6 +75,8 @@ fn run(command: &str, dir: &Path) -> String {
         .args(["-c", &format!("set -o pipefail; exec 2>&1; {command}")])
         .current_dir(dir)
         .env("PATH", path)
+        // `explain`'s layout follows COLUMNS; the examples must not depend on the shell.
+        .env_remove("COLUMNS")
         .stdin(Stdio::null())
         .stderr(Stdio::inherit())
         .output()

@@ -19,7 +19,23 @@ pub fn scratch(name: &str) -> PathBuf {
 /// Runs `cutf8 ARGS` in `dir` with `stdin`; writes stdin from a thread so that a large
 /// input cannot deadlock against a full stdout pipe.
 pub fn run_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
+    run_with(dir, args, stdin, None)
+}
+
+/// [`run_in`] with `COLUMNS` set to `columns`, or unset. (It is always one or the other:
+/// `explain`'s layout follows it, and the outputs must not depend on the shell's.)
+pub fn run_with(
+    dir: &std::path::Path,
+    args: &[&str],
+    stdin: &[u8],
+    columns: Option<&str>,
+) -> Output {
+    let mut command = Command::new(BIN);
+    match columns {
+        Some(c) => command.env("COLUMNS", c),
+        None => command.env_remove("COLUMNS"),
+    };
+    let mut child = command
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
