@@ -58,8 +58,7 @@ const SHIFTED: Implementation = Implementation {
         (REFERENCE.corrected_encode)(cp, buf)
     },
     corrected_decode: |bytes, out: &mut EvBuf| {
-        let mut events = corrected::events(bytes);
-        out.fill(|| events.next_located());
+        out.fill(corrected::events(bytes));
         let shifted: Vec<Ev> = out
             .as_slice()
             .iter()

@@ -6,8 +6,9 @@
 //! see the counterexample named ([`REFERENCE`] is the real one).
 
 use crate::literal::{self, Kind};
-use corrected_utf8::{corrected, utf8, ErrorKind, Event, Located};
+use corrected_utf8::{corrected, utf8, ErrorKind, Event, Events, Located};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// How many events an [`EvBuf`] holds: inputs are at most 8 bytes and every event covers
 /// at least one byte, so a correct decoder never needs more.
@@ -26,6 +27,9 @@ pub struct KindCode(pub u8);
 /// Where the codes of [`ErrorKind`]s without a literal [`Kind`] start.
 pub const OTHER_KINDS: u8 = 100;
 
+/// [`KindCode::reference`] of each [`ErrorKind`], by its discriminant.
+static REFERENCE_CODES: OnceLock<[KindCode; ErrorKind::ALL.len()]> = OnceLock::new();
+
 impl KindCode {
     /// The code of a spec-literal kind.
     pub fn literal(kind: Kind) -> KindCode {
@@ -34,22 +38,32 @@ impl KindCode {
     }
 
     /// The code of a reference codec kind: that of the literal kind of the same name.
+    #[inline]
     pub fn reference(kind: ErrorKind) -> KindCode {
-        let lit = match kind {
-            ErrorKind::UnexpectedContinuation => Kind::UnexpectedContinuation,
-            ErrorKind::Truncated => Kind::Truncated,
-            ErrorKind::Reserved => Kind::Reserved,
-            ErrorKind::Overlong => Kind::Overlong,
-            ErrorKind::Surrogate => Kind::Surrogate,
-            ErrorKind::OutOfRange => Kind::OutOfRange,
-            ErrorKind::InvalidByte => Kind::InvalidByte,
-            ErrorKind::C1Control => Kind::C1Control,
-            other => {
-                let i = ErrorKind::ALL.iter().position(|&k| k == other).unwrap_or(0);
-                return KindCode(OTHER_KINDS + i as u8);
+        // A table lookup: a `match` compiles to a jump table whose mispredictions cost
+        // more than the rest of the conversion.
+        let codes = REFERENCE_CODES.get_or_init(|| {
+            let mut codes = [KindCode(u8::MAX); ErrorKind::ALL.len()];
+            for k in ErrorKind::ALL {
+                if let Some(slot) = codes.get_mut(k as usize) {
+                    *slot = Self::by_name(k);
+                }
             }
-        };
-        KindCode::literal(lit)
+            codes
+        });
+        codes
+            .get(kind as usize)
+            .copied()
+            .unwrap_or_else(|| Self::by_name(kind))
+    }
+
+    /// The code of the literal kind named like `kind`, matched by name so that a kind
+    /// added to both sides needs no edit here.
+    fn by_name(kind: ErrorKind) -> KindCode {
+        match Kind::from_name(kind.as_str()) {
+            Some(k) => KindCode::literal(k),
+            None => KindCode(OTHER_KINDS + kind as u8),
+        }
     }
 
     /// The kind's name (`docs/semantics.md` §5).
@@ -58,7 +72,8 @@ impl KindCode {
         match Kind::ALL.get(i) {
             Some(k) => k.as_str(),
             None => ErrorKind::ALL
-                .get(i.wrapping_sub(usize::from(OTHER_KINDS)))
+                .iter()
+                .find(|&&k| k as usize == i.wrapping_sub(usize::from(OTHER_KINDS)))
                 .map_or("?", |k| k.as_str()),
         }
     }
@@ -192,9 +207,9 @@ impl EvBuf {
 
     /// Clears the buffer and fills it from reference codec events.
     #[inline]
-    pub fn fill(&mut self, mut next: impl FnMut() -> Option<Located>) {
+    pub fn fill(&mut self, mut events: Events<'_>) {
         self.clear();
-        while let Some(l) = next() {
+        while let Some(l) = events.next_located() {
             if !self.push(Ev::from_located(&l)) {
                 break;
             }
@@ -241,14 +256,8 @@ pub const REFERENCE: Implementation = Implementation {
             Err(e) => Err(KindCode::reference(e.kind)),
         }
     },
-    corrected_decode: |bytes, out| {
-        let mut events = corrected::events(bytes);
-        out.fill(|| events.next_located());
-    },
-    utf8_decode: |bytes, out| {
-        let mut events = utf8::events(bytes);
-        out.fill(|| events.next_located());
-    },
+    corrected_decode: |bytes, out| out.fill(corrected::events(bytes)),
+    utf8_decode: |bytes, out| out.fill(utf8::events(bytes)),
 };
 
 /// The spec-literal code itself, as an implementation: the exhaustive check run on it

@@ -349,9 +349,15 @@ pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
         let bar = ProgressBar::new(total_weight);
         bar.set_style(
             ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {percent}% {human_pos}/{human_len} {per_sec} ETA {eta}",
+                "{elapsed_precise} [{bar:40}] {percent}% {human_pos}/{human_len} {rate} ETA {eta}",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} M/s", state.per_sec() / 1e6);
+                },
+            )
             .progress_chars("=> "),
         );
         bar
