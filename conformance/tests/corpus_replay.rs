@@ -1,0 +1,177 @@
+//! Replays the fuzz corpus on stable: every file under `corpus/<target>/` through that
+//! target's check, and every crash kept in `corpus/regressions/` through a test that
+//! names it.
+//!
+//! A crash found by fuzzing becomes `corpus/regressions/<target>-<what-it-shows>` plus a
+//! line in the `regressions!` list below; `every_regression_has_a_test` fails until the
+//! line is there.
+
+use conformance::checks::{self, Target, TARGETS};
+use std::fs;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+}
+
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.is_file()
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs `target` on each file; panics naming every file that failed.
+fn replay(target: Target, files: &[PathBuf]) {
+    let failed: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let bytes = fs::read(path).unwrap();
+            catch_unwind(AssertUnwindSafe(|| (target.check)(&bytes)))
+                .err()
+                .map(|_| path.display().to_string())
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "target `{}` failed on {} file(s) (messages above):\n  {}",
+        target.name,
+        failed.len(),
+        failed.join("\n  ")
+    );
+}
+
+fn replay_target(name: &str) {
+    let target = checks::target(name).unwrap();
+    let dir = corpus().join(name);
+    let files = files(&dir);
+    assert!(
+        !files.is_empty(),
+        "{} is empty: run fuzz/seed-corpus.sh",
+        dir.display()
+    );
+    replay(target, &files);
+}
+
+#[test]
+fn corpus_decode() {
+    replay_target("decode");
+}
+
+#[test]
+fn corpus_roundtrip() {
+    replay_target("roundtrip");
+}
+
+#[test]
+fn corpus_differential_literal() {
+    replay_target("differential_literal");
+}
+
+#[test]
+fn corpus_differential_std() {
+    replay_target("differential_std");
+}
+
+#[test]
+fn corpus_streaming() {
+    replay_target("streaming");
+}
+
+#[test]
+fn corpus_document() {
+    replay_target("document");
+}
+
+/// Each target has a corpus test above, a libFuzzer target and an AFL target, and each
+/// libFuzzer target is one of `TARGETS` (so that its corpus is replayed here).
+#[test]
+fn every_target_is_wired_up() {
+    let this = include_str!("corpus_replay.rs");
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let manifest = fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
+    for line in manifest.lines() {
+        let Some(name) = line
+            .strip_prefix("name = \"")
+            .and_then(|l| l.strip_suffix('"'))
+        else {
+            continue;
+        };
+        if name != "corrected-utf8-fuzz" {
+            assert!(
+                checks::target(name).is_some(),
+                "fuzz target {name} is not in conformance::checks::TARGETS, so its corpus is never replayed"
+            );
+        }
+    }
+    for t in TARGETS {
+        assert!(
+            this.contains(&format!("fn corpus_{}()", t.name)),
+            "no corpus_{} test",
+            t.name
+        );
+        for file in [
+            fuzz.join("fuzz_targets").join(format!("{}.rs", t.name)),
+            fuzz.join("afl/src/bin").join(format!("{}.rs", t.name)),
+        ] {
+            assert!(file.is_file(), "{} is missing", file.display());
+        }
+    }
+}
+
+/// One test per file of `corpus/regressions/`: `test_name => "file-name"`. The file
+/// name starts with its target's name and a `-`.
+macro_rules! regressions {
+    ($($test:ident => $file:literal,)*) => {
+        const REGRESSIONS: &[&str] = &[$($file),*];
+        $(
+            #[test]
+            fn $test() {
+                replay_regression($file);
+            }
+        )*
+    };
+}
+
+fn replay_regression(file: &str) {
+    let target = TARGETS
+        .into_iter()
+        .filter(|t| file.starts_with(&format!("{}-", t.name)))
+        .max_by_key(|t| t.name.len())
+        .unwrap_or_else(|| panic!("regression {file:?} does not start with a target's name"));
+    replay(target, &[corpus().join("regressions").join(file)]);
+}
+
+regressions! {}
+
+#[test]
+fn every_regression_has_a_test() {
+    let dir = corpus().join("regressions");
+    let on_disk: Vec<String> = files(&dir)
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .filter(|n| n != "README.md")
+        .collect();
+    for name in &on_disk {
+        assert!(
+            REGRESSIONS.contains(&name.as_str()),
+            "corpus/regressions/{name} has no test: add it to `regressions!` in {}",
+            file!()
+        );
+    }
+    for name in REGRESSIONS {
+        assert!(
+            on_disk.iter().any(|n| n == name),
+            "corpus/regressions/{name} is missing"
+        );
+    }
+}

@@ -1,0 +1,5 @@
+//! AFL target `decode`: see `conformance::checks::decode`.
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| conformance::checks::decode(data));
+}

@@ -1,0 +1,5 @@
+//! AFL target `streaming`: see `conformance::checks::streaming`.
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| conformance::checks::streaming(data));
+}
