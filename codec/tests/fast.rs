@@ -61,12 +61,14 @@ fn check(imp: Implementation, bytes: &[u8]) {
             );
             assert_eq!(&out, cps, "{}: decode_to_utf32({bytes:02X?})", imp.name());
         }
-        Err(e) => assert_eq!(
-            written,
-            Err(*e),
-            "{}: decode_to_utf32({bytes:02X?})",
-            imp.name()
-        ),
+        Err(e) => {
+            let name = imp.name();
+            assert_eq!(written, Err(*e), "{name}: decode_to_utf32({bytes:02X?})");
+            assert!(
+                out.iter().all(|&c| c == u32::MAX),
+                "{name}: written on error"
+            );
+        }
     }
 }
 
@@ -166,6 +168,18 @@ const BOUNDARIES: [usize; 11] = [8, 15, 16, 31, 32, 63, 64, 128, 256, 320, 576];
 )]
 fn every_sequence_whole_cut_or_broken_near_every_block_boundary() {
     let imps = implementations();
+    // What follows: nothing, one byte, a sequence, or enough text (ASCII or not) that
+    // the vector loops run on past the boundary.
+    let follows: Vec<Vec<u8>> = vec![
+        vec![],
+        b"z".to_vec(),
+        b"\xC3\xA9".to_vec(),
+        b"\x80".to_vec(),
+        b"\xFE".to_vec(),
+        filler(0, 69),
+        filler(0, 600),
+        filler(1, 600),
+    ];
     for kind in 0..3 {
         for &boundary in &BOUNDARIES {
             for at in boundary.saturating_sub(7)..boundary + 7 {
@@ -174,7 +188,7 @@ fn every_sequence_whole_cut_or_broken_near_every_block_boundary() {
                     // Whole, cut after each byte (followed by ASCII, by another lead, by
                     // the end), and with an extra continuation byte.
                     for cut in 1..=seq.len() {
-                        for follow in [&b""[..], b"z", b"\xC3\xA9", b"\x80", b"\xFE", b"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"] {
+                        for follow in &follows {
                             let mut bytes = prefix.clone();
                             bytes.extend_from_slice(&seq[..cut]);
                             bytes.extend_from_slice(follow);

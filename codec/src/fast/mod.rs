@@ -1,20 +1,23 @@
 //! Fast paths for Corrected UTF-8: validation, decoding to UTF-32 and encoding from it,
-//! with exactly the results of [`corrected`](crate::corrected).
+//! with exactly the results of [`corrected`].
 //!
 //! Corrected UTF-8 has no overlong, surrogate or range checks, so validity is purely
-//! structural: every lead of an n-byte sequence is followed by exactly n−1 continuation
-//! bytes, no other byte is a continuation, and `FE`/`FF` never occur. The validators
-//! test that for 64 bytes at a time with one bit per byte:
+//! structural: a byte must be a continuation (`80–BF`) exactly when a lead before it
+//! reaches it, and `FE`/`FF` never occur:
 //!
 //! ```text
-//! covered = lead≥2 << 1 | lead≥3 << 2 | lead≥4 << 3 | lead≥5 << 4 | lead≥6 << 5   (+ the bits carried from the previous block)
-//! error   = (covered XOR continuation) | reserved
+//! continuation(i) == (byte[i−1] ≥ C0 | byte[i−2] ≥ E0 | byte[i−3] ≥ F0 | byte[i−4] ≥ F8 | byte[i−5] ≥ FC)
 //! ```
+//!
+//! The SIMD validators test this 64 bytes at a time by loading the input again 1 to 5
+//! bytes back (only 3 for text without bytes `F8–FF`, the common case) with one
+//! saturating subtraction per distance; the portable one with one flag per byte in a
+//! 64-bit word. There is no table and no state between blocks.
 //!
 //! **The fast path detects, the reference explains**: when a block fails, the careful
 //! decoder re-runs from the last sequence boundary before it and reports the exact
-//! first error span, so every result equals [`corrected::validate`](crate::corrected::validate)
-//! and [`corrected::decode`](crate::corrected::decode).
+//! first error span, so every result equals [`corrected::validate`]
+//! and [`corrected::decode`].
 //!
 //! The implementation is picked once, at the first call, from what the CPU offers
 //! ([`Implementation::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
@@ -175,7 +178,7 @@ impl Implementation {
 }
 
 /// Validates `bytes`: `Ok`, or the first error span, exactly as
-/// [`corrected::validate`](crate::corrected::validate).
+/// [`corrected::validate`].
 ///
 /// # Examples
 ///
@@ -260,9 +263,9 @@ const fn is_continuation(b: u8) -> bool {
 }
 
 /// Decodes `bytes` into `out`: the number of code points written, or the first error
-/// span exactly as [`corrected::decode`](crate::corrected::decode) reports it.
+/// span exactly as [`corrected::decode`] reports it.
 ///
-/// On error, the contents of `out` are unspecified.
+/// The input is validated first: on error, `out` is left as it was.
 ///
 /// # Panics
 ///
@@ -314,9 +317,9 @@ pub fn decode_to_utf32_with(
     Ok(written)
 }
 
-/// The number of code points valid Corrected UTF-8 `bytes` decode to: the number of
-/// bytes that are not continuation bytes. (For invalid input, an upper bound on what
-/// [`decode_to_utf32`] writes before it fails.)
+/// The number of code points valid Corrected UTF-8 `bytes` decode to, which is the
+/// number of bytes that are not continuation bytes: the length [`decode_to_utf32`]
+/// needs.
 ///
 /// # Examples
 ///
@@ -333,7 +336,7 @@ pub fn utf32_len(bytes: &[u8]) -> usize {
         .sum()
 }
 
-/// Decodes `bytes` into a new `Vec`, exactly as [`corrected::decode`](crate::corrected::decode).
+/// Decodes `bytes` into a new `Vec`, exactly as [`corrected::decode`].
 ///
 /// # Examples
 ///
@@ -375,7 +378,7 @@ pub fn decode_to_vec_with(
 
 /// Appends the Corrected UTF-8 encoding of `codepoints` to `out`. Fails at the first
 /// code point that has no encoding, with the error of
-/// [`corrected::encode`](crate::corrected::encode); `out` then holds the encoding of the
+/// [`corrected::encode`]; `out` then holds the encoding of the
 /// code points before it.
 ///
 /// # Examples

@@ -1,5 +1,5 @@
-//! x86_64 SIMD: SSE2, AVX2 and AVX-512 validators (64-byte blocks, one bit per byte),
-//! and the AVX-512 decoder and encoder.
+//! x86_64 SIMD: the SSE2, AVX2 and AVX-512 validators, and the AVX-512 decoder and
+//! encoder.
 //!
 //! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
 //! which is sound because [`super::Implementation::is_available`] checked the CPU

@@ -33,6 +33,7 @@ mod decode;
 mod differential_literal;
 mod differential_std;
 mod document;
+pub mod fast;
 mod input;
 mod roundtrip;
 pub mod seed;

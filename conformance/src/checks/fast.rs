@@ -1,0 +1,174 @@
+//! `fast_validate`, `fast_decode`: the fast paths (`corrected_utf8::fast`) against the
+//! reference, on every implementation this CPU runs, at every misalignment.
+//!
+//! Layout of the raw input: one byte whose low 6 bits are the misalignment (0–63), then
+//! the data. The data is copied into an allocation of exactly misalignment + its length
+//! bytes and checked at that offset: its end is the allocation's end, so a vector read
+//! past it is an out-of-bounds read that AddressSanitizer reports.
+
+use super::{ensure_eq, Ctx};
+use corrected_utf8::corrected;
+use corrected_utf8::fast::{self, Implementation};
+
+/// The data of a raw input, at its misalignment in a buffer of its own, and the
+/// buffer.
+fn placed(bytes: &[u8]) -> (Box<[u8]>, usize) {
+    let (shift, data) = match bytes.split_first() {
+        Some((&first, rest)) => (usize::from(first & 63), rest),
+        None => (0, bytes),
+    };
+    let mut buffer = vec![0u8; shift + data.len()].into_boxed_slice();
+    buffer[shift..].copy_from_slice(data);
+    (buffer, shift)
+}
+
+/// Checks that `fast::validate` and `fast::validate_with` each implementation give the
+/// reference's result: `Ok`, or the same first error span (kind, offset, length).
+pub fn fast_validate(bytes: &[u8]) {
+    let ctx = Ctx::new("fast_validate", bytes);
+    let (buffer, shift) = placed(bytes);
+    let data = &buffer[shift..];
+    let expected = corrected::validate(data);
+    ensure_eq!(
+        ctx,
+        expected,
+        fast::validate(data),
+        "fast::validate (detected implementation)"
+    );
+    for imp in Implementation::available() {
+        ensure_eq!(
+            ctx,
+            expected,
+            fast::validate_with(imp, data),
+            "fast::validate_with({}) at misalignment {shift}",
+            imp.name()
+        );
+    }
+}
+
+/// Checks, for each implementation, that
+///
+/// * `decode_to_vec` and `decode_to_utf32` (into a buffer of exactly
+///   [`fast::utf32_len`] code points) give the reference's code points or first error;
+/// * a valid input encodes back to itself with `encode_from_utf32`;
+/// * the data read as little-endian `u32`s (any values) encodes like
+///   `corrected::encode`: the same bytes, or the same error with the code points
+///   before it encoded.
+pub fn fast_decode(bytes: &[u8]) {
+    let ctx = Ctx::new("fast_decode", bytes);
+    let (buffer, shift) = placed(bytes);
+    let data = &buffer[shift..];
+    let expected = corrected::decode(data);
+    let values: Vec<u32> = data
+        .chunks(4)
+        .map(|c| {
+            let mut word = [0u8; 4];
+            word[..c.len()].copy_from_slice(c);
+            u32::from_le_bytes(word)
+        })
+        .collect();
+    let expected_encode = corrected::encode(values.iter().copied());
+    for imp in Implementation::available() {
+        let name = imp.name();
+        ensure_eq!(
+            ctx,
+            expected,
+            fast::decode_to_vec_with(imp, data),
+            "fast::decode_to_vec_with({name}) at misalignment {shift}"
+        );
+        let mut out = vec![u32::MAX; fast::utf32_len(data)];
+        let written = fast::decode_to_utf32_with(imp, data, &mut out);
+        match &expected {
+            Ok(cps) => {
+                ensure_eq!(
+                    ctx,
+                    Ok(cps.len()),
+                    written,
+                    "fast::decode_to_utf32_with({name}): count"
+                );
+                ensure_eq!(
+                    ctx,
+                    cps,
+                    &out,
+                    "fast::decode_to_utf32_with({name}): code points"
+                );
+                let mut again = Vec::new();
+                ensure_eq!(
+                    ctx,
+                    Ok(()),
+                    fast::encode_from_utf32_with(imp, cps, &mut again),
+                    "fast::encode_from_utf32_with({name}) of decoded code points"
+                );
+                ensure_eq!(
+                    ctx,
+                    data,
+                    &again[..],
+                    "fast::encode_from_utf32_with({name}) round trip"
+                );
+            }
+            Err(e) => ensure_eq!(ctx, Err(*e), written, "fast::decode_to_utf32_with({name})"),
+        }
+        let mut encoded = Vec::new();
+        let got = fast::encode_from_utf32_with(imp, &values, &mut encoded);
+        match &expected_encode {
+            Ok(want) => {
+                ensure_eq!(
+                    ctx,
+                    Ok(()),
+                    got,
+                    "fast::encode_from_utf32_with({name}) of the data as u32"
+                );
+                ensure_eq!(
+                    ctx,
+                    want,
+                    &encoded,
+                    "fast::encode_from_utf32_with({name}) bytes"
+                );
+            }
+            Err(e) => {
+                ensure_eq!(
+                    ctx,
+                    Err(*e),
+                    got,
+                    "fast::encode_from_utf32_with({name}) error"
+                );
+                let before = values.iter().position(|&v| v == e.codepoint).unwrap_or(0);
+                let prefix =
+                    corrected::encode(values[..before].iter().copied()).unwrap_or_default();
+                ensure_eq!(
+                    ctx,
+                    prefix,
+                    encoded,
+                    "fast::encode_from_utf32_with({name}): output before the error"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_and_invalid_inputs_at_every_misalignment_pass() {
+        let text = corrected::encode("Größe 大小 🦀 ok".chars().map(u32::from)).unwrap();
+        for shift in 0..64u8 {
+            for data in [&text[..], b"\xFD\xBF\xBF\xBF\xBF", b"ab\xFE\xFE\x80c", b""] {
+                let mut input = vec![shift];
+                input.extend_from_slice(data);
+                fast_validate(&input);
+                fast_decode(&input);
+            }
+        }
+        fast_validate(b"");
+        fast_decode(b"");
+    }
+
+    #[test]
+    fn the_layout_places_the_data_at_its_misalignment() {
+        let (buffer, shift) = placed(b"\x43abc");
+        assert_eq!((shift, &buffer[shift..]), (3, &b"abc"[..]));
+        assert_eq!(buffer.len(), 6);
+    }
+}
