@@ -377,7 +377,9 @@ fn agrees(
     !b.overflowed()
         && rest.len() == b.as_slice().len()
         && rest.iter().zip(b.as_slice()).all(|(x, y)| {
-            x.offset == y.offset + k as u32 && x.length == y.length && x.value == y.value
+            x.offset == y.offset.wrapping_add(k as u32)
+                && x.length == y.length
+                && x.value == y.value
         })
 }
 
