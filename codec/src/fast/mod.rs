@@ -265,7 +265,8 @@ const fn is_continuation(b: u8) -> bool {
 /// Decodes `bytes` into `out`: the number of code points written, or the first error
 /// span exactly as [`corrected::decode`] reports it.
 ///
-/// The input is validated first: on error, `out` is left as it was.
+/// On error, what `out` holds is unspecified (the AVX-512 decoder validates as it
+/// goes).
 ///
 /// # Panics
 ///
@@ -306,15 +307,26 @@ pub fn decode_to_utf32_with(
     out: &mut [u32],
 ) -> Result<usize, DecodeError> {
     let implementation = implementation.or_portable();
+    #[cfg(target_arch = "x86_64")]
+    if implementation == Implementation::Avx512 {
+        // Validates as it decodes; on failure the validator explains.
+        return match x86::decode_avx512(bytes, out) {
+            Some(written) => Ok(written),
+            None => validate_with(implementation, bytes).map(|()| unreachable_valid()),
+        };
+    }
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
     validate_with(implementation, bytes)?;
-    let written = match implementation {
-        #[cfg(target_arch = "x86_64")]
-        Implementation::Avx512 => x86::decode_valid_avx512(bytes, out),
-        _ => portable::decode_valid(bytes, out, 0, 0),
-    };
-    Ok(written)
+    Ok(portable::decode_valid(bytes, out, 0, 0))
+}
+
+/// What a decoder that found an error returns if the validator then finds none: a bug,
+/// caught by the tests and fuzz targets that compare every result with the reference.
+#[cold]
+#[cfg(target_arch = "x86_64")]
+fn unreachable_valid() -> usize {
+    panic!("corrected_utf8::fast: the decoder and the validator disagree; please report this input")
 }
 
 /// The number of code points valid Corrected UTF-8 `bytes` decode to, which is the
@@ -365,13 +377,8 @@ pub fn decode_to_vec_with(
     implementation: Implementation,
     bytes: &[u8],
 ) -> Result<Vec<u32>, DecodeError> {
-    validate_with(implementation, bytes)?;
     let mut out = alloc::vec![0; utf32_len(bytes)];
-    let written = match implementation.or_portable() {
-        #[cfg(target_arch = "x86_64")]
-        Implementation::Avx512 => x86::decode_valid_avx512(bytes, &mut out),
-        _ => portable::decode_valid(bytes, &mut out, 0, 0),
-    };
+    let written = decode_to_utf32_with(implementation, bytes, &mut out)?;
     debug_assert_eq!(written, out.len());
     Ok(out)
 }

@@ -466,17 +466,29 @@ unsafe fn validate_avx512(bytes: &[u8]) -> Result<(), usize> {
     validate_blocks!(bytes, quick_avx512, full_avx512, ascii256_avx512)
 }
 
-/// Decodes valid Corrected UTF-8 with AVX-512; returns the number of code points.
-/// The caller validated `bytes` and checked that the CPU has AVX-512 (`has_avx512`).
+/// Decodes with AVX-512, validating as it goes: the number of code points, or `None`
+/// if the input is not valid (what `out` then holds is unspecified). The caller
+/// checked that the CPU has the features of `has_avx512`.
 ///
 /// # Panics
 ///
-/// If `out` is too short.
-pub(super) fn decode_valid_avx512(bytes: &[u8], out: &mut [u32]) -> usize {
+/// If the input is valid and `out` is too short.
+pub(super) fn decode_avx512(bytes: &[u8], out: &mut [u32]) -> Option<usize> {
     debug_assert!(has_avx512());
     // SAFETY: the caller chose `Implementation::Avx512` only if `is_available`.
-    let (i, o) = unsafe { decode_avx512_blocks(bytes, out) };
-    portable::decode_valid(bytes, out, i, o)
+    let (block, o) = unsafe { decode_avx512_blocks(bytes, out) }?;
+    // Everything before `block` is valid and decoded, up to the end of the sequence
+    // that runs into it. Validate the rest from that sequence's lead, then decode it
+    // after that sequence.
+    let from = super::restart_point(bytes, block);
+    if validate(Implementation::Avx512, &bytes[from..]).is_err() {
+        return None;
+    }
+    let mut i = block;
+    while i < bytes.len() && super::is_continuation(bytes[i]) {
+        i += 1;
+    }
+    Some(portable::decode_valid(bytes, out, i, o))
 }
 
 /// `DUP[g]`, byte k of dword j: 16g + j. It spreads lead position 16g + j of the
@@ -622,37 +634,58 @@ fn decode32_short(block: __m512i, next: __m512i, positions: __m512i, g: usize) -
     _mm512_mask_blend_epi16(two, one, two_value)
 }
 
-/// The vectorized part of [`decode_valid_avx512`]: returns how far it got, in the
-/// input and the output.
+/// The vectorized part of [`decode_avx512`]: the block it stopped at and the output
+/// position, or `None` if some block it decoded is not valid.
 ///
-/// Per 64-byte block: all ASCII is widened directly. Otherwise the positions of the
-/// sequence starts are compressed into one vector (`vpcompressb`) and, 16 at a time,
-/// each lead and the bytes after it (in this block or the next) are gathered into a
-/// 32-bit lane (`vpermt2b`), the continuation bits packed with two multiply-adds, and
-/// a shift, mask and offset looked up by the lead's count of leading ones give the
-/// code point. Blocks of only 1- and 2-byte sequences go 32 at a time in 16-bit
-/// lanes; blocks with a 5- or 6-byte lead gather two more bytes per lane. Blocks are
-/// at fixed offsets, so no block waits for the one before.
+/// Per 64-byte block: the validity check of the validators (at 3 or 5 bytes back),
+/// accumulated and tested once at the end. All ASCII is widened directly. Otherwise
+/// the positions of the sequence starts are compressed into one vector
+/// (`vpcompressb`) and, 16 at a time, each lead and the bytes after it (in this block
+/// or the next) are gathered into a 32-bit lane (`vpermt2b`), the continuation bits
+/// packed with two multiply-adds, and a shift, mask and offset looked up by the lead's
+/// count of leading ones give the code point. Blocks of only 1- and 2-byte sequences
+/// go 32 at a time in 16-bit lanes; blocks with a 5- or 6-byte lead gather two more
+/// bytes per lane. Blocks are at fixed offsets, so no block waits for the one before.
 ///
 /// # Safety
 ///
 /// The CPU must have the features of `has_avx512`.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
-unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> (usize, usize) {
+unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, usize)> {
     let len = bytes.len();
     let (mut i, mut o) = (0usize, 0usize);
     let iota = table(&IOTA);
+    // Wrong bytes found so far, and whether the previous block had a byte F8–FF (then
+    // this block needs the check at 5 bytes back).
+    let mut bad = 0u64;
+    let mut previous_rare = false;
     // Every block writes at most 64 lanes, and reads the next block; the scalar loop
     // finishes the last one.
     while i + 128 <= len && out.len() - o >= 64 {
+        let p = bytes.as_ptr().wrapping_add(i);
         // SAFETY: i + 128 <= len.
         let (block, next) = unsafe {
-            let p = bytes.as_ptr().add(i);
             (
                 _mm512_loadu_si512(p as *const __m512i),
                 _mm512_loadu_si512(p.add(64) as *const __m512i),
             )
         };
+        let at_least = |t: u8| _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(t as i8));
+        let rare = at_least(0xF8) != 0;
+        bad |= if i == 0 {
+            // The first block, with 5 ASCII bytes of context in front.
+            let mut first = [0u8; 5 + 64];
+            first[5..].copy_from_slice(&bytes[..64]);
+            // SAFETY: the block and its context are the 69 bytes of `first`.
+            unsafe { bad_avx512::<true>(first.as_ptr().add(5)) }.0
+        } else if rare || previous_rare {
+            // SAFETY: i >= 64 > 5 and i + 64 <= len: p − 5 .. p + 64 is in `bytes`.
+            unsafe { bad_avx512::<true>(p) }.0
+        } else {
+            // SAFETY: as above.
+            unsafe { bad_avx512::<false>(p) }.0
+        };
+        previous_rare = rare;
         let dst = out[o..o + 64].as_mut_ptr();
         i += 64;
         if _mm512_movepi8_mask(block) == 0 {
@@ -675,11 +708,12 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> (usize, usize) 
             o += 64;
             continue;
         }
-        // Not 80–BF (signed < −64): where a sequence starts.
+        // Not 80–BF (signed < −64): where a sequence starts. (In invalid input the
+        // lanes may hold anything; every index stays within the two blocks and every
+        // store within out[o..o + 64].)
         let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
         let n = leads.count_ones() as usize;
         let positions = _mm512_maskz_compress_epi8(leads, iota);
-        let at_least = |t: u8| _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(t as i8));
         if at_least(0xE0) == 0 {
             // Only 1- and 2-byte sequences: 32 at a time.
             for g in 0..n.div_ceil(32) {
@@ -692,7 +726,7 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> (usize, usize) 
                     _mm512_storeu_si512(dst.add(32 * g + 16) as *mut __m512i, hi);
                 }
             }
-        } else if at_least(0xF8) == 0 {
+        } else if !rare {
             for g in 0..n.div_ceil(16) {
                 let cp = decode16::<false>(block, next, positions, g);
                 // SAFETY: lanes o + 16g .. o + 16g + 16 are inside out[o..o + 64] (g < 4).
@@ -707,12 +741,7 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> (usize, usize) 
         }
         o += n;
     }
-    // The last block's last sequence may have ended in this one: skip its continuation
-    // bytes, which were decoded with it.
-    while i < len && super::is_continuation(bytes[i]) {
-        i += 1;
-    }
-    (i, o)
+    (bad == 0).then_some((i, o))
 }
 
 #[cfg(feature = "alloc")]
