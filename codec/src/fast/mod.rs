@@ -72,7 +72,7 @@ pub enum Implementation {
     Sse2,
     /// x86_64 AVX2.
     Avx2,
-    /// x86_64 AVX-512 F/BW/VL/CD/VBMI/VBMI2 with BMI2 (Ice Lake, Zen 4 and later).
+    /// x86_64 AVX-512 F/BW/CD/VL/VBMI/VBMI2 with BMI2 (Ice Lake, Zen 4 and later).
     Avx512,
 }
 

@@ -29,6 +29,7 @@ pub(super) fn has_avx512() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx512vbmi2")
             && std::is_x86_feature_detected!("bmi1")
@@ -41,6 +42,7 @@ pub(super) fn has_avx512() -> bool {
             target_feature = "avx512f",
             target_feature = "avx512bw",
             target_feature = "avx512cd",
+            target_feature = "avx512vl",
             target_feature = "avx512vbmi",
             target_feature = "avx512vbmi2",
             target_feature = "bmi1",
@@ -542,33 +544,34 @@ static IOTA: [u8; 64] = iota();
 
 /// Per lane, indexed by the number of leading one bits of the lead (0 for ASCII, else
 /// the sequence length 2–6), for the value `w = b0 << 18 | c1 << 12 | c2 << 6 | c3`
-/// of the lead and the 3 bytes after it and `t = c4 << 6 | c5` of the next two:
-/// `raw = ((w << SHL) >> SHR | t >> TAIL_SHR) & RAW_MASK`, and the class's offset (the
-/// 3-byte class's second offset is added apart).
+/// of the whole lead byte `b0` and the 6-bit groups `c` of the bytes after it, and
+/// `t = c4 << 6 | c5` of the next two:
+/// `(w << SHL) >> SHR | t >> TAIL_SHR` is the raw value plus the lead's marker bits
+/// (`110`, `1110`, … above it; those of a 6-byte lead are shifted out), and `ADJUST`
+/// takes the marker off and adds the class's offset, in one addition (wrapping). The
+/// 3-byte class's second offset is added apart.
 static SHL: [u32; 16] = [0, 0, 0, 0, 0, 6, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static SHR: [u32; 16] = [18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAIL_SHR: [u32; 16] = [32, 32, 32, 32, 32, 6, 0, 32, 32, 32, 32, 32, 32, 32, 32, 32];
-static RAW_MASK: [u32; 16] = [
-    0x7F,
-    0,
-    0x7FF,
-    0xFFFF,
-    0x1F_FFFF,
-    0x3FF_FFFF,
-    0x7FFF_FFFF,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-    0,
-];
-static OFFSET: [u32; 16] = [
-    0, 0, 160, 2_208, 69_792, 2_166_944, 69_275_808, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-];
+static ADJUST: [u32; 16] = {
+    // (marker bits in place, offset) by length.
+    let classes: [(u32, u32); 7] = [
+        (0, 0),
+        (0, 0),
+        (0xC0 << 6, 160),
+        (0xE0 << 12, 2_208),
+        (0xF0 << 18, 69_792),
+        (0xF8 << 24, 2_166_944),
+        (0, 69_275_808),
+    ];
+    let mut t = [0u32; 16];
+    let mut n = 0;
+    while n < classes.len() {
+        t[n] = classes[n].1.wrapping_sub(classes[n].0);
+        n += 1;
+    }
+    t
+};
 
 /// Loads a 64-byte table.
 #[target_feature(enable = "avx512f")]
@@ -602,21 +605,48 @@ fn decode16<const LONG: bool>(
     );
     let ones = _mm512_lzcnt_epi32(_mm512_xor_si512(lanes, set(-1)));
     let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(ones, table(t));
-    let mut raw = _mm512_srlv_epi32(w, look(&SHR));
+    let mut marked = _mm512_srlv_epi32(w, look(&SHR));
     if LONG {
         let tail = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV_TAIL)), next);
         let tail = _mm512_maddubs_epi16(_mm512_and_si512(tail, set(0x3F3F)), set(0x4001));
-        raw = _mm512_or_si512(
+        marked = _mm512_or_si512(
             _mm512_srlv_epi32(_mm512_sllv_epi32(w, look(&SHL)), look(&SHR)),
             _mm512_srlv_epi32(tail, look(&TAIL_SHR)),
         );
     }
-    let raw = _mm512_and_si512(raw, look(&RAW_MASK));
-    let cp = _mm512_add_epi32(raw, look(&OFFSET));
-    // 3-byte sequences from raw CF60 on skip the surrogates: 2048 more.
+    let cp = _mm512_add_epi32(marked, look(&ADJUST));
+    // 3-byte sequences from raw CF60 (code point D800) on skip the surrogates: 2048 more.
     let high3 =
-        _mm512_mask_cmpge_epu32_mask(_mm512_cmpeq_epi32_mask(ones, set(3)), raw, set(0xCF60));
+        _mm512_mask_cmpge_epu32_mask(_mm512_cmpeq_epi32_mask(ones, set(3)), cp, set(0xD800));
     _mm512_mask_add_epi32(cp, high3, cp, set(2048))
+}
+
+/// [`decode16`] (without 5- and 6-byte sequences) for the first 8 of the 16: the
+/// gather on the whole vectors, the arithmetic on halves, which cost half as much.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl")]
+#[inline]
+fn decode8(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> __m256i {
+    let set = _mm256_set1_epi32;
+    let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
+    let lanes = _mm512_castsi512_si256(lanes);
+    let bits = _mm256_and_si256(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let ones = _mm256_lzcnt_epi32(_mm256_xor_si256(lanes, set(-1)));
+    // The first 8 entries of each table (`ones` is at most 4 here).
+    let look = |t: &'static [u32; 16]| {
+        // SAFETY: the table is 64 bytes; this reads its first 32.
+        _mm256_permutexvar_epi32(ones, unsafe {
+            _mm256_loadu_si256(t.as_ptr() as *const __m256i)
+        })
+    };
+    let cp = _mm256_add_epi32(_mm256_srlv_epi32(w, look(&SHR)), look(&ADJUST));
+    let high3 =
+        _mm256_mask_cmpge_epu32_mask(_mm256_cmpeq_epi32_mask(ones, set(3)), cp, set(0xD800));
+    _mm256_mask_add_epi32(cp, high3, cp, set(2048))
 }
 
 /// The code points of 32 sequences of 1 or 2 bytes whose leads are at the block
@@ -650,7 +680,9 @@ fn decode32_short(block: __m512i, next: __m512i, positions: __m512i, g: usize) -
 /// # Safety
 ///
 /// The CPU must have the features of `has_avx512`.
-#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,avx512vl,bmi1,bmi2,popcnt"
+)]
 unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, usize)> {
     let len = bytes.len();
     let (mut i, mut o) = (0usize, 0usize);
@@ -727,10 +759,21 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, 
                 }
             }
         } else if !rare {
-            for g in 0..n.div_ceil(16) {
+            for g in 0..n / 16 {
                 let cp = decode16::<false>(block, next, positions, g);
                 // SAFETY: lanes o + 16g .. o + 16g + 16 are inside out[o..o + 64] (g < 4).
                 unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+            }
+            // The rest: up to 8 (as in text of 3- and 4-byte sequences) at half cost.
+            let (g, rest) = (n / 16, n % 16);
+            if rest > 8 {
+                let cp = decode16::<false>(block, next, positions, g);
+                // SAFETY: as above (rest > 0, so g < 4).
+                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+            } else if rest > 0 {
+                let cp = decode8(block, next, positions, g);
+                // SAFETY: lanes o + 16g .. o + 16g + 8 are inside out[o..o + 64] (g < 4).
+                unsafe { _mm256_storeu_si256(dst.add(16 * g) as *mut __m256i, cp) };
             }
         } else {
             for g in 0..n.div_ceil(16) {
