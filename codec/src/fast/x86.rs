@@ -6,6 +6,9 @@
 //! before any caller got here; or a SIMD load/store, whose bounds are argued at the
 //! block.
 
+// Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
+#![deny(unsafe_op_in_unsafe_fn)]
+
 use super::portable;
 use super::Implementation;
 use core::arch::x86_64::*;
@@ -621,11 +624,16 @@ fn decode16<const LONG: bool>(
     _mm512_mask_add_epi32(cp, high3, cp, set(2048))
 }
 
-/// [`decode16`] (without 5- and 6-byte sequences) for the first 8 of the 16: the
-/// gather on the whole vectors, the arithmetic on halves, which cost half as much.
+/// [`decode16`] for the first 8 of the 16: the gathers on whole vectors, the
+/// arithmetic on halves, which cost half as much.
 #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl")]
 #[inline]
-fn decode8(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> __m256i {
+fn decode8<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    g: usize,
+) -> __m256i {
     let set = _mm256_set1_epi32;
     let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
     let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
@@ -636,14 +644,25 @@ fn decode8(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> __m25
         set(0x1000_0001),
     );
     let ones = _mm256_lzcnt_epi32(_mm256_xor_si256(lanes, set(-1)));
-    // The first 8 entries of each table (`ones` is at most 4 here).
+    // The first 8 entries of each table (`ones` is at most 6 in valid input, and
+    // only the low 3 bits are used).
     let look = |t: &'static [u32; 16]| {
         // SAFETY: the table is 64 bytes; this reads its first 32.
         _mm256_permutexvar_epi32(ones, unsafe {
             _mm256_loadu_si256(t.as_ptr() as *const __m256i)
         })
     };
-    let cp = _mm256_add_epi32(_mm256_srlv_epi32(w, look(&SHR)), look(&ADJUST));
+    let mut marked = _mm256_srlv_epi32(w, look(&SHR));
+    if LONG {
+        let tail = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV_TAIL)), next);
+        let tail = _mm256_and_si256(_mm512_castsi512_si256(tail), set(0x3F3F));
+        let tail = _mm256_maddubs_epi16(tail, set(0x4001));
+        marked = _mm256_or_si256(
+            _mm256_srlv_epi32(_mm256_sllv_epi32(w, look(&SHL)), look(&SHR)),
+            _mm256_srlv_epi32(tail, look(&TAIL_SHR)),
+        );
+    }
+    let cp = _mm256_add_epi32(marked, look(&ADJUST));
     let high3 =
         _mm256_mask_cmpge_epu32_mask(_mm256_cmpeq_epi32_mask(ones, set(3)), cp, set(0xD800));
     _mm256_mask_add_epi32(cp, high3, cp, set(2048))
@@ -662,6 +681,38 @@ fn decode32_short(block: __m512i, next: __m512i, positions: __m512i, g: usize) -
     let bits = _mm512_and_si512(lanes, set(0x1F3F));
     let two_value = _mm512_add_epi16(_mm512_maddubs_epi16(bits, set(0x4001)), set(160));
     _mm512_mask_blend_epi16(two, one, two_value)
+}
+
+/// Decodes the `n` sequences whose leads are at `positions` into `dst`: 16 at a time,
+/// and the last 8 or fewer (as in text of 3- and 4-byte sequences) at half cost.
+///
+/// # Safety
+///
+/// `dst` must be writable for 64 lanes; `n` ≤ 64.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl")]
+#[inline]
+unsafe fn decode_groups<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    n: usize,
+    dst: *mut u32,
+) {
+    for g in 0..n / 16 {
+        let cp = decode16::<LONG>(block, next, positions, g);
+        // SAFETY: lanes 16g .. 16g + 16 ≤ 64 of `dst`.
+        unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+    }
+    let (g, rest) = (n / 16, n % 16);
+    if rest > 8 {
+        let cp = decode16::<LONG>(block, next, positions, g);
+        // SAFETY: rest > 0, so g < 4: lanes 16g .. 16g + 16 ≤ 64 of `dst`.
+        unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+    } else if rest > 0 {
+        let cp = decode8::<LONG>(block, next, positions, g);
+        // SAFETY: g < 4: lanes 16g .. 16g + 8 < 64 of `dst`.
+        unsafe { _mm256_storeu_si256(dst.add(16 * g) as *mut __m256i, cp) };
+    }
 }
 
 /// The vectorized part of [`decode_avx512`]: the block it stopped at and the output
@@ -759,28 +810,11 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, 
                 }
             }
         } else if !rare {
-            for g in 0..n / 16 {
-                let cp = decode16::<false>(block, next, positions, g);
-                // SAFETY: lanes o + 16g .. o + 16g + 16 are inside out[o..o + 64] (g < 4).
-                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
-            }
-            // The rest: up to 8 (as in text of 3- and 4-byte sequences) at half cost.
-            let (g, rest) = (n / 16, n % 16);
-            if rest > 8 {
-                let cp = decode16::<false>(block, next, positions, g);
-                // SAFETY: as above (rest > 0, so g < 4).
-                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
-            } else if rest > 0 {
-                let cp = decode8(block, next, positions, g);
-                // SAFETY: lanes o + 16g .. o + 16g + 8 are inside out[o..o + 64] (g < 4).
-                unsafe { _mm256_storeu_si256(dst.add(16 * g) as *mut __m256i, cp) };
-            }
+            // SAFETY: `dst` is out[o..o + 64]; n ≤ 64.
+            unsafe { decode_groups::<false>(block, next, positions, n, dst) };
         } else {
-            for g in 0..n.div_ceil(16) {
-                let cp = decode16::<true>(block, next, positions, g);
-                // SAFETY: as above.
-                unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
-            }
+            // SAFETY: as above.
+            unsafe { decode_groups::<true>(block, next, positions, n, dst) };
         }
         o += n;
     }
