@@ -845,10 +845,44 @@ mod encode {
         portable::encode_scalar(&codepoints[done..], out)
     }
 
-    /// Lead marks, by sequence length: OR'ed into the first byte.
-    static LEAD_MARK: [u32; 16] = [0, 0, 0x40, 0x60, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    /// How far the 4-byte form shifts right, in bits, by sequence length.
-    static LEAD_SHIFT: [u32; 16] = [0, 0, 16, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    /// By class (0 ASCII, 1 two bytes, 2 and 3 three bytes below and above the
+    /// surrogates, 4 four bytes): the offset, how far the 4-byte form shifts right in
+    /// bits, the lead mark OR'ed into the first byte, and the length in every byte.
+    static CLASS_OFFSET: [u32; 16] = [
+        0, 160, 2_208, 4_256, 69_792, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    static CLASS_SHIFT: [u32; 16] = [0, 16, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    static CLASS_MARK: [u32; 16] = [0, 0x40, 0x60, 0x60, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    static CLASS_LEN_BYTES: [u32; 16] = [
+        0x0101_0101,
+        0x0202_0202,
+        0x0303_0303,
+        0x0303_0303,
+        0x0404_0404,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ];
+    /// For `vpmultishiftqb`: the bit offsets of c0–c3 of the low and the high dword of
+    /// each qword.
+    static FOUR_GROUPS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let k = i % 8;
+            t[i] = [18, 12, 6, 0, 50, 44, 38, 32][k];
+            i += 1;
+        }
+        t
+    };
     /// Byte k of each dword is k: compared with a lane's length, it keeps its bytes.
     const fn byte_index() -> [u8; 64] {
         let mut t = [0u8; 64];
@@ -954,13 +988,33 @@ mod encode {
     /// The CPU must have the features of `has_avx512`.
     #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
     unsafe fn encode_avx512_blocks(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
-        let mark_t = table(&LEAD_MARK);
-        let shift_t = table(&LEAD_SHIFT);
         let byte_index = table(&BYTE_INDEX);
         let set = _mm512_set1_epi32;
         let mut done = 0;
         out.reserve(codepoints.len());
-        for chunk in codepoints.chunks_exact(16) {
+        // Runs of ASCII, 64 code points at a time.
+        while let Some(run) = codepoints.get(done..done + 64) {
+            // SAFETY: the run is 64 u32 = 256 bytes.
+            let v: [__m512i; 4] = core::array::from_fn(|k| unsafe {
+                _mm512_loadu_si512(run.as_ptr().add(16 * k) as *const __m512i)
+            });
+            let any = _mm512_or_si512(_mm512_or_si512(v[0], v[1]), _mm512_or_si512(v[2], v[3]));
+            if _mm512_cmpge_epu32_mask(any, set(0x80)) != 0 {
+                break;
+            }
+            out.reserve(64);
+            let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+            // SAFETY: 4 × 16 bytes into the ≥ 64 bytes of spare capacity just reserved;
+            // all are written before `set_len` counts them.
+            unsafe {
+                for (k, v) in v.iter().enumerate() {
+                    _mm_storeu_si128(dst.add(16 * k) as *mut __m128i, _mm512_cvtepi32_epi8(*v));
+                }
+                out.set_len(out.len() + 64);
+            }
+            done += 64;
+        }
+        for chunk in codepoints[done..].chunks_exact(16) {
             out.reserve(64);
             // SAFETY: the chunk is 16 u32 = 64 bytes.
             let v = unsafe { _mm512_loadu_si512(chunk.as_ptr() as *const __m512i) };
@@ -1003,35 +1057,28 @@ mod encode {
                 done += 16;
                 continue;
             }
-            let two = _mm512_cmpge_epu32_mask(v, set(0xA0));
-            let three = _mm512_cmpge_epu32_mask(v, set(0x8A0));
-            let high3 = _mm512_cmpge_epu32_mask(v, set(0xE000));
-            let four = _mm512_cmpge_epu32_mask(v, set(0x1_10A0));
-            let len = _mm512_mask_add_epi32(set(1), two, set(1), set(1));
-            let len = _mm512_mask_add_epi32(len, three, len, set(1));
-            let len = _mm512_mask_add_epi32(len, four, len, set(1));
-            let offset = _mm512_mask_mov_epi32(_mm512_setzero_si512(), two, set(160));
-            let offset = _mm512_mask_mov_epi32(offset, three, set(2_208));
-            let offset = _mm512_mask_mov_epi32(offset, high3, set(4_256));
-            let offset = _mm512_mask_mov_epi32(offset, four, set(69_792));
-            let raw = _mm512_sub_epi32(v, offset);
-            // Memory order c0 c1 c2 c3 = raw bits 18–20, 12–17, 6–11, 0–5, each | 80.
-            let c0 = _mm512_srli_epi32(raw, 18);
-            let c1_ = _mm512_and_si512(_mm512_srli_epi32(raw, 4), set(0x3F00));
-            let c2 = _mm512_and_si512(_mm512_slli_epi32(raw, 10), set(0x3F_0000));
-            let c3 = _mm512_slli_epi32(raw, 24);
-            let four_form = _mm512_or_si512(
-                _mm512_or_si512(c0, c1_),
-                _mm512_or_si512(
-                    _mm512_or_si512(c2, _mm512_and_si512(c3, set(0x3F00_0000))),
-                    set(0x8080_8080u32 as i32),
-                ),
+            // The class of each lane: 0 ASCII, 1 two bytes, 2 and 3 three bytes (below
+            // and above the surrogates), 4 four bytes.
+            let mut class = _mm512_setzero_si512();
+            for first in [0xA0, 0x8A0, 0xE000, 0x1_10A0] {
+                let k = _mm512_cmpge_epu32_mask(v, set(first));
+                class = _mm512_mask_add_epi32(class, k, class, set(1));
+            }
+            let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(class, table(t));
+            let raw = _mm512_sub_epi32(v, look(&CLASS_OFFSET));
+            // The 4-byte form `F0|c0 80|c1 80|c2 80|c3` (c0 = raw bits 18–20, …, c3 = bits
+            // 0–5): one `vpmultishiftqb` takes each 6-bit group into its byte.
+            let groups = _mm512_multishift_epi64_epi8(table(&FOUR_GROUPS), raw);
+            let four_form = _mm512_ternarylogic_epi32::<0xEA>(
+                groups,
+                set(0x3F3F_3F3F),
+                set(0x8080_8080u32 as i32),
             );
-            let shifted = _mm512_srlv_epi32(four_form, _mm512_permutexvar_epi32(len, shift_t));
-            let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi32(len, mark_t));
+            let shifted = _mm512_srlv_epi32(four_form, look(&CLASS_SHIFT));
+            let encoded = _mm512_or_si512(shifted, look(&CLASS_MARK));
             let encoded = _mm512_mask_mov_epi32(encoded, ascii, v);
             // Byte k of lane j is kept if k < len_j (len in every byte of its lane).
-            let len_bytes = _mm512_mullo_epi32(len, set(0x0101_0101));
+            let len_bytes = look(&CLASS_LEN_BYTES);
             let keep = _mm512_cmplt_epu8_mask(byte_index, len_bytes);
             let packed = _mm512_maskz_compress_epi8(keep, encoded);
             // SAFETY: 64 bytes into the ≥ 64 bytes of spare capacity reserved above; the
