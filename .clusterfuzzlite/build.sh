@@ -51,6 +51,7 @@ PY
 }
 for target in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^corrected-utf8-fuzz$'); do
     cp "$release/$target" "$OUT/"
+    cp fuzz/fuzz.dict "$OUT/$target.dict"
     if compgen -G "corpus/$target/*" >/dev/null; then
         zip_dir "$PWD/corpus/$target" "$OUT/${target}_seed_corpus.zip"
     fi

@@ -47,7 +47,8 @@ for t in "${list[@]}"; do
     # not stop the run (-ignore_crashes): each is saved under $artifacts.
     fuzz run -s "$sanitizer" "$t" "$new" "$corpus" -- \
         -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
-        -artifact_prefix="$artifacts/" "${max_len[@]}" >"$log" 2>&1 || true
+        -artifact_prefix="$artifacts/" -dict="$root/fuzz/fuzz.dict" "${max_len[@]}" \
+        >"$log" 2>&1 || true
 
     # The last status line: "#EXECS: cov: C ft: F corp: N exec/s E oom/timeout/crash: ..."
     status=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1 || true)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Teeth: shows that each fuzz target catches a bug. For each mutation below, a scratch
 # copy of the checkout gets one line of the codec changed, the target is built and run
-# from an empty corpus for at most TEETH_SECONDS, and a crash is expected. The
-# committed corpus is also replayed on the mutant (`-runs=0`), which is what
-# `cargo test` would do.
+# from an empty corpus (with fuzz/fuzz.dict, as the nightly job) for at most
+# TEETH_SECONDS, and a crash is expected. The committed corpus is also replayed on
+# the mutant (`-runs=0`), which is what `cargo test` would do.
 #
 #   fuzz/teeth.sh [mutation...]        (default: all; names in the table below)
 #
@@ -66,7 +66,7 @@ mutation() {
     rm -rf "$empty" "$scratch/artifacts/$name"
     mkdir -p "$empty" "$scratch/artifacts/$name"
     start=$(date +%s.%N)
-    if "$bin" "$empty" -seed="$seed" -max_total_time="$seconds" \
+    if "$bin" "$empty" -seed="$seed" -max_total_time="$seconds" -dict="$root/fuzz/fuzz.dict" \
         -artifact_prefix="$scratch/artifacts/$name/" >"$scratch/fuzz-$name.log" 2>&1; then
         caught="**survived ${seconds}s**"
         survived=1
@@ -100,6 +100,17 @@ mutation stream-ignores-narrow-ranges streaming codec/src/stream.rs \
 mutation magic-prefix-dropped-across-chunks document codec/src/document.rs \
     's/self.no_magic(matched, &mut sink)/self.no_magic(0, \&mut sink)/' \
     "a magic-number prefix held back across chunks is dropped when the next chunk does not match"
+
+# Deeper ones: the fuzzer has to build a specific multi-byte sequence.
+mutation f4-accepts-above-10ffff differential_std codec/src/utf8.rs \
+    's/0xF4        => seq(4, 0x80, 0x8F, OutOfRange)/0xF4        => seq(4, 0x80, 0x90, OutOfRange)/' \
+    "UTF-8 accepts F4 90 xx xx, i.e. U+110000 and up"
+mutation paragraph-separator-not-reported document codec/src/document.rs \
+    's/0x2029 => Some(FindingKind::ParagraphSeparator)/0x2029 => None/' \
+    "U+2029 (Corrected UTF-8 E1 9E 89) raises no paragraph-separator warning"
+mutation reserved-span-ends-only-at-ascii streaming codec/src/stream.rs \
+    's/if corrected::is_recognized_lead(byte) {/if byte < 0x80 {/' \
+    "in a stream, a reserved span runs on over C0-FD lead bytes"
 
 echo
 echo "| mutation | target | replay of corpus/ | fuzzing from empty corpus (seed $seed) |"

@@ -92,6 +92,16 @@ fn corpus_document() {
     replay_target("document");
 }
 
+#[test]
+fn corpus_fast_validate() {
+    replay_target("fast_validate");
+}
+
+#[test]
+fn corpus_fast_decode() {
+    replay_target("fast_decode");
+}
+
 /// Each target has a corpus test above, a libFuzzer target and an AFL target, and each
 /// libFuzzer target is one of `TARGETS` (so that its corpus is replayed here).
 #[test]
@@ -126,6 +136,45 @@ fn every_target_is_wired_up() {
             assert!(file.is_file(), "{} is missing", file.display());
         }
     }
+}
+
+/// `fuzz/fuzz.dict`: each `c8_XXXX` token is the Corrected UTF-8 encoding of U+XXXX and
+/// each `u8_XXXX` its UTF-8 encoding, so the dictionary says what it means.
+#[test]
+fn dictionary_tokens_mean_what_they_say() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/fuzz.dict");
+    let dict = fs::read_to_string(&path).unwrap();
+    let mut named = 0;
+    for line in dict
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (name, value) = line
+            .split_once('=')
+            .unwrap_or_else(|| panic!("bad line {line:?}"));
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("bad value in {line:?}"));
+        let bytes: Vec<u8> = value
+            .split("\\x")
+            .skip(1)
+            .map(|h| u8::from_str_radix(h, 16).unwrap_or_else(|_| panic!("bad escape in {line:?}")))
+            .collect();
+        let encode = match name.get(..3) {
+            Some("c8_") => |cp| corrected_utf8::corrected::encode([cp]),
+            Some("u8_") => |cp| corrected_utf8::utf8::encode([cp]),
+            _ => continue,
+        };
+        let cp = u32::from_str_radix(&name[3..], 16).unwrap();
+        assert_eq!(encode(cp).as_deref(), Ok(&bytes[..]), "{line}");
+        named += 1;
+    }
+    assert!(
+        named > 20,
+        "only {named} named tokens in {}",
+        path.display()
+    );
 }
 
 /// One test per file of `corpus/regressions/`: `test_name => "file-name"`. The file
@@ -167,6 +216,10 @@ fn every_regression_has_a_test() {
             "corpus/regressions/{name} has no test: add it to `regressions!` in {}",
             file!()
         );
+    }
+    // Replay them all here too, so a file is checked even before its test exists.
+    for name in &on_disk {
+        replay_regression(name);
     }
     for name in REGRESSIONS {
         assert!(

@@ -20,6 +20,7 @@
 //! | [`differential_std`] | UTF-8 agrees with `std`; `&str` → Corrected UTF-8 → back is unchanged |
 //! | [`streaming`] | any chunking gives the one-shot events; pending bytes stay bounded |
 //! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
+//! | [`fast::fast_validate`], [`fast::fast_decode`] | the fast paths agree with the reference, every implementation, every misalignment |
 //!
 //! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
 //! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
@@ -66,7 +67,7 @@ impl Debug for Target {
 }
 
 /// Every target, in the order the nightly job and the corpus replay run them.
-pub const TARGETS: [Target; 6] = [
+pub const TARGETS: [Target; 8] = [
     Target {
         name: "decode",
         check: decode,
@@ -90,6 +91,14 @@ pub const TARGETS: [Target; 6] = [
     Target {
         name: "document",
         check: document,
+    },
+    Target {
+        name: "fast_validate",
+        check: fast::fast_validate,
+    },
+    Target {
+        name: "fast_decode",
+        check: fast::fast_decode,
     },
 ];
 

@@ -2,7 +2,8 @@
 //!
 //! Every vector's input becomes a file in the directory of each target it suits, in that
 //! target's layout: decode and document inputs as raw bytes (and as one-chunk
-//! [`ChunkedInput`]s for `streaming` and `document`, plus a 1-2-3-byte chunking), the
+//! [`ChunkedInput`]s for `streaming` and `document`, plus a 1-2-3-byte chunking; behind
+//! a misalignment byte for the fast paths, with long runs of valid text too), the
 //! code points of each encode file as [`CodePoints`] (one file per code point, and all of
 //! them in one). File names are a hash of the content, so seeding twice adds nothing.
 //! `fuzz/seed-corpus.sh` then merges and minimizes the result into `corpus/` with
@@ -38,6 +39,10 @@ impl Seeds {
         for target in ["decode", "differential_literal", "differential_std"] {
             self.add(target, bytes.to_vec());
         }
+        // The fast paths: a misalignment byte, then the data (`checks::fast`).
+        for target in ["fast_validate", "fast_decode"] {
+            self.add(target, [&[0u8][..], bytes].concat());
+        }
         for target in ["streaming", "document"] {
             self.add(target, ChunkedInput::to_bytes(&[], bytes));
             if bytes.len() > 1 {
@@ -62,6 +67,9 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
     seeds.add_bytes(b"");
     seeds.add_bytes(&corrected_utf8::corrected::MAGIC);
     seeds.add_code_points(&CodePoints::EDGES);
+    // Valid Corrected UTF-8 from the vectors, end to end: long inputs for the fast
+    // paths' vector loops.
+    let mut long_text = Vec::new();
     let mut files = Vec::new();
     find_json(vectors, &mut files)?;
     files.sort();
@@ -86,6 +94,9 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
         for test in tests {
             if let Some(bytes) = test["input"].as_str().and_then(|h| from_hex(h).ok()) {
                 seeds.add_bytes(&bytes);
+                if encoding == "corrected-utf8" && test["result"] == "valid" {
+                    long_text.extend_from_slice(&bytes);
+                }
             }
             if let Some(cp) = test["codepoint"].as_str().and_then(parse_codepoint) {
                 if let Ok(cp) = u32::try_from(cp) {
@@ -96,6 +107,25 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
         }
         if !cps.is_empty() {
             seeds.add_code_points(&cps);
+        }
+    }
+    for len in [64, 300, 1100] {
+        let Some(text) = long_text.get(..len) else {
+            break;
+        };
+        for (shift, bad_at) in [
+            (0u8, None),
+            (7, None),
+            (0, Some(len / 2)),
+            (33, Some(len - 1)),
+        ] {
+            let mut data = text.to_vec();
+            if let Some(at) = bad_at {
+                data[at] = 0x80;
+            }
+            for target in ["fast_validate", "fast_decode"] {
+                seeds.add(target, [&[shift][..], &data].concat());
+            }
         }
     }
     Ok(seeds)
