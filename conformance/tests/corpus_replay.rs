@@ -102,6 +102,21 @@ fn corpus_fast_decode() {
     replay_target("fast_decode");
 }
 
+#[test]
+fn corpus_utf_inf8_roundtrip() {
+    replay_target("utf_inf8_roundtrip");
+}
+
+#[test]
+fn corpus_utf_inf8_differential_literal() {
+    replay_target("utf_inf8_differential_literal");
+}
+
+#[test]
+fn corpus_utf_inf8_streaming() {
+    replay_target("utf_inf8_streaming");
+}
+
 /// Each target has a corpus test above, a libFuzzer target and an AFL target, and each
 /// libFuzzer target is one of `TARGETS` (so that its corpus is replayed here).
 #[test]

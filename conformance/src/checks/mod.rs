@@ -21,6 +21,7 @@
 //! | [`streaming`] | any chunking gives the one-shot events; pending bytes stay bounded |
 //! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
 //! | [`fast::fast_validate`], [`fast::fast_decode`] | the fast paths agree with the reference, every implementation, every misalignment |
+//! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
 //!
 //! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
 //! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
@@ -39,6 +40,7 @@ mod input;
 mod roundtrip;
 pub mod seed;
 mod streaming;
+mod utf_inf8;
 
 pub use decode::decode;
 pub use differential_literal::differential_literal;
@@ -47,6 +49,7 @@ pub use document::document;
 pub use input::{ChunkedInput, Chunks, CodePoints};
 pub use roundtrip::roundtrip;
 pub use streaming::streaming;
+pub use utf_inf8::{utf_inf8_differential_literal, utf_inf8_roundtrip, utf_inf8_streaming};
 
 use std::fmt::{self, Debug, Write as _};
 
@@ -67,7 +70,7 @@ impl Debug for Target {
 }
 
 /// Every target, in the order the nightly job and the corpus replay run them.
-pub const TARGETS: [Target; 8] = [
+pub const TARGETS: [Target; 11] = [
     Target {
         name: "decode",
         check: decode,
@@ -99,6 +102,18 @@ pub const TARGETS: [Target; 8] = [
     Target {
         name: "fast_decode",
         check: fast::fast_decode,
+    },
+    Target {
+        name: "utf_inf8_roundtrip",
+        check: utf_inf8_roundtrip,
+    },
+    Target {
+        name: "utf_inf8_differential_literal",
+        check: utf_inf8_differential_literal,
+    },
+    Target {
+        name: "utf_inf8_streaming",
+        check: utf_inf8_streaming,
     },
 ];
 

@@ -51,6 +51,45 @@ impl Seeds {
         }
     }
 
+    /// A UTF-∞-8 vector file: decode inputs for the differential and streaming targets
+    /// (at the default limit, whose byte is 0xFF, and at a 13-byte limit), code points
+    /// for the round trip (as `checks::utf_inf8` records, up to 256 digits).
+    fn add_utf_inf8(&mut self, file: &Value) {
+        let tests = file["testGroups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["tests"].as_array().into_iter().flatten());
+        for test in tests {
+            if let Some(bytes) = test["input"].as_str().and_then(|h| from_hex(h).ok()) {
+                for limit in [0xFF, 12] {
+                    self.add(
+                        "utf_inf8_differential_literal",
+                        [&[limit][..], &bytes].concat(),
+                    );
+                    let chunked = ChunkedInput::to_bytes(&[1, 0, 3], &bytes);
+                    self.add("utf_inf8_streaming", [&[limit][..], &chunked].concat());
+                }
+            }
+            let digits = test["codepoint"]
+                .as_str()
+                .and_then(|c| c.strip_prefix("U+"));
+            if let Some(digits) = digits.filter(|d| (1..=256).contains(&d.len())) {
+                let nibbles: Vec<u8> = digits
+                    .bytes()
+                    .map(|c| (c as char).to_digit(16).unwrap_or(0) as u8)
+                    .collect();
+                let mut record = vec![(nibbles.len() - 1) as u8];
+                record.extend(
+                    nibbles
+                        .chunks(2)
+                        .map(|p| p[0] << 4 | p.get(1).copied().unwrap_or(0)),
+                );
+                self.add("utf_inf8_roundtrip", record);
+            }
+        }
+    }
+
     /// Code points that encoders take.
     fn add_code_points(&mut self, cps: &[u32]) {
         self.add("roundtrip", CodePoints::to_bytes(cps));
@@ -60,8 +99,7 @@ impl Seeds {
     }
 }
 
-/// The seeds of every `*.json` vector file under `vectors` (its `utf-inf-8` files
-/// excepted until the targets cover it), plus a few built-in ones.
+/// The seeds of every `*.json` vector file under `vectors`, plus a few built-in ones.
 pub fn collect(vectors: &Path) -> io::Result<Seeds> {
     let mut seeds = Seeds::default();
     seeds.add_bytes(b"");
@@ -82,6 +120,10 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
             )
         })?;
         let encoding = value["encoding"].as_str().unwrap_or("");
+        if encoding == "utf-inf-8" {
+            seeds.add_utf_inf8(&value);
+            continue;
+        }
         if !matches!(encoding, "corrected-utf8" | "utf-8") {
             continue;
         }
