@@ -31,6 +31,8 @@ fi
 sanitizer_args=()
 if [[ -z "${FUZZING_ENGINE:-}" ]]; then
     sanitizer_args=(-s "${SANITIZER:-address}")
+    # As in fuzz/common.sh: libFuzzer itself without ASan (the image brings its own).
+    export CXXFLAGS="${CXXFLAGS:-} -fno-sanitize=address"
 fi
 "${cargo_fuzz[@]}" build -O --debug-assertions "${sanitizer_args[@]}"
 

@@ -47,8 +47,10 @@ struct Run<'a> {
     codec: &'a Codec,
     data: &'a [u8],
     decoder: StreamDecoder,
-    /// The one-shot events not yet matched by a streamed one.
-    expected: Events<'a>,
+    /// The one-shot events not yet matched by a streamed one: the first of them
+    /// (`next`, decoded once rather than at every check), then the rest.
+    next: Option<Located>,
+    rest: Events<'a>,
     /// Offset of the stream's first byte.
     base: u64,
     /// Bytes of `data` pushed so far.
@@ -62,12 +64,14 @@ impl<'a> Run<'a> {
         let decoder = StreamDecoder::new(codec.encoding)
             .expect("the codec streams its u32 encodings")
             .starting_at(base);
+        let mut rest = (codec.events)(data);
         Run {
             ctx,
             codec,
             data,
             decoder,
-            expected: (codec.events)(data),
+            next: rest.next_located(),
+            rest,
             base,
             pushed: 0,
             reported_end: 0,
@@ -85,10 +89,10 @@ impl<'a> Run<'a> {
     fn push(&mut self, chunk: &[u8]) {
         let (ctx, name) = (self.ctx, self.codec.name());
         let base = self.base;
-        let expected = &mut self.expected;
+        let (next, rest) = (&mut self.next, &mut self.rest);
         let reported_end = &mut self.reported_end;
         self.decoder.push(chunk, |got| {
-            Self::matches(ctx, name, base, expected, reported_end, got);
+            Self::matches(ctx, name, base, (next, rest), reported_end, got);
         });
         self.pushed += chunk.len() as u64;
         ensure_eq!(
@@ -109,7 +113,7 @@ impl<'a> Run<'a> {
         let unreported = self.pushed - self.reported_end;
         if pending > 0 || unreported > 0 {
             // Something is open: the one-shot event starting where the reports stop.
-            let open = self.expected.clone().next_located();
+            let open = self.next;
             let reserved = open.is_some_and(
                 |l| matches!(l.event, Event::Error(e) if e.kind == ErrorKind::Reserved),
             );
@@ -132,15 +136,15 @@ impl<'a> Run<'a> {
     fn finish(&mut self) {
         let (ctx, name) = (self.ctx, self.codec.name());
         let base = self.base;
-        let expected = &mut self.expected;
+        let (next, rest) = (&mut self.next, &mut self.rest);
         let reported_end = &mut self.reported_end;
         self.decoder.finish(|got| {
-            Self::matches(ctx, name, base, expected, reported_end, got);
+            Self::matches(ctx, name, base, (next, rest), reported_end, got);
         });
         ensure_eq!(
             ctx,
             None,
-            self.expected.next_located(),
+            self.next,
             "{name}: events missing after finish()"
         );
         ensure_eq!(
@@ -163,17 +167,18 @@ impl<'a> Run<'a> {
         ctx: &Ctx<'_>,
         name: &str,
         base: u64,
-        expected: &mut Events<'_>,
+        (next, rest): (&mut Option<Located>, &mut Events<'_>),
         reported_end: &mut u64,
         got: Located,
     ) {
-        let want = expected.next_located().map(|l| shift(l, base));
+        let want = next.map(|l| shift(l, base));
         ensure_eq!(
             ctx,
             want,
             Some(got),
             "{name}: streamed event vs one-shot (stream starts at {base})"
         );
+        *next = rest.next_located();
         *reported_end = got.offset + got.length - base;
     }
 }

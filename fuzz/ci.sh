@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The fuzzing part of CI (.ci/run): build every libFuzzer target (nightly,
+# AddressSanitizer) and every AFL target, run each libFuzzer target briefly from its
+# corpus, replay the corpus through the AFL binaries, and build the ClusterFuzzLite
+# fuzzers with .clusterfuzzlite/build.sh outside Docker.
+#
+#   fuzz/ci.sh
+#
+# Environment: CI_FUZZ_SECONDS (smoke per target, default 20), FUZZ_TOOLCHAIN.
+# Installs nightly, cargo-fuzz and cargo-afl if missing. Fails on any crash.
+set -euo pipefail
+source "$(dirname "$0")/common.sh"
+seconds=${CI_FUZZ_SECONDS:-20}
+step() { printf '\n---- fuzz: %s (%ss)\n' "$*" "$SECONDS"; }
+
+step "tools"
+ensure_cargo_fuzz
+if ! cargo afl --version >/dev/null 2>&1; then
+    cargo install cargo-afl --locked
+fi
+# AFL++ itself is built once per rustc; nothing to do when it is there.
+cargo afl config --build >/dev/null 2>&1 || true
+
+step "build every libFuzzer target (ASan)"
+fuzz build
+
+step "smoke: ${seconds}s per target from corpus/, with the dictionary"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mapfile -t list < <(targets)
+for t in "${list[@]}"; do
+    mkdir -p "$work/new/$t" "$work/artifacts/$t" "$root/corpus/$t"
+    # New inputs go to a scratch directory; corpus/ is only read.
+    if ! fuzz run "$t" "$work/new/$t" "$root/corpus/$t" -- \
+        -max_total_time="$seconds" -dict="$root/fuzz/fuzz.dict" \
+        -artifact_prefix="$work/artifacts/$t/" >"$work/$t.log" 2>&1; then
+        tail -40 "$work/$t.log"
+        echo "fuzz target $t failed; reproduce: cargo +$FUZZ_TOOLCHAIN fuzz run $t <the crash file above>" >&2
+        exit 1
+    fi
+    grep -E '^#[0-9]+' "$work/$t.log" | tail -1 | sed "s/^/$t: /"
+done
+
+step "build every AFL target"
+(cd "$root/fuzz/afl" && cargo afl build --release --quiet)
+
+step "replay corpus/ through the AFL binaries"
+for bin in "$root"/fuzz/afl/src/bin/*.rs; do
+    t=$(basename "$bin" .rs)
+    n=0
+    for f in "$root/corpus/$t"/*; do
+        [[ -f "$f" ]] || continue
+        "$root/fuzz/afl/target/release/$t" <"$f" >/dev/null 2>&1 ||
+            { echo "AFL target $t fails on $f" >&2; exit 1; }
+        n=$((n + 1))
+    done
+    echo "$t: $n files"
+done
+
+step "ClusterFuzzLite build.sh outside Docker"
+SRC=$(dirname "$root") OUT="$work/cflite-out" "$root/.clusterfuzzlite/build.sh" >"$work/cflite.log" 2>&1 ||
+    { cat "$work/cflite.log"; exit 1; }
+ls "$work/cflite-out"
+
+step "done"
