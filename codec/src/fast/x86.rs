@@ -85,11 +85,12 @@ pub(super) fn validate(implementation: Implementation, bytes: &[u8]) -> Result<(
 
 /// The loop shared by the validators. `$quick(p)`: the 256 bytes at `p` are valid and
 /// neither they nor the 5 before are F8–FF. `$full(p)`: the 64 bytes at `p` are valid
-/// (given the 5 before). `$ascii(p)`: the 256 bytes at `p` are ASCII. Each reads from
+/// (given the 5 before); `$full256(p)`, the same for 256 bytes, tested once.
+/// `$ascii(p)`: the 256 bytes at `p` are ASCII. Each reads from
 /// `p − 5`. Expanded inside each `#[target_feature]` function so that everything
 /// inlines with that feature set.
 macro_rules! validate_blocks {
-    ($bytes:expr, $quick:ident, $full:ident, $ascii:ident) => {{
+    ($bytes:expr, $quick:ident, $full:ident, $full256:ident, $ascii:ident) => {{
         const BACK: usize = 5;
         let bytes: &[u8] = $bytes;
         let len = bytes.len();
@@ -124,6 +125,12 @@ macro_rules! validate_blocks {
                 // Text with 5- and 6-byte sequences would fail the quick check every
                 // time: after one failure, check the next 16 steps in full right away.
                 full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
+                // SAFETY: as above.
+                if unsafe { $full256(ptr.add(at)) } {
+                    at += 256;
+                    continue;
+                }
+                // Find the block that fails.
                 for block in (at..at + 256).step_by(64) {
                     // SAFETY: as above, for a sub-range.
                     if !unsafe { $full(ptr.add(block)) } {
@@ -223,6 +230,20 @@ unsafe fn full_sse2(p: *const u8) -> bool {
 /// `p − 5 .. p + 256` must be readable.
 #[target_feature(enable = "sse2")]
 #[inline]
+unsafe fn full256_sse2(p: *const u8) -> bool {
+    let mut all = _mm_set1_epi8(-1);
+    for k in 0..16 {
+        // SAFETY: within p − 5 .. p + 256.
+        all = _mm_and_si128(all, unsafe { good_sse2::<true>(p.add(16 * k)) }.0);
+    }
+    _mm_movemask_epi8(all) == 0xFFFF
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "sse2")]
+#[inline]
 unsafe fn quick_sse2(p: *const u8) -> bool {
     let mut all = _mm_set1_epi8(-1);
     // SAFETY: within p − 5 .. p + 256.
@@ -257,7 +278,7 @@ unsafe fn ascii256_sse2(p: *const u8) -> bool {
 /// The CPU must have SSE2 (every x86_64 CPU does).
 #[target_feature(enable = "sse2")]
 unsafe fn validate_sse2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, quick_sse2, full_sse2, ascii256_sse2)
+    validate_blocks!(bytes, quick_sse2, full_sse2, full256_sse2, ascii256_sse2)
 }
 
 /// Loads 32 bytes at `p − back`.
@@ -324,6 +345,20 @@ unsafe fn full_avx2(p: *const u8) -> bool {
 /// `p − 5 .. p + 256` must be readable.
 #[target_feature(enable = "avx2")]
 #[inline]
+unsafe fn full256_avx2(p: *const u8) -> bool {
+    let mut all = _mm256_set1_epi8(-1);
+    for k in 0..8 {
+        // SAFETY: within p − 5 .. p + 256.
+        all = _mm256_and_si256(all, unsafe { good_avx2::<true>(p.add(32 * k)) }.0);
+    }
+    _mm256_movemask_epi8(all) == -1
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
 unsafe fn quick_avx2(p: *const u8) -> bool {
     let mut all = _mm256_set1_epi8(-1);
     // SAFETY: within p − 5 .. p + 256.
@@ -358,7 +393,7 @@ unsafe fn ascii256_avx2(p: *const u8) -> bool {
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn validate_avx2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, quick_avx2, full_avx2, ascii256_avx2)
+    validate_blocks!(bytes, quick_avx2, full_avx2, full256_avx2, ascii256_avx2)
 }
 
 /// Loads 64 bytes at `p − back`.
@@ -386,23 +421,21 @@ unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
     let above = |v: __m512i, t: u8| _mm512_subs_epu8(v, _mm512_set1_epi8(t as i8));
     // SAFETY (of the loads): the caller's contract.
     let v0 = unsafe { load_avx512(p, 0) };
+    // One three-way OR (`vpternlogd`) per three distances.
+    let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
     let mut t = unsafe {
-        _mm512_max_epu8(
-            _mm512_max_epu8(
-                above(load_avx512(p, 1), 0xBF),
-                above(load_avx512(p, 2), 0xDF),
-            ),
+        or3(
+            above(load_avx512(p, 1), 0xBF),
+            above(load_avx512(p, 2), 0xDF),
             above(load_avx512(p, 3), 0xEF),
         )
     };
     if FULL {
         t = unsafe {
-            _mm512_max_epu8(
+            or3(
                 t,
-                _mm512_max_epu8(
-                    above(load_avx512(p, 4), 0xF7),
-                    above(load_avx512(p, 5), 0xFB),
-                ),
+                above(load_avx512(p, 4), 0xF7),
+                above(load_avx512(p, 5), 0xFB),
             )
         };
     }
@@ -424,6 +457,20 @@ unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
 unsafe fn full_avx512(p: *const u8) -> bool {
     // SAFETY: the caller's contract.
     unsafe { bad_avx512::<true>(p) }.0 == 0
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn full256_avx512(p: *const u8) -> bool {
+    let mut bad = 0;
+    for k in 0..4 {
+        // SAFETY: within p − 5 .. p + 256.
+        bad |= unsafe { bad_avx512::<true>(p.add(64 * k)) }.0;
+    }
+    bad == 0
 }
 
 /// # Safety
@@ -468,7 +515,13 @@ unsafe fn ascii256_avx512(p: *const u8) -> bool {
 /// The CPU must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn validate_avx512(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, quick_avx512, full_avx512, ascii256_avx512)
+    validate_blocks!(
+        bytes,
+        quick_avx512,
+        full_avx512,
+        full256_avx512,
+        ascii256_avx512
+    )
 }
 
 /// Decodes with AVX-512, validating as it goes: the number of code points, or `None`
