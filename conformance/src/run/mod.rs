@@ -319,7 +319,7 @@ impl ImplResult {
     pub fn counts(&self, suite: &Suite, file: Option<usize>) -> Counts {
         let mut c = Counts::default();
         for (case, r) in suite.cases.iter().zip(&self.results) {
-            if file.map_or(true, |f| f == case.file) {
+            if file.is_none_or(|f| f == case.file) {
                 c.add(r.status);
             }
         }
