@@ -2,8 +2,11 @@
 //! code passes against itself (which tests the check's shortcuts), and a codec with one
 //! shifted offset fails with the expected counterexample.
 
-use conformance::exhaustive::implementation::{Ev, EvBuf, Implementation, Value, ENCODE_CAP};
-use conformance::exhaustive::{run, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
+use conformance::exhaustive::implementation::{
+    Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
+};
+use conformance::exhaustive::{run, Config, Encoding, Failure, Only, Outcome, LITERAL, REFERENCE};
+use conformance::literal::Kind;
 use corrected_utf8::corrected;
 
 /// Code points `0..=0x200000` (every 1-, 2- and 3-byte encoding and the first 4-byte
@@ -76,6 +79,7 @@ const SHIFTED: Implementation = Implementation {
         }
     },
     utf8_decode: REFERENCE.utf8_decode,
+    utf_inf8_decode: REFERENCE.utf_inf8_decode,
 };
 
 fn failure(cfg: &Config) -> Failure {
@@ -151,4 +155,85 @@ fn shards_add_up_to_the_whole() {
         }
     }
     assert_eq!(sum, whole.counts);
+}
+
+/// Inputs of up to `max_len` bytes, UTF-∞-8 only (both limits).
+fn inf_only(max_len: usize) -> Config {
+    Config {
+        encodings: vec![Encoding::UtfInf8],
+        ..small(max_len, Some(Only::Inputs))
+    }
+}
+
+#[test]
+fn utf_inf8_is_not_in_the_default_run() {
+    let out = run_ok(&REFERENCE, &small(1, Some(Only::Inputs)));
+    assert!(out.counts.keys().all(|k| !k.starts_with("utf-inf-8")));
+}
+
+#[test]
+fn reference_utf_inf8_passes_up_to_3_bytes() {
+    let out = run_ok(&REFERENCE, &inf_only(3));
+    let c = &out.counts;
+    assert!(out.complete);
+    assert_eq!(c["utf-inf-8.inputs.3-byte"], 1 << 24);
+    // ASCII pairs, and C2..DF with a continuation (C0 and C1 are overlong).
+    assert_eq!(c["utf-inf-8.well-formed.2-byte"], 128 * 128 + 30 * 64);
+    // 3-byte codes as in UTF-8: E0 A0..BF and E1..EF with two continuations, less
+    // ED A0..BF (surrogates); plus the ASCII and 2-byte combinations.
+    let three = 32 * 64 + 15 * 64 * 64 - 32 * 64;
+    assert_eq!(
+        c["utf-inf-8.well-formed.3-byte"],
+        128 * 128 * 128 + 2 * 128 * 30 * 64 + three
+    );
+    // Under a limit of 3 bytes every 3-byte code still decodes; 4-byte leads exceed it.
+    assert_eq!(
+        c["utf-inf-8-limit-3.well-formed.3-byte"],
+        c["utf-inf-8.well-formed.3-byte"]
+    );
+    assert!(c["utf-inf-8-limit-3.error-spans.limit-exceeded"] > 0);
+    assert!(!c.contains_key("utf-inf-8.error-spans.limit-exceeded"));
+    assert!(c["utf-inf-8.error-spans.invalid-length"] > 0);
+}
+
+#[test]
+fn spec_literal_utf_inf8_passes_against_itself() {
+    run_ok(&LITERAL, &inf_only(2));
+}
+
+/// The reference codec with `invalid-length` spans of UTF-∞-8 reported as `overlong`.
+const MISKINDED: Implementation = Implementation {
+    name: "miskinded",
+    utf_inf8_decode: |bytes, limit, out: &mut EvBuf| {
+        (REFERENCE.utf_inf8_decode)(bytes, limit, out);
+        let changed: Vec<Ev> = out
+            .as_slice()
+            .iter()
+            .map(|e| match e.value {
+                Value::Error(k) if k.to_literal() == Some(Kind::InvalidLength) => Ev {
+                    value: Value::Error(KindCode::literal(Kind::Overlong)),
+                    ..*e
+                },
+                _ => *e,
+            })
+            .collect();
+        out.clear();
+        for e in changed {
+            out.push(e);
+        }
+    },
+    ..REFERENCE
+};
+
+#[test]
+fn miskinded_invalid_length_fails_at_ff_b0() {
+    let out = run(&MISKINDED, &inf_only(2)).expect("valid config");
+    let f = out.failure.expect("the miskinded codec must fail");
+    assert_eq!(f.check, "utf-inf-8 decode");
+    assert_eq!(f.input, "FF B0");
+    assert_eq!(f.got, "[overlong @0+1, unexpected-continuation @1+1]");
+    assert_eq!(
+        f.want,
+        "[invalid-length @0+1, unexpected-continuation @1+1]"
+    );
 }

@@ -6,7 +6,7 @@
 //! see the counterexample named ([`REFERENCE`] is the real one).
 
 use crate::literal::{self, Kind};
-use corrected_utf8::{corrected, utf8, ErrorKind, Event, Events, Located};
+use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, ErrorKind, Event, Events, Located};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -120,6 +120,20 @@ impl Ev {
         }
     }
 
+    /// The event of a reference UTF-∞-8 [`Located`]; a code point above `u32::MAX`
+    /// (none of 8 bytes or fewer) saturates, so a broken decoder's is still seen as wrong.
+    pub fn from_located_big(l: &Located<BigCodePoint>) -> Ev {
+        let value = match &l.event {
+            Event::CodePoint(cp) => Value::CodePoint(cp.to_u32().unwrap_or(u32::MAX)),
+            Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
+        };
+        Ev {
+            offset: u32::try_from(l.offset).unwrap_or(u32::MAX),
+            length: u32::try_from(l.length).unwrap_or(u32::MAX),
+            value,
+        }
+    }
+
     /// The event of one spec-literal step at `offset`.
     pub fn from_step(offset: usize, length: usize, value: Result<u32, Kind>) -> Ev {
         Ev {
@@ -217,6 +231,19 @@ impl EvBuf {
     }
 }
 
+impl EvBuf {
+    /// Clears the buffer and fills it from reference UTF-∞-8 events.
+    #[inline]
+    pub fn fill_inf(&mut self, mut events: utf_inf8::Events<'_>) {
+        self.clear();
+        while let Some(l) = events.next_located() {
+            if !self.push(Ev::from_located_big(&l)) {
+                break;
+            }
+        }
+    }
+}
+
 /// Renders events as `[U+00A0 @0+2, truncated @2+1]` (and `…` after an overflow).
 pub fn render_events(evs: &[Ev], overflow: bool) -> String {
     let parts: Vec<String> = evs.iter().map(Ev::to_string).collect();
@@ -239,6 +266,8 @@ pub struct Implementation {
     pub corrected_decode: fn(&[u8], &mut EvBuf),
     /// Decodes UTF-8 into events.
     pub utf8_decode: fn(&[u8], &mut EvBuf),
+    /// Decodes UTF-∞-8 into events, with a limit in bytes on one code.
+    pub utf_inf8_decode: fn(&[u8], u32, &mut EvBuf),
 }
 
 /// The reference codec (`corrected-utf8`).
@@ -258,6 +287,7 @@ pub const REFERENCE: Implementation = Implementation {
     },
     corrected_decode: |bytes, out| out.fill(corrected::events(bytes)),
     utf8_decode: |bytes, out| out.fill(utf8::events(bytes)),
+    utf_inf8_decode: |bytes, limit, out| out.fill_inf(utf_inf8::events_with_limit(bytes, limit)),
 };
 
 /// The spec-literal code itself, as an implementation: the exhaustive check run on it
@@ -275,7 +305,31 @@ pub const LITERAL: Implementation = Implementation {
         fill_literal(literal::corrected::decode_located(bytes), out);
     },
     utf8_decode: |bytes, out| fill_literal(literal::utf8::decode_located(bytes), out),
+    utf_inf8_decode: |bytes, limit, out| {
+        fill_literal_inf(
+            literal::utf_inf8::decode_located(bytes, limit as usize),
+            out,
+        );
+    },
 };
+
+/// Fills `out` from a spec-literal UTF-∞-8 `decode_located` result (code points above
+/// `u32::MAX` saturate, as in [`Ev::from_located_big`]).
+pub fn fill_literal_inf(events: Vec<(usize, usize, literal::utf_inf8::Event)>, out: &mut EvBuf) {
+    out.clear();
+    for (offset, length, e) in events {
+        let value = match e {
+            literal::utf_inf8::Event::CodePoint(cp) => Ok(cp
+                .to_u128()
+                .and_then(|v| u32::try_from(v).ok())
+                .unwrap_or(u32::MAX)),
+            literal::utf_inf8::Event::Error { kind, .. } => Err(kind),
+        };
+        if !out.push(Ev::from_step(offset, length, value)) {
+            break;
+        }
+    }
+}
 
 /// Fills `out` from a spec-literal `decode_located` result.
 pub fn fill_literal(events: Vec<(usize, usize, literal::Event)>, out: &mut EvBuf) {

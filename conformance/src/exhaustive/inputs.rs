@@ -26,7 +26,7 @@
 //! When a check fails, the counterexample is confirmed by the full spec-literal decode.
 
 use super::implementation::{hex, render_events, Ev, EvBuf, Implementation, KindCode, Value};
-use super::{Counts, Failure};
+use super::{Counts, Encoding, Failure};
 use crate::audit::{self, Cut, Disagreement};
 use crate::literal::{self, table31b, Kind};
 use rayon::prelude::*;
@@ -159,16 +159,28 @@ fn descend<C: InputCheck>(
     Ok(())
 }
 
-/// The table of input checks run on `imp` over inputs of up to `max_len` bytes, in
-/// order. Builds their suffix tables (in parallel, on the current rayon pool).
-pub fn checks(imp: &Implementation, max_len: usize) -> Vec<Box<dyn UnitCheck + '_>> {
-    vec![
-        Box::new(CorrectedDecode {
+/// The table of input checks run on `imp` over inputs of up to `max_len` bytes, for
+/// `encodings`, in order. Builds their suffix tables (in parallel, on the current rayon pool).
+pub fn checks<'a>(
+    imp: &'a Implementation,
+    max_len: usize,
+    encodings: &[Encoding],
+) -> Vec<Box<dyn UnitCheck + 'a>> {
+    let mut checks: Vec<Box<dyn UnitCheck + 'a>> = Vec::new();
+    if encodings.contains(&Encoding::CorrectedUtf8) {
+        checks.push(Box::new(CorrectedDecode {
             imp,
             suffixes: SuffixTable::build(imp.corrected_decode, max_len),
-        }),
-        Box::new(Utf8Decode::new(imp, max_len)),
-    ]
+        }));
+    }
+    if encodings.contains(&Encoding::Utf8) {
+        checks.push(Box::new(Utf8Decode::new(imp, max_len)));
+    }
+    if encodings.contains(&Encoding::UtfInf8) {
+        checks.push(Box::new(super::inf::InfDecode::new(imp, max_len)));
+        checks.push(Box::new(super::inf::InfDecode::small_limit(imp, max_len)));
+    }
+    checks
 }
 
 /// A spec-literal step function: bytes taken and the code point or error kind.
@@ -183,14 +195,14 @@ type LiteralDecodeFn = fn(&[u8]) -> Vec<(usize, usize, literal::Event)>;
 /// The spec-literal step at offset 0 of a prefix, memoised down the tree.
 #[derive(Clone, Copy, Debug)]
 pub struct Memo {
-    len: usize,
-    value: Result<u32, Kind>,
+    pub(super) len: usize,
+    pub(super) value: Result<u32, Kind>,
     /// The step is the same for every input that starts with this prefix.
-    settled: bool,
+    pub(super) settled: bool,
 }
 
 impl Memo {
-    const UNSET: Memo = Memo {
+    pub(super) const UNSET: Memo = Memo {
         len: 0,
         value: Err(Kind::Truncated),
         settled: false,
@@ -212,8 +224,8 @@ impl Memo {
 /// Counters of a decode check, and its scratch buffers.
 #[derive(Default)]
 pub struct DecodeTally {
-    a: EvBuf,
-    b: EvBuf,
+    pub(super) a: EvBuf,
+    pub(super) b: EvBuf,
     inputs: [u64; MAX_INPUT + 1],
     well_formed: [u64; MAX_INPUT + 1],
     events: u64,
@@ -221,7 +233,7 @@ pub struct DecodeTally {
 }
 
 impl DecodeTally {
-    fn count(&mut self, n: usize) {
+    pub(super) fn count(&mut self, n: usize) {
         self.inputs[n] += 1;
         let evs = self.a.as_slice();
         self.events += evs.len() as u64;
@@ -239,7 +251,7 @@ impl DecodeTally {
         }
     }
 
-    fn counts(&self, name: &str, counts: &mut Counts) {
+    pub(super) fn counts(&self, name: &str, counts: &mut Counts) {
         for n in 1..=MAX_INPUT {
             if self.inputs[n] > 0 {
                 counts.insert(format!("{name}.inputs.{n}-byte"), self.inputs[n]);
@@ -300,7 +312,7 @@ impl SuffixTable {
     }
 
     /// Decodes every input of 1 to `min(max_len − 1, 3)` bytes with `decode`.
-    pub fn build(decode: DecodeFn, max_len: usize) -> SuffixTable {
+    pub fn build<D: Fn(&[u8], &mut EvBuf) + Sync>(decode: D, max_len: usize) -> SuffixTable {
         let longest = max_len.saturating_sub(1).min(Self::MAX);
         let mut packed = vec![UNPACKABLE; Self::start(longest + 1)];
         for len in 1..=longest {
@@ -347,8 +359,8 @@ impl SuffixTable {
 /// `memo` followed by the implementation's events of the rest, shifted (looked up in
 /// `suffixes`, or decoded into `b`).
 #[inline]
-fn agrees(
-    decode: DecodeFn,
+pub(super) fn agrees<D: Fn(&[u8], &mut EvBuf)>(
+    decode: D,
     suffixes: &SuffixTable,
     memo: &Memo,
     input: &[u8],
@@ -411,7 +423,9 @@ fn counterexample(
             });
         }
     }
+    // Show the input's own literal events, not the last suffix's.
     decode(input, &mut got);
+    super::implementation::fill_literal(literal_decode(input), &mut want);
     Box::new(Failure {
         check,
         input: hex(input),
