@@ -2,7 +2,7 @@
 //! derived operations (lossy, strict, validate) agree with the events.
 
 use super::codecs::{Codec, BOTH};
-use super::{ensure, ensure_eq, Ctx};
+use super::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
@@ -110,6 +110,18 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     Some(&0xFFFD),
                     lossy_left.next(),
                     "{name}: lossy decode at byte {pos}"
+                );
+                ensure_eq!(
+                    ctx,
+                    Some(e.kind),
+                    ErrorKind::from_name(e.kind.as_str()),
+                    "{name}: ErrorKind::from_name(as_str())"
+                );
+                ensure!(
+                    ctx,
+                    display_len(&e) > 0 && display_len(&located.event) > 0,
+                    e,
+                    "{name}: an error span displays"
                 );
                 first_error.get_or_insert(e);
             }

@@ -2,7 +2,7 @@
 //! one-shot and in any chunking.
 
 use super::input::ChunkedInput;
-use super::{ensure, ensure_eq, Ctx};
+use super::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{
     check_document, corrected, DocumentChecker, Event, Finding, FindingKind, Severity,
 };
@@ -37,6 +37,18 @@ pub fn document(bytes: &[u8]) {
             _ => Severity::Warning,
         };
         ensure_eq!(ctx, severity, f.severity(), "severity of {}", f.kind);
+        ensure_eq!(
+            ctx,
+            Some(f.kind),
+            FindingKind::from_name(f.kind.as_str()),
+            "FindingKind::from_name(as_str())"
+        );
+        ensure!(
+            ctx,
+            display_len(f) > 0 && !f.severity().as_str().is_empty(),
+            f,
+            "a finding displays"
+        );
         if f.kind == FindingKind::MissingMagic {
             ensure_eq!(ctx, 0, i, "missing-magic comes first");
         } else if i > 0 && findings[i - 1].kind != FindingKind::MissingMagic {

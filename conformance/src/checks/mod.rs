@@ -138,6 +138,21 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
+/// How many bytes `value`'s `Display` writes, without allocating: the checks format
+/// every error and finding they meet, so that no message can panic either.
+pub(crate) fn display_len(value: &dyn fmt::Display) -> usize {
+    struct Count(usize);
+    impl fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = write!(count, "{value}");
+    count.0
+}
+
 /// What a failing check reports: the target and its raw input.
 #[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {

@@ -3,7 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::input::CodePoints;
-use super::{ensure, ensure_eq, Ctx};
+use super::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{corrected, EncodeError, Encoding, ErrorKind, Event, Located};
 
 /// SPEC §2.2: the code points of each Corrected UTF-8 sequence length.
@@ -105,7 +105,14 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             "{name}: encode_into(U+{cp:04X}): length or error"
         );
         let Ok(enc) = encoded else {
-            first_error.get_or_insert(expected.unwrap_err());
+            let err = expected.unwrap_err();
+            ensure!(
+                ctx,
+                display_len(&err) > 0,
+                err,
+                "{name}: an encode error displays"
+            );
+            first_error.get_or_insert(err);
             prev = None;
             continue;
         };
