@@ -95,14 +95,25 @@ macro_rules! validate_blocks {
         let bytes: &[u8] = $bytes;
         let len = bytes.len();
         let ptr = bytes.as_ptr();
-        // Room for 5 bytes of context, a 64-byte block and nothing else.
-        let mut buffer = [0u8; BACK + 64];
+        // Room for 5 bytes of context and two 64-byte blocks.
+        let mut buffer = [0u8; BACK + 128];
         let mut at = 0;
         let mut full_steps = 0u32;
-        // The first block, with 5 ASCII bytes of context in front.
-        if len >= 64 {
-            buffer[BACK..].copy_from_slice(&bytes[..64]);
-            // SAFETY: the block and its context are the 69 bytes of `buffer`.
+        // The first block or two, with 5 ASCII bytes of context in front. With two,
+        // the steps then start where the input is 64-byte aligned (from 64 to 127), so
+        // that whole-block loads do not straddle cache lines; the bytes from there to
+        // 128 are checked twice, which changes nothing.
+        if len >= 128 {
+            buffer[BACK..].copy_from_slice(&bytes[..128]);
+            // SAFETY: the blocks and their context are the 133 bytes of `buffer`.
+            if !unsafe { $full(buffer.as_ptr().add(BACK)) && $full(buffer.as_ptr().add(BACK + 64)) }
+            {
+                return Err(super::restart_point(bytes, 0));
+            }
+            at = 64 + (ptr as usize).wrapping_neg() % 64;
+        } else if len >= 64 {
+            buffer[BACK..BACK + 64].copy_from_slice(&bytes[..64]);
+            // SAFETY: the block and its context are in the 133 bytes of `buffer`.
             if !unsafe { $full(buffer.as_ptr().add(BACK)) } {
                 return Err(super::restart_point(bytes, 0));
             }
@@ -150,7 +161,7 @@ macro_rules! validate_blocks {
         // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short
         // by the end of the input expects a continuation where the padding starts (in
         // the block), and that is an error.
-        buffer = [0; BACK + 64];
+        buffer = [0; BACK + 128];
         let from = at.saturating_sub(BACK);
         buffer[BACK - (at - from)..BACK + len - at].copy_from_slice(&bytes[from..]);
         // SAFETY: the block and its context are the 69 bytes of `buffer`.
