@@ -32,7 +32,11 @@ sanitizer_args=()
 if [[ -z "${FUZZING_ENGINE:-}" ]]; then
     sanitizer_args=(-s "${SANITIZER:-address}")
     # As in fuzz/common.sh: libFuzzer itself without ASan (the image brings its own).
-    export CXXFLAGS="${CXXFLAGS:-} -fno-sanitize=address"
+    # (Added once: a different CXXFLAGS would rebuild libfuzzer-sys and relink.)
+    case " ${CXXFLAGS:-} " in
+    *" -fno-sanitize=address "*) ;;
+    *) export CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }-fno-sanitize=address" ;;
+    esac
 fi
 "${cargo_fuzz[@]}" build -O --debug-assertions "${sanitizer_args[@]}"
 

@@ -24,22 +24,39 @@ cargo afl config --build >/dev/null 2>&1 || true
 step "build every libFuzzer target (ASan)"
 fuzz build
 
-step "smoke: ${seconds}s per target from corpus/, with the dictionary"
+step "smoke: ${seconds}s per target from corpus/, with the dictionary, $(nproc) at a time"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mapfile -t list < <(targets)
-for t in "${list[@]}"; do
+smoke() { # smoke <target>: writes its log and exit status under $work
+    local t=$1 rc=0
     mkdir -p "$work/new/$t" "$work/artifacts/$t" "$root/corpus/$t"
     # New inputs go to a scratch directory; corpus/ is only read.
-    if ! fuzz run "$t" "$work/new/$t" "$root/corpus/$t" -- \
+    "$root/fuzz/target/x86_64-unknown-linux-gnu/release/$t" "$work/new/$t" "$root/corpus/$t" \
         -max_total_time="$seconds" -dict="$root/fuzz/fuzz.dict" \
-        -artifact_prefix="$work/artifacts/$t/" >"$work/$t.log" 2>&1; then
-        tail -40 "$work/$t.log"
-        echo "fuzz target $t failed; reproduce: cargo +$FUZZ_TOOLCHAIN fuzz run $t <the crash file above>" >&2
-        exit 1
+        -artifact_prefix="$work/artifacts/$t/" >"$work/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$work/$t.rc"
+}
+running=0
+for t in "${list[@]}"; do
+    smoke "$t" &
+    running=$((running + 1))
+    if ((running >= $(nproc))); then
+        wait -n || true
+        running=$((running - 1))
     fi
+done
+wait
+failed=()
+for t in "${list[@]}"; do
+    [[ "$(cat "$work/$t.rc")" == 0 ]] || failed+=("$t")
     grep -E '^#[0-9]+' "$work/$t.log" | tail -1 | sed "s/^/$t: /"
 done
+for t in "${failed[@]}"; do
+    tail -40 "$work/$t.log"
+    echo "fuzz target $t failed; reproduce: cargo +$FUZZ_TOOLCHAIN fuzz run $t $work/artifacts/$t/<crash file>" >&2
+done
+((${#failed[@]} == 0)) || exit 1
 
 step "build every AFL target"
 (cd "$root/fuzz/afl" && cargo afl build --release --quiet)

@@ -9,7 +9,10 @@ FUZZ_TOOLCHAIN=${FUZZ_TOOLCHAIN:-nightly}
 # libFuzzer's own C++ is built without AddressSanitizer: cc would otherwise copy
 # rustc's -Zsanitizer=address onto it, and the instrumented libFuzzer spent more time
 # per input than the checks did. Only the code under test needs the sanitizer.
-export CXXFLAGS="${CXXFLAGS:-} -fno-sanitize=address"
+case " ${CXXFLAGS:-} " in
+*" -fno-sanitize=address "*) ;;
+*) export CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }-fno-sanitize=address" ;;
+esac
 # Use-after-return detection (a fake stack for every frame) costs ~20% and cannot
 # fire in this code base: safe Rust never returns a pointer into its own frame.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_stack_use_after_return=0}"
