@@ -7,14 +7,18 @@
 #
 #   fuzz/teeth.sh [mutation...]        (default: all; names in the table below)
 #
-# Environment: TEETH_SECONDS (default 60), TEETH_SEED (default 1), TEETH_DIR (scratch
-# copy, default /tmp/corrected-utf8-teeth), FUZZ_TOOLCHAIN (default nightly).
+# Environment: TEETH_SECONDS (default 60), TEETH_SEED (default 1), TEETH_DICT (default
+# 1; 0 for no dictionary), TEETH_DIR (scratch copy, default /tmp/corrected-utf8-teeth),
+# FUZZ_TOOLCHAIN (default nightly).
 # Prints a markdown table: mutation, target, corpus replay, time to crash. Exits 1 if
 # a mutation survives.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
 seconds=${TEETH_SECONDS:-60}
+# TEETH_DICT=0 fuzzes without fuzz/fuzz.dict (the mutator must find the bytes itself).
+dict=(-dict="$root/fuzz/fuzz.dict")
+[[ "${TEETH_DICT:-1}" == 0 ]] && dict=()
 seed=${TEETH_SEED:-1}
 scratch=${TEETH_DIR:-/tmp/corrected-utf8-teeth}
 
@@ -66,7 +70,7 @@ mutation() {
     rm -rf "$empty" "$scratch/artifacts/$name"
     mkdir -p "$empty" "$scratch/artifacts/$name"
     start=$(date +%s.%N)
-    if "$bin" "$empty" -seed="$seed" -max_total_time="$seconds" -dict="$root/fuzz/fuzz.dict" \
+    if "$bin" "$empty" -seed="$seed" -max_total_time="$seconds" "${dict[@]}" \
         -artifact_prefix="$scratch/artifacts/$name/" >"$scratch/fuzz-$name.log" 2>&1; then
         caught="**survived ${seconds}s**"
         survived=1
@@ -113,7 +117,7 @@ mutation reserved-span-ends-only-at-ascii streaming codec/src/stream.rs \
     "in a stream, a reserved span runs on over C0-FD lead bytes"
 
 echo
-echo "| mutation | target | replay of corpus/ | fuzzing from empty corpus (seed $seed) |"
+echo "| mutation | target | replay of corpus/ | fuzzing from empty corpus (seed $seed, dictionary ${TEETH_DICT:-1}) |"
 echo "|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 exit "$survived"
