@@ -91,7 +91,7 @@ done
     printf '%s\n' "${md_rows[@]}"
     echo
     echo "A crash becomes a regression: copy it to corpus/regressions/<target>-<what-it-shows>"
-    echo "and add a line to \`regressions!\` in conformance/tests/corpus_replay.rs."
+    echo "and add a line to \`regressions!\` in conformance/checks/tests/corpus_replay.rs."
 } >"$out/summary.md"
 {
     echo "{\"commit\": \"$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)\", \"seconds_per_target\": $seconds, \"jobs\": $jobs, \"sanitizer\": \"$sanitizer\", \"targets\": ["

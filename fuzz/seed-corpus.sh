@@ -19,7 +19,7 @@ for t in "${list[@]}"; do
     mkdir -p "$stage/seeds/$t" "$root/corpus/$t"
     cp -r "$root/corpus/$t/." "$stage/seeds/$t/"
     if ! compgen -G "$stage/seeds/$t/*" >/dev/null; then
-        echo "$t: no seeds (not in conformance::checks::TARGETS?)" >&2
+        echo "$t: no seeds (not in conformance_checks::TARGETS?)" >&2
         continue
     fi
     if ! fuzz cmin "$t" "$stage/seeds/$t" >"$stage/cmin.log" 2>&1; then

@@ -16,7 +16,7 @@
 //! 256 + 256² + 256³ + 256⁴ inputs. [`audit_brute_force`] checks every input one by one
 //! instead and must give the same report (a test does this up to 3 bytes).
 
-use crate::literal::{table31b, utf8, Kind};
+use conformance_literal::{table31b, utf8, Kind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::process::ExitCode;

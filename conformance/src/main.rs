@@ -66,9 +66,9 @@ fn main() -> ExitCode {
         } => conformance::audit::run(max_len, brute_force),
         Command::Run(args) => ExitCode::from(conformance::run::main(&args) as u8),
         Command::Exhaustive(args) => conformance::exhaustive::main(&args),
-        Command::SeedCorpus { vectors, out } => conformance::checks::seed::run(
+        Command::SeedCorpus { vectors, out } => conformance::seed_corpus::run(
             &vectors.unwrap_or_else(conformance::vectors::default_dir),
-            &out.unwrap_or_else(conformance::checks::seed::default_dir),
+            &out.unwrap_or_else(conformance::seed_corpus::default_dir),
         ),
     }
 }

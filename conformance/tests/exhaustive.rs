@@ -6,7 +6,7 @@ use conformance::exhaustive::implementation::{
     Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
 };
 use conformance::exhaustive::{run, Config, Encoding, Failure, Only, Outcome, LITERAL, REFERENCE};
-use conformance::literal::Kind;
+use conformance_literal::Kind;
 use corrected_utf8::corrected;
 
 /// Code points `0..=0x200000` (every 1-, 2- and 3-byte encoding and the first 4-byte

@@ -1,4 +1,4 @@
-//! The spec-literal UTF-∞-8 code (`conformance::literal::utf_inf8`) against the reference
+//! The spec-literal UTF-∞-8 code (`conformance_literal::utf_inf8`) against the reference
 //! codec (`corrected_utf8::utf_inf8`): whole event lists, with offsets and lengths, on
 //! every input of 1 to 3 bytes, on every 4-byte input after `FF A0`, `FF A1`, `FF A2`
 //! and `FF B4` (the three paddings and the two-digit length), under small limits, and
@@ -7,9 +7,9 @@
 //! A disagreement is reported with the shortest input that shows it; which side is
 //! right is then decided from `docs/semantics.md` §4, not from either implementation.
 
-use conformance::literal::utf_inf8::{self as lit, CodePoint};
 use conformance::vectors::default_dir;
 use conformance::vectors::model::{from_hex, AnyVectorFile};
+use conformance_literal::utf_inf8::{self as lit, CodePoint};
 use corrected_utf8::{utf_inf8 as reference, BigCodePoint, Event};
 
 /// An event as `(offset, length, "U+…" or kind)`, comparable across the two.

@@ -2,7 +2,7 @@
 //! bytes, both encodings: the whole event lists, offsets and lengths included, must be
 //! equal. (The fuzz target `differential_literal` does the same on longer inputs.)
 
-use conformance::literal::{self, Event as LitEvent};
+use conformance_literal::{self as literal, Event as LitEvent};
 use corrected_utf8::{corrected, utf8, Event, Events};
 use std::thread;
 

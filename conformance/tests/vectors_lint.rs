@@ -7,13 +7,13 @@
 //! use; it fails loudly on any keyword or pattern it does not know, so the schemas cannot
 //! silently outgrow it.
 
-use conformance::literal::utf_inf8::{self, CodePoint};
-use conformance::literal::{corrected, utf8, Kind};
 use conformance::vectors::model::{
     codepoint_digits, from_hex, parse_codepoint, to_pretty_json, AnyVectorFile, OutputEvent,
     Severity, TestCase, TestResult, VectorFile,
 };
 use conformance::vectors::{default_dir, generate};
+use conformance_literal::utf_inf8::{self, CodePoint};
+use conformance_literal::{corrected, utf8, Kind};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

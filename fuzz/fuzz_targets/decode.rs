@@ -1,4 +1,4 @@
-//! libFuzzer target `decode`: see `conformance::checks::decode`.
+//! libFuzzer target `decode`: see `conformance_checks::decode`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::decode(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::decode(data));

@@ -1,4 +1,4 @@
-//! libFuzzer target `differential_literal`: see `conformance::checks::differential_literal`.
+//! libFuzzer target `differential_literal`: see `conformance_checks::differential_literal`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::differential_literal(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::differential_literal(data));

@@ -1,4 +1,4 @@
-//! libFuzzer target `document`: see `conformance::checks::document`.
+//! libFuzzer target `document`: see `conformance_checks::document`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::document(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::document(data));

@@ -1,4 +1,4 @@
-//! libFuzzer target `fast_validate`: see `conformance::checks::fast::fast_validate`.
+//! libFuzzer target `fast_validate`: see `conformance_checks::fast::fast_validate`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::fast::fast_validate(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::fast::fast_validate(data));

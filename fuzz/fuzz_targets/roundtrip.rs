@@ -1,4 +1,4 @@
-//! libFuzzer target `roundtrip`: see `conformance::checks::roundtrip`.
+//! libFuzzer target `roundtrip`: see `conformance_checks::roundtrip`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::roundtrip(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::roundtrip(data));

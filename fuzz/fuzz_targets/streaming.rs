@@ -1,4 +1,4 @@
-//! libFuzzer target `streaming`: see `conformance::checks::streaming`.
+//! libFuzzer target `streaming`: see `conformance_checks::streaming`.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance::checks::streaming(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| conformance_checks::streaming(data));

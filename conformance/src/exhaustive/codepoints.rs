@@ -7,7 +7,7 @@
 
 use super::implementation::{hex, Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP};
 use super::{Counts, Failure};
-use crate::literal::{self, Kind};
+use conformance_literal::{self as literal, Kind};
 
 /// Values per work unit (`2^24`), so `0..=FFFFFFFF` is 256 units.
 pub const UNIT_SIZE: u64 = 1 << 24;

@@ -5,7 +5,7 @@
 //! [`Implementation`] it is given, so a test can hand it a deliberately broken codec and
 //! see the counterexample named ([`REFERENCE`] is the real one).
 
-use crate::literal::{self, Kind};
+use conformance_literal::{self as literal, Kind};
 use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, ErrorKind, Event, Events, Located};
 use std::fmt;
 use std::sync::OnceLock;

@@ -13,8 +13,8 @@
 use super::implementation::{fill_literal_inf, hex, render_events, EvBuf, Implementation};
 use super::inputs::{agrees, DecodeTally, InputCheck, Memo, SuffixTable};
 use super::{Counts, Failure};
-use crate::literal::utf_inf8::{decode_located, judge, Judgement};
-use crate::literal::Kind;
+use conformance_literal::utf_inf8::{decode_located, judge, Judgement};
+use conformance_literal::Kind;
 
 /// The small limit of the second pass: 4-byte codes and every longer lead then exceed
 /// it, so `limit-exceeded` (from a complete code and from an open one) is enumerated too.
@@ -189,7 +189,7 @@ impl InputCheck for InfDecode<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::literal::utf_inf8::DEFAULT_LIMIT;
+    use conformance_literal::utf_inf8::DEFAULT_LIMIT;
 
     /// The memoised step is the first event of the full literal decode, on every input
     /// of 1 or 2 bytes and on 3-byte ones from every lead (both limits).

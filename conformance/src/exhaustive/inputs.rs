@@ -28,7 +28,7 @@
 use super::implementation::{hex, render_events, Ev, EvBuf, Implementation, KindCode, Value};
 use super::{Counts, Encoding, Failure};
 use crate::audit::{self, Cut, Disagreement};
-use crate::literal::{self, table31b, Kind};
+use conformance_literal::{self as literal, table31b, Kind};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 

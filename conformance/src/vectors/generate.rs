@@ -1,6 +1,6 @@
 //! `conformance generate`: rewrites `vectors/` from the spec-literal code.
 //!
-//! Expected results come only from [`crate::literal`]. Output is deterministic: the
+//! Expected results come only from [`conformance_literal`]. Output is deterministic: the
 //! cases are listed in code order, and each keeps the `tcId` it has in the committed
 //! file, matched by (group comment, input or code point); a new case gets one more than
 //! the file's highest `tcId`. `--check` writes nothing and fails when a committed file
@@ -12,7 +12,7 @@ use super::model::{
     VectorFile,
 };
 use crate::audit::{self, Disagreement};
-use crate::literal::{corrected, table31b, utf8, Event, Kind};
+use conformance_literal::{corrected, table31b, utf8, Event, Kind};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! The JSON test vectors in `vectors/`: their serde model, and the generator that
-//! rewrites them from the spec-literal code ([`crate::literal`]).
+//! rewrites them from the spec-literal code ([`conformance_literal`]).
 
 pub mod generate;
 pub mod model;

@@ -1,14 +1,14 @@
 //! The UTF-∞-8 files (`utf-inf-8/{encode,decode}.json`) and the cross-encoding cases
 //! that `corrected-utf8/decode.json` and `utf-8/decode.json` share with them.
 //!
-//! Expected results come from [`crate::literal::utf_inf8`] only; the byte builders used
+//! Expected results come from [`conformance_literal::utf_inf8`] only; the byte builders used
 //! here for malformed inputs (`encode_in_form`, `long_form_bytes`, …) are the literal
 //! module's too, so an input is described by how it is made.
 
 use super::{spaced, strings, Groups, SEMANTICS};
-use crate::literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
-use crate::literal::{corrected, utf8, Event as LitEvent, Kind};
 use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
+use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
+use conformance_literal::{corrected, utf8, Event as LitEvent, Kind};
 
 /// The flags of the UTF-∞-8 files and of the cross-encoding cases: name, description,
 /// links.

@@ -1,5 +1,5 @@
-//! AFL target `decode`: see `conformance::checks::decode`.
+//! AFL target `decode`: see `conformance_checks::decode`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::decode(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::decode(data));
 }

@@ -1,5 +1,5 @@
-//! AFL target `differential_literal`: see `conformance::checks::differential_literal`.
+//! AFL target `differential_literal`: see `conformance_checks::differential_literal`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::differential_literal(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::differential_literal(data));
 }

@@ -1,5 +1,5 @@
-//! AFL target `differential_std`: see `conformance::checks::differential_std`.
+//! AFL target `differential_std`: see `conformance_checks::differential_std`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::differential_std(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::differential_std(data));
 }

@@ -1,5 +1,5 @@
-//! AFL target `document`: see `conformance::checks::document`.
+//! AFL target `document`: see `conformance_checks::document`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::document(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::document(data));
 }

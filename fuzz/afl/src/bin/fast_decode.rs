@@ -1,5 +1,5 @@
-//! AFL target `fast_decode`: see `conformance::checks::fast::fast_decode`.
+//! AFL target `fast_decode`: see `conformance_checks::fast::fast_decode`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::fast::fast_decode(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::fast::fast_decode(data));
 }

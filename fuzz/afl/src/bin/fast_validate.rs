@@ -1,5 +1,5 @@
-//! AFL target `fast_validate`: see `conformance::checks::fast::fast_validate`.
+//! AFL target `fast_validate`: see `conformance_checks::fast::fast_validate`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::fast::fast_validate(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::fast::fast_validate(data));
 }

@@ -1,5 +1,5 @@
-//! AFL target `roundtrip`: see `conformance::checks::roundtrip`.
+//! AFL target `roundtrip`: see `conformance_checks::roundtrip`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::roundtrip(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::roundtrip(data));
 }

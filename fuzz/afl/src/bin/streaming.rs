@@ -1,5 +1,5 @@
-//! AFL target `streaming`: see `conformance::checks::streaming`.
+//! AFL target `streaming`: see `conformance_checks::streaming`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::streaming(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::streaming(data));
 }

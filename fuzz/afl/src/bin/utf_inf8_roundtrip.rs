@@ -1,5 +1,5 @@
-//! AFL target `utf_inf8_roundtrip`: see `conformance::checks::utf_inf8_roundtrip`.
+//! AFL target `utf_inf8_roundtrip`: see `conformance_checks::utf_inf8_roundtrip`.
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| conformance::checks::utf_inf8_roundtrip(data));
+    afl::fuzz!(|data: &[u8]| conformance_checks::utf_inf8_roundtrip(data));
 }

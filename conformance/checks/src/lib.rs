@@ -7,7 +7,7 @@
 //!
 //! * the cargo-fuzz (libFuzzer) targets in `fuzz/fuzz_targets/`,
 //! * the AFL targets in `fuzz/afl/`,
-//! * `cargo test` (`conformance/tests/corpus_replay.rs`), which replays every file under
+//! * `cargo test` (`conformance/checks/tests/corpus_replay.rs`), which replays every file under
 //!   `corpus/<target>/` and `corpus/regressions/`,
 //!
 //! so an input means the same thing everywhere and every crash replays on stable.
@@ -29,6 +29,7 @@
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.
+#![deny(missing_docs)]
 
 mod codecs;
 mod decode;
@@ -38,7 +39,6 @@ mod document;
 pub mod fast;
 mod input;
 mod roundtrip;
-pub mod seed;
 mod streaming;
 mod utf_inf8;
 

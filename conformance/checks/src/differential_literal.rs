@@ -1,9 +1,9 @@
 //! `differential_literal`: the reference codec against the spec-literal code of
-//! [`crate::literal`], which shares nothing with it.
+//! [`conformance_literal`], which shares nothing with it.
 
 use super::codecs::{Codec, BOTH};
 use super::{ensure_eq, Ctx};
-use crate::literal::{self, Event as LitEvent, Kind as LitKind};
+use conformance_literal::{self as literal, Event as LitEvent, Kind as LitKind};
 use corrected_utf8::{check_document, corrected, Encoding, Event, Finding};
 
 /// Checks `bytes` three ways, reference against spec-literal:

@@ -6,13 +6,13 @@
 //! line in the `regressions!` list below; `every_regression_has_a_test` fails until the
 //! line is there.
 
-use conformance::checks::{self, Target, TARGETS};
+use conformance_checks::{self as checks, Target, TARGETS};
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {
@@ -122,7 +122,7 @@ fn corpus_utf_inf8_streaming() {
 #[test]
 fn every_target_is_wired_up() {
     let this = include_str!("corpus_replay.rs");
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     let manifest = fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
     for line in manifest.lines() {
         let Some(name) = line
@@ -134,7 +134,7 @@ fn every_target_is_wired_up() {
         if name != "corrected-utf8-fuzz" {
             assert!(
                 checks::target(name).is_some(),
-                "fuzz target {name} is not in conformance::checks::TARGETS, so its corpus is never replayed"
+                "fuzz target {name} is not in conformance_checks::TARGETS, so its corpus is never replayed"
             );
         }
     }
@@ -157,7 +157,7 @@ fn every_target_is_wired_up() {
 /// each `u8_XXXX` its UTF-8 encoding, so the dictionary says what it means.
 #[test]
 fn dictionary_tokens_mean_what_they_say() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/fuzz.dict");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/fuzz.dict");
     let dict = fs::read_to_string(&path).unwrap();
     let mut named = 0;
     for line in dict

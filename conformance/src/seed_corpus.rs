@@ -9,8 +9,8 @@
 //! `fuzz/seed-corpus.sh` then merges and minimizes the result into `corpus/` with
 //! `cargo fuzz cmin`.
 
-use super::input::{ChunkedInput, CodePoints};
 use crate::vectors::model::{from_hex, parse_codepoint};
+use conformance_checks::{ChunkedInput, CodePoints};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -3,7 +3,7 @@
 
 use super::input::ChunkedInput;
 use super::{ensure, ensure_eq, Ctx};
-use crate::literal::utf_inf8 as literal;
+use conformance_literal::utf_inf8 as literal;
 use corrected_utf8::{utf_inf8, BigCodePoint, Event, Located};
 
 /// Code points from raw bytes: records of a digit count `n` (1 to 256 hex digits: the

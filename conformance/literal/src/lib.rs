@@ -12,6 +12,7 @@
 //! * [`table31b`]: a matcher for Table 3.1b exactly as transcribed in seed 001.
 //! * [`utf_inf8`]: UTF-∞-8 from the draft's prose (seed 003, §3.2–3.5) and
 //!   `docs/semantics.md` §4, with unbounded code points and a code length limit.
+#![deny(missing_docs)]
 
 pub mod corrected;
 pub mod table31b;
