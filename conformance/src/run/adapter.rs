@@ -6,15 +6,14 @@
 //! process that exits, hangs, prints something that is not a JSON object or answers with
 //! the wrong id is killed (the whole group) and reaped, and started again for the next
 //! case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills the group.
+//! Process groups are a Unix notion: elsewhere only the `sh` process itself is killed.
 
 use super::suite::Case;
 use super::{Answer, Implementation};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -74,18 +73,18 @@ impl Adapter {
 
     fn start(&mut self) -> std::io::Result<&mut Running> {
         if self.running.is_none() {
-            become_subreaper();
-            let mut child = Command::new("sh")
+            let mut command = Command::new("sh");
+            command
                 .arg("-c")
                 .arg(&self.command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .process_group(0)
-                .spawn()?;
+                .stderr(Stdio::piped());
+            group::prepare(&mut command);
+            let mut child = command.spawn()?;
             self.starts += 1;
             let pgid = child.id() as i32;
-            register(pgid);
+            group::register(pgid);
             let (msg_tx, msgs) = mpsc::channel();
             let (requests, req_rx) = mpsc::channel::<Vec<u8>>();
 
@@ -163,18 +162,18 @@ impl Adapter {
         let mut running = self.running.take()?;
         running.requests = None; // closes stdin once the writer thread sees it
         let status = if kill {
-            kill_group(running.pgid);
+            group::kill(&mut running.child, running.pgid);
             running.child.wait().ok()
         } else {
             wait_for(&mut running.child, GRACE).or_else(|| {
-                kill_group(running.pgid);
+                group::kill(&mut running.child, running.pgid);
                 running.child.wait().ok()
             })
         };
         // Anything left in the group (children of `sh`) goes too, and is reaped.
-        kill_group(running.pgid);
-        reap_group(running.pgid);
-        unregister(running.pgid);
+        group::kill(&mut running.child, running.pgid);
+        group::reap(running.pgid);
+        group::unregister(running.pgid);
         // Let the stderr thread catch the last lines of a process that just died.
         thread::sleep(Duration::from_millis(20));
         let stderr = running
@@ -220,7 +219,7 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
+    match (status.code(), group::signal(status)) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => format!("was killed by signal {sig}"),
         _ => "ended".to_string(),
@@ -315,97 +314,155 @@ impl Drop for Adapter {
     }
 }
 
-// --- Killing every adapter when the runner itself is interrupted. ---
+// --- Killing every adapter, also when the runner itself is interrupted. ---
 
-/// Process groups of running adapters (0 = free slot).
-static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+/// Process groups: killing an adapter with everything it started, also when the runner
+/// itself is interrupted.
+#[cfg(unix)]
+mod group {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Child, Command, ExitStatus};
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::thread;
+    use std::time::{Duration, Instant};
 
-fn register(pgid: i32) {
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            return;
-        }
+    /// Runs the adapter in a process group of its own, the runner being its subreaper.
+    pub(super) fn prepare(command: &mut Command) {
+        become_subreaper();
+        command.process_group(0);
     }
-}
 
-fn unregister(pgid: i32) {
-    for slot in &GROUPS {
-        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
-    }
-}
-
-fn kill_group(pgid: i32) {
-    if pgid > 0 {
-        // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
-/// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap_group`] rather than
-/// left to an init process that may not reap (as in some containers).
-fn become_subreaper() {
-    #[cfg(target_os = "linux")]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
-            unsafe {
-                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-            }
-        });
-    }
-}
-
-/// Reaps every child of the runner left in process group `pgid` (all of them were just
-/// sent SIGKILL), waiting at most a second.
-fn reap_group(pgid: i32) {
-    let start = Instant::now();
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
-        let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
-        if r > 0 {
-            continue; // reaped one; look for more
-        }
-        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return; // ECHILD: none left
-        }
-        if start.elapsed() > Duration::from_secs(1) {
-            return;
-        }
-        // r == 0: a member has not died yet.
+    /// Kills the adapter's whole process group.
+    pub(super) fn kill(_child: &mut Child, pgid: i32) {
         kill_group(pgid);
-        thread::sleep(Duration::from_millis(5));
+    }
+
+    /// The signal that ended the process, if one did.
+    pub(super) fn signal(status: ExitStatus) -> Option<i32> {
+        status.signal()
+    }
+
+    /// Process groups of running adapters (0 = free slot).
+    static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+
+    pub(super) fn register(pgid: i32) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn unregister(pgid: i32) {
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    fn kill_group(pgid: i32) {
+        if pgid > 0 {
+            // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+
+    /// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
+    /// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap`] rather than
+    /// left to an init process that may not reap (as in some containers).
+    fn become_subreaper() {
+        #[cfg(target_os = "linux")]
+        {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
+                unsafe {
+                    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+                }
+            });
+        }
+    }
+
+    /// Reaps every child of the runner left in process group `pgid` (all of them were just
+    /// sent SIGKILL), waiting at most a second.
+    pub(super) fn reap(pgid: i32) {
+        let start = Instant::now();
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
+            let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+            if r > 0 {
+                continue; // reaped one; look for more
+            }
+            if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return; // ECHILD: none left
+            }
+            if start.elapsed() > Duration::from_secs(1) {
+                return;
+            }
+            // r == 0: a member has not died yet.
+            kill_group(pgid);
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for slot in &GROUPS {
+            kill_group(slot.load(Ordering::SeqCst));
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
+        // and raising again ends the runner the way the signal would have.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
+    /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
+    /// reach them).
+    pub(super) fn kill_adapters_on_signal() {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installs a handler that only calls async-signal-safe functions.
+            unsafe {
+                libc::signal(sig, handler);
+            }
+        }
     }
 }
 
-extern "C" fn on_signal(sig: libc::c_int) {
-    for slot in &GROUPS {
-        kill_group(slot.load(Ordering::SeqCst));
+/// Without process groups: only the adapter's `sh` process is killed.
+#[cfg(not(unix))]
+mod group {
+    use std::process::{Child, Command, ExitStatus};
+
+    pub(super) fn prepare(_command: &mut Command) {}
+
+    pub(super) fn register(_pgid: i32) {}
+
+    pub(super) fn unregister(_pgid: i32) {}
+
+    pub(super) fn kill(child: &mut Child, _pgid: i32) {
+        let _ = child.kill();
     }
-    // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
-    // and raising again ends the runner the way the signal would have.
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
+
+    pub(super) fn reap(_pgid: i32) {}
+
+    pub(super) fn signal(_status: ExitStatus) -> Option<i32> {
+        None
     }
+
+    pub(super) fn kill_adapters_on_signal() {}
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
 /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
-/// reach them).
+/// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installs a handler that only calls async-signal-safe functions.
-        unsafe {
-            libc::signal(sig, handler);
-        }
-    }
+    group::kill_adapters_on_signal();
 }
