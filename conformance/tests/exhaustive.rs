@@ -5,7 +5,7 @@
 use conformance::exhaustive::implementation::{
     Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
 };
-use conformance::exhaustive::{run, Config, Encoding, Failure, Only, Outcome, LITERAL, REFERENCE};
+use conformance::exhaustive::{run, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
 use conformance_literal::Kind;
 use corrected_utf8::corrected;
 
@@ -142,7 +142,7 @@ fn checkpoint_resumes_and_keeps_counts() {
 #[test]
 fn shards_add_up_to_the_whole() {
     let whole = run_ok(&REFERENCE, &small(2, None));
-    let mut sum = conformance::exhaustive::Counts::new();
+    let mut sum = conformance::exhaustive::Counters::new();
     for k in 1..=3 {
         let cfg = Config {
             shard: conformance::exhaustive::Shard { k, n: 3 },
@@ -160,7 +160,7 @@ fn shards_add_up_to_the_whole() {
 /// Inputs of up to `max_len` bytes, UTF-∞-8 only (both limits).
 fn inf_only(max_len: usize) -> Config {
     Config {
-        encodings: vec![Encoding::UtfInf8],
+        encodings: vec![corrected_utf8::Encoding::UtfInf8],
         ..small(max_len, Some(Only::Inputs))
     }
 }

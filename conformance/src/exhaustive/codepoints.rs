@@ -5,8 +5,10 @@
 //! implementation's decoder turns those bytes back into exactly that code point; and
 //! each encoding is byte-wise greater than the one of the previous encodable value.
 
-use super::implementation::{hex, Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP};
-use super::{Counts, Failure};
+use super::failure::{Counters, Failure};
+use super::implementation::{
+    hex, render_events, Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
+};
 use conformance_literal::{self as literal, Kind};
 
 /// Values per work unit (`2^24`), so `0..=FFFFFFFF` is 256 units.
@@ -49,7 +51,7 @@ fn kind_text(k: KindCode) -> String {
 }
 
 /// Checks the values `first..=last`; counts what it saw.
-pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counts, Box<Failure>> {
+pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counters, Box<Failure>> {
     let mut encodable_by_len = [0u64; ENCODE_CAP + 1];
     let mut errors = [0u64; Kind::ALL.len()];
     let mut values = 0u64;
@@ -88,7 +90,7 @@ pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counts
                         format!(
                             "{} decodes to {}",
                             hex(bytes),
-                            super::implementation::render_events(evs.as_slice(), evs.overflowed())
+                            render_events(evs.as_slice(), evs.overflowed())
                         ),
                         format!("[{expected}]"),
                     ));
@@ -133,7 +135,7 @@ pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counts
             }
         }
     }
-    let mut counts = Counts::new();
+    let mut counts = Counters::new();
     counts.insert("codepoints.values".into(), values);
     counts.insert(
         "codepoints.encodable".into(),
@@ -157,13 +159,13 @@ pub fn check_unit(
     imp: &Implementation,
     unit: u32,
     range: (u32, u32),
-) -> Result<Counts, Box<Failure>> {
+) -> Result<Counters, Box<Failure>> {
     let start = u64::from(unit) * UNIT_SIZE;
     let end = start + UNIT_SIZE - 1;
     let first = start.max(u64::from(range.0));
     let last = end.min(u64::from(range.1));
     if first > last {
-        return Ok(Counts::new());
+        return Ok(Counters::new());
     }
     check_range(imp, first as u32, last as u32)
 }

@@ -5,12 +5,13 @@
 //!    error kind; decoding the bytes gives the code point back; encodings increase
 //!    strictly with the code point. There are [`codepoints::ENCODABLE`] = 2 216 757 376
 //!    encodable code points.
-//! 2. **Inputs** ([`inputs`]): every input of 1 to `--max-len` bytes (4 311 810 304 for
+//! 2. **Inputs** ([`walk`], and [`checks`]: one per encoding, [`corrected`], [`utf8`],
+//!    [`utf_inf8`]): every input of 1 to `--max-len` bytes (4 311 810 304 for
 //!    4): the implementation's event lists (code points, error spans, offsets, lengths)
 //!    equal the spec-literal ones for `corrected-utf8` and `utf-8`; UTF-8's first error
 //!    equals `core::str::from_utf8`'s `valid_up_to`/`error_len`; and each input is put in
 //!    its Table 3.1b audit class, whose counts must equal `conformance audit`'s.
-//!    With `--encodings …,utf-inf-8` ([`Encoding`]), UTF-∞-8's events too ([`inf`]),
+//!    With `--encodings …,utf-inf-8` ([`Encoding`]), UTF-∞-8's events too ([`utf_inf8`]),
 //!    under the default limit and under a limit of 3 bytes.
 //!
 //! Work is split into units (256 blocks of 2^24 code points; inputs by length and first
@@ -20,14 +21,18 @@
 //! a test can run the same machinery on a broken codec.
 
 pub mod codepoints;
+pub mod corrected;
+pub mod failure;
 pub mod implementation;
-pub mod inf;
-pub mod inputs;
+pub mod utf8;
+pub mod utf_inf8;
+pub mod walk;
 
+pub use failure::{Counters, Failure};
 pub use implementation::{Implementation, LITERAL, REFERENCE};
 
+use corrected_utf8::Encoding;
 use indicatif::{ProgressBar, ProgressStyle};
-use inputs::InputUnit;
 use rayon::prelude::*;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -38,35 +43,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Named counters (`check.what[.detail]` → count), merged across units.
-pub type Counts = BTreeMap<String, u64>;
-
-/// A disagreement: the first counterexample.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// Which check failed.
-    pub check: &'static str,
-    /// The input: `U+00A0` for a code point, bytes in hex (`C0 80`) for an input.
-    pub input: String,
-    /// Who gave [`got`](Self::got): the implementation's name.
-    pub got_from: &'static str,
-    /// What the implementation gave.
-    pub got: String,
-    /// Who gave [`want`](Self::want): `spec-literal`, `std`, …
-    pub want_from: &'static str,
-    /// What was expected.
-    pub want: String,
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let w = self.got_from.len().max(self.want_from.len());
-        writeln!(f, "counterexample ({}): {}", self.check, self.input)?;
-        writeln!(f, "  {:<w$}  {}", self.got_from, self.got)?;
-        write!(f, "  {:<w$}  {}", self.want_from, self.want)
-    }
-}
+use walk::InputUnit;
 
 /// Which part to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -77,32 +54,42 @@ pub enum Only {
     Inputs,
 }
 
-/// An encoding whose inputs check (2) runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
-pub enum Encoding {
-    /// Corrected UTF-8.
-    #[value(name = "corrected-utf8")]
-    CorrectedUtf8,
-    /// UTF-8, with `core::str::from_utf8` and the Table 3.1b audit classes.
-    #[value(name = "utf-8")]
-    Utf8,
-    /// UTF-∞-8, under the default limit and under a limit of 3 bytes.
-    #[value(name = "utf-inf-8")]
-    UtfInf8,
+/// The default `--encodings`: UTF-∞-8 costs about 5.5 times the other two together (its
+/// reference decoder allocates), so it is asked for by name.
+pub const DEFAULT_ENCODINGS: [Encoding; 2] = [Encoding::CorrectedUtf8, Encoding::Utf8];
+
+/// `--encodings`' parser: the codec's [`Encoding`] by its name, with what check (2) does
+/// for each in the help.
+fn encoding_parser() -> impl clap::builder::TypedValueParser<Value = Encoding> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let help = |e: Encoding| match e {
+        Encoding::CorrectedUtf8 => "Corrected UTF-8",
+        Encoding::Utf8 => "UTF-8, with `core::str::from_utf8` and the Table 3.1b audit classes",
+        Encoding::UtfInf8 => "UTF-∞-8, under the default limit and under a limit of 3 bytes",
+    };
+    PossibleValuesParser::new(Encoding::ALL.map(|e| PossibleValue::new(e.name()).help(help(e))))
+        .map(|name| Encoding::from_name(&name).expect("one of the possible values"))
 }
 
-impl Encoding {
-    /// The default selection: UTF-∞-8 costs about 5.5 times the other two together (its
-    /// reference decoder allocates), so it is asked for by name.
-    pub const DEFAULT: [Encoding; 2] = [Encoding::CorrectedUtf8, Encoding::Utf8];
-
-    fn name(self) -> &'static str {
-        match self {
-            Encoding::CorrectedUtf8 => "corrected-utf8",
-            Encoding::Utf8 => "utf-8",
-            Encoding::UtfInf8 => "utf-inf-8",
-        }
+/// The table of input checks run on `imp` over inputs of up to `max_len` bytes, for
+/// `encodings`, in order. Builds their suffix tables (in parallel, on the current rayon pool).
+pub fn checks<'a>(
+    imp: &'a Implementation,
+    max_len: usize,
+    encodings: &[Encoding],
+) -> Vec<Box<dyn walk::UnitCheck + 'a>> {
+    let mut checks: Vec<Box<dyn walk::UnitCheck + 'a>> = Vec::new();
+    if encodings.contains(&Encoding::CorrectedUtf8) {
+        checks.push(Box::new(corrected::CorrectedDecode::new(imp, max_len)));
     }
+    if encodings.contains(&Encoding::Utf8) {
+        checks.push(Box::new(utf8::Utf8Decode::new(imp, max_len)));
+    }
+    if encodings.contains(&Encoding::UtfInf8) {
+        checks.push(Box::new(utf_inf8::InfDecode::new(imp, max_len)));
+        checks.push(Box::new(utf_inf8::InfDecode::small_limit(imp, max_len)));
+    }
+    checks
 }
 
 /// Shard `k` (1-based) of `n`: the units whose index is `k − 1` modulo `n`.
@@ -170,14 +157,14 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Encodings whose inputs (2) checks, comma-separated [default: corrected-utf8,utf-8;
     /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes].
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    #[arg(long, value_parser = encoding_parser(), value_delimiter = ',', value_name = "LIST")]
     pub encodings: Vec<Encoding>,
 }
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Inputs of 1 to `max_len` bytes (1 to [`inputs::MAX_INPUT`]).
+    /// Inputs of 1 to `max_len` bytes (1 to [`walk::MAX_INPUT`]).
     pub max_len: usize,
     /// Which units.
     pub shard: Shard,
@@ -205,7 +192,7 @@ impl Default for Config {
             code_points: (0, u32::MAX),
             resume: None,
             progress: false,
-            encodings: Encoding::DEFAULT.to_vec(),
+            encodings: DEFAULT_ENCODINGS.to_vec(),
         }
     }
 }
@@ -223,7 +210,7 @@ pub struct Busy {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     /// Every counter, over the units done (this run and the checkpoint's).
-    pub counts: Counts,
+    pub counts: Counters,
     /// The first counterexample (lowest unit: shortest input, then byte-wise smallest).
     pub failure: Option<Failure>,
     /// Units done / units this shard has.
@@ -275,7 +262,7 @@ fn all_units(max_len: usize) -> Vec<Unit> {
 /// What the run has so far.
 #[derive(Default)]
 struct State {
-    counts: Counts,
+    counts: Counters,
     done: Vec<bool>,
     failures: Vec<(usize, Failure)>,
     busy: BTreeMap<String, Busy>,
@@ -283,19 +270,19 @@ struct State {
     elapsed_before: Duration,
 }
 
-fn merge(into: &mut Counts, from: Counts) {
+fn merge(into: &mut Counters, from: Counters) {
     for (k, v) in from {
         *into.entry(k).or_default() += v;
     }
 }
 
 /// A unit's counts or first failure, and the time each check took.
-type UnitResult = (Result<Counts, Box<Failure>>, Vec<(&'static str, Busy)>);
+type UnitResult = (Result<Counters, Box<Failure>>, Vec<(&'static str, Busy)>);
 
 /// Runs one unit.
 fn run_unit(
     imp: &Implementation,
-    checks: &[Box<dyn inputs::UnitCheck + '_>],
+    checks: &[Box<dyn walk::UnitCheck + '_>],
     cfg: &Config,
     unit: &Unit,
 ) -> UnitResult {
@@ -317,7 +304,7 @@ fn run_unit(
             (r, busy)
         }
         Work::Inputs(iu) => {
-            let mut counts = Counts::new();
+            let mut counts = Counters::new();
             for check in checks {
                 let t = Instant::now();
                 match check.check_unit(&iu) {
@@ -339,8 +326,8 @@ fn run_unit(
 
 /// Runs the exhaustive check of `imp`.
 pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
-    if !(1..=inputs::MAX_INPUT).contains(&cfg.max_len) {
-        return Err(format!("--max-len must be 1 to {}", inputs::MAX_INPUT));
+    if !(1..=walk::MAX_INPUT).contains(&cfg.max_len) {
+        return Err(format!("--max-len must be 1 to {}", walk::MAX_INPUT));
     }
     let start = Instant::now();
     let units = all_units(cfg.max_len);
@@ -379,7 +366,7 @@ pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
     } else {
         cfg.max_len
     };
-    let checks = pool.install(|| inputs::checks(imp, input_len, &cfg.encodings));
+    let checks = pool.install(|| checks(imp, input_len, &cfg.encodings));
     let abort = AtomicUsize::new(usize::MAX);
     let done_weight = AtomicU64::new(0);
     let state = Mutex::new(state);
@@ -507,18 +494,18 @@ pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
 }
 
 /// The Table 3.1b counts of the run against `conformance audit`'s by byte classes.
-fn audit_cross_check(counts: &Counts, max_len: usize) -> Option<Failure> {
+fn audit_cross_check(counts: &Counters, max_len: usize) -> Option<Failure> {
     let report = crate::audit::audit_by_classes(max_len);
-    let mut want: Counts = Counts::new();
+    let mut want: Counters = Counters::new();
     want.insert("table-3.1b.agree".into(), report.agree);
     for class in &report.classes {
         for (n, &c) in class.counts.iter().enumerate() {
             if c > 0 {
-                want.insert(inputs::class_key(&class.disagreement, n), c);
+                want.insert(utf8::class_key(&class.disagreement, n), c);
             }
         }
     }
-    let got: Counts = counts
+    let got: Counters = counts
         .iter()
         .filter(|(k, _)| k.starts_with("table-3.1b."))
         .map(|(k, v)| (k.clone(), *v))
@@ -586,7 +573,7 @@ fn checkpoint_params(cfg: &Config) -> Value {
     });
     // Recorded only when not the default, so that older checkpoints still resume.
     let encodings = encodings_text(&cfg.encodings);
-    if encodings != encodings_text(&Encoding::DEFAULT) {
+    if encodings != encodings_text(&DEFAULT_ENCODINGS) {
         v["encodings"] = json!(encodings);
     }
     v
@@ -794,7 +781,7 @@ pub fn main(args: &Args) -> ExitCode {
         resume: args.resume.clone(),
         progress: true,
         encodings: if args.encodings.is_empty() {
-            Encoding::DEFAULT.to_vec()
+            DEFAULT_ENCODINGS.to_vec()
         } else {
             args.encodings.clone()
         },

@@ -1,7 +1,7 @@
 //! Check (2) for UTF-∞-8: every input's events equal the spec-literal decoder's
 //! ([`literal::utf_inf8::decode_located`]), under a code length limit.
 //!
-//! The same proof as [`super::inputs`]: the literal step at offset 0 is memoised down the
+//! The same proof as [`super::walk`]: the literal step at offset 0 is memoised down the
 //! prefix tree, and each input is compared with that step followed by the
 //! implementation's (already checked) events of the rest. The literal UTF-∞-8 decoder
 //! has no step function of its own, so [`advance`] is its loop body cut at each byte:
@@ -10,9 +10,9 @@
 //! input (`truncated`); the self-test runs the literal decoder as the implementation, so
 //! a transcription slip here shows up as a disagreement.
 
+use super::failure::{Counters, Failure};
 use super::implementation::{fill_literal_inf, hex, render_events, EvBuf, Implementation};
-use super::inputs::{agrees, DecodeTally, InputCheck, Memo, SuffixTable};
-use super::{Counts, Failure};
+use super::walk::{agrees, DecodeTally, InputCheck, Memo, SuffixTable};
 use conformance_literal::utf_inf8::{decode_located, judge, Judgement};
 use conformance_literal::Kind;
 
@@ -181,7 +181,7 @@ impl InputCheck for InfDecode<'_> {
         Ok(())
     }
 
-    fn counts(&self, t: &DecodeTally, counts: &mut Counts) {
+    fn counts(&self, t: &DecodeTally, counts: &mut Counters) {
         t.counts(self.name, counts);
     }
 }
