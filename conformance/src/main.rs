@@ -64,8 +64,8 @@ fn main() -> ExitCode {
             max_len,
             brute_force,
         } => conformance::audit::run(max_len, brute_force),
-        Command::Run(args) => ExitCode::from(conformance::run::main(&args) as u8),
-        Command::Exhaustive(args) => conformance::exhaustive::main(&args),
+        Command::Run(args) => conformance::run::run(&args),
+        Command::Exhaustive(args) => conformance::exhaustive::run(&args),
         Command::SeedCorpus { vectors, out } => conformance::seed_corpus::run(
             &vectors.unwrap_or_else(conformance::vectors::default_dir),
             &out.unwrap_or_else(conformance::seed_corpus::default_dir),

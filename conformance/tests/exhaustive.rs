@@ -2,10 +2,8 @@
 //! code passes against itself (which tests the check's shortcuts), and a codec with one
 //! shifted offset fails with the expected counterexample.
 
-use conformance::exhaustive::implementation::{
-    Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
-};
-use conformance::exhaustive::{run, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
+use conformance::exhaustive::codec_fns::{CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
+use conformance::exhaustive::{execute, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
 use conformance_literal::Kind;
 use corrected_utf8::corrected;
 
@@ -20,8 +18,8 @@ fn small(max_len: usize, only: Option<Only>) -> Config {
     }
 }
 
-fn run_ok(imp: &Implementation, cfg: &Config) -> Outcome {
-    let out = run(imp, cfg).expect("valid config");
+fn run_ok(imp: &CodecFns, cfg: &Config) -> Outcome {
+    let out = execute(imp, cfg).expect("valid config");
     if let Some(f) = &out.failure {
         panic!("{f}");
     }
@@ -49,7 +47,7 @@ fn spec_literal_passes_against_itself() {
 }
 
 /// The reference codec with the 2-byte offset shifted from 160 to 161, both ways.
-const SHIFTED: Implementation = Implementation {
+const SHIFTED: CodecFns = CodecFns {
     name: "shifted",
     corrected_encode: |cp, buf: &mut [u8; ENCODE_CAP]| {
         if (0xA0..=0x89F).contains(&cp) {
@@ -83,7 +81,7 @@ const SHIFTED: Implementation = Implementation {
 };
 
 fn failure(cfg: &Config) -> Failure {
-    let out = run(&SHIFTED, cfg).expect("valid config");
+    let out = execute(&SHIFTED, cfg).expect("valid config");
     out.failure.expect("the shifted codec must fail")
 }
 
@@ -135,7 +133,7 @@ fn checkpoint_resumes_and_keeps_counts() {
         max_len: 3,
         ..cfg.clone()
     };
-    assert!(run(&REFERENCE, &other).is_err());
+    assert!(execute(&REFERENCE, &other).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -202,7 +200,7 @@ fn spec_literal_utf_inf8_passes_against_itself() {
 }
 
 /// The reference codec with `invalid-length` spans of UTF-∞-8 reported as `overlong`.
-const MISKINDED: Implementation = Implementation {
+const MISKINDED: CodecFns = CodecFns {
     name: "miskinded",
     utf_inf8_decode: |bytes, limit, out: &mut EvBuf| {
         (REFERENCE.utf_inf8_decode)(bytes, limit, out);
@@ -227,7 +225,7 @@ const MISKINDED: Implementation = Implementation {
 
 #[test]
 fn miskinded_invalid_length_fails_at_ff_b0() {
-    let out = run(&MISKINDED, &inf_only(2)).expect("valid config");
+    let out = execute(&MISKINDED, &inf_only(2)).expect("valid config");
     let f = out.failure.expect("the miskinded codec must fail");
     assert_eq!(f.check, "utf-inf-8 decode");
     assert_eq!(f.input, "FF B0");

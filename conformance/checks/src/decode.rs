@@ -2,7 +2,7 @@
 //! derived operations (lossy, strict, validate) agree with the events.
 
 use super::codecs::{Codec, BOTH};
-use super::{display_len, ensure, ensure_eq, Ctx};
+use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
@@ -101,7 +101,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                 ensure!(
                     ctx,
                     shape_ok,
-                    (e, super::hex(span), next),
+                    (e, super::fail::hex(span), next),
                     "{name}: the span has the shape SPEC gives a `{}` span (span bytes, next byte)",
                     e.kind
                 );

@@ -2,7 +2,7 @@
 //! [`conformance_literal`], which shares nothing with it.
 
 use super::codecs::{Codec, BOTH};
-use super::{ensure_eq, Ctx};
+use super::fail::{ensure_eq, Ctx};
 use conformance_literal::{self as literal, Event as LitEvent, Kind as LitKind};
 use corrected_utf8::{check_document, corrected, Encoding, Event, Finding};
 

@@ -1,7 +1,7 @@
 //! `differential_std`: the UTF-8 decoder against Rust's `std`, and `&str` through
 //! Corrected UTF-8 and back.
 
-use super::{ensure, ensure_eq, Ctx};
+use super::fail::{ensure, ensure_eq, Ctx};
 use corrected_utf8::{corrected, utf8, ErrorKind, Event};
 
 /// Checks `bytes` against `std` (SPEC §3):

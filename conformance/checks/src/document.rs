@@ -1,8 +1,8 @@
 //! `document`: the document checker against SPEC §2.6 applied to the decoder's events,
 //! one-shot and in any chunking.
 
+use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
-use super::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{
     check_document, corrected, DocumentChecker, Event, Finding, FindingKind, Severity,
 };

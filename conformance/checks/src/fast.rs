@@ -6,7 +6,7 @@
 //! bytes and checked at that offset: its end is the allocation's end, so a vector read
 //! past it is an out-of-bounds read that AddressSanitizer reports.
 
-use super::{ensure_eq, Ctx};
+use super::fail::{ensure_eq, Ctx};
 use corrected_utf8::corrected;
 use corrected_utf8::fast::{self, Implementation};
 

@@ -2,8 +2,8 @@
 //! order is code point order.
 
 use super::codecs::{Codec, BOTH};
+use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use super::input::CodePoints;
-use super::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::{corrected, EncodeError, Encoding, ErrorKind, Event, Located};
 
 /// SPEC §2.2: the code points of each Corrected UTF-8 sequence length.
@@ -152,7 +152,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             ensure!(
                 ctx,
                 next_enc.is_ok_and(|n| n > enc),
-                (super::hex(enc), next_enc.map(super::hex)),
+                (super::fail::hex(enc), next_enc.map(super::fail::hex)),
                 "{name}: encode(U+{next:04X}) sorts after encode(U+{cp:04X})"
             );
         }
@@ -163,8 +163,8 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
                 p.cmp(&cp),
                 p_enc.cmp(enc),
                 "{name}: byte order of encode(U+{p:04X}) {} and encode(U+{cp:04X}) {}",
-                super::hex(p_enc),
-                super::hex(enc)
+                super::fail::hex(p_enc),
+                super::fail::hex(enc)
             );
         }
         prev = Some((cp, enc_buf, enc_len));

@@ -2,8 +2,8 @@
 //! says, with bounded pending state.
 
 use super::codecs::{Codec, BOTH};
+use super::fail::{ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
-use super::{ensure, ensure_eq, Ctx};
 use corrected_utf8::{ErrorKind, Event, Events, Located, StreamDecoder, MAX_PENDING};
 
 /// Checks the streaming decoders of both encodings on `bytes` (layout: [`ChunkedInput`]):

@@ -1,8 +1,8 @@
 //! UTF-∞-8 targets: round trip of big code points, the reference against the
 //! spec-literal decoder, and streaming.
 
+use super::fail::{ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
-use super::{ensure, ensure_eq, Ctx};
 use conformance_literal::utf_inf8 as literal;
 use corrected_utf8::{utf_inf8, BigCodePoint, Event, Located};
 

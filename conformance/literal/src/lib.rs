@@ -120,3 +120,21 @@ impl Event {
 pub(crate) fn in_range(b: u8, r: (u8, u8)) -> bool {
     r.0 <= b && b <= r.1
 }
+
+/// Bytes as lowercase hex, two digits each, `separator` between bytes: `""` gives the
+/// vectors' `input` and `bytes` form (`c080`), `" "` the form of messages (`c0 80`).
+///
+/// The one byte-hex formatter of the conformance crates (this crate has no dependencies,
+/// so every other one can use it).
+pub fn hex(bytes: &[u8], separator: &str) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * (2 + separator.len()));
+    for (i, &b) in bytes.iter().enumerate() {
+        if i > 0 {
+            s.push_str(separator);
+        }
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    s
+}

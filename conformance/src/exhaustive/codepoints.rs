@@ -5,10 +5,8 @@
 //! implementation's decoder turns those bytes back into exactly that code point; and
 //! each encoding is byte-wise greater than the one of the previous encodable value.
 
+use super::codec_fns::{hex, render_events, CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
 use super::failure::{Counters, Failure};
-use super::implementation::{
-    hex, render_events, Ev, EvBuf, Implementation, KindCode, Value, ENCODE_CAP,
-};
 use conformance_literal::{self as literal, Kind};
 
 /// Values per work unit (`2^24`), so `0..=FFFFFFFF` is 256 units.
@@ -51,7 +49,7 @@ fn kind_text(k: KindCode) -> String {
 }
 
 /// Checks the values `first..=last`; counts what it saw.
-pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counters, Box<Failure>> {
+pub fn check_range(imp: &CodecFns, first: u32, last: u32) -> Result<Counters, Box<Failure>> {
     let mut encodable_by_len = [0u64; ENCODE_CAP + 1];
     let mut errors = [0u64; Kind::ALL.len()];
     let mut values = 0u64;
@@ -155,11 +153,7 @@ pub fn check_range(imp: &Implementation, first: u32, last: u32) -> Result<Counte
 }
 
 /// Checks work unit `unit` (values `unit · 2^24 ..`), within `range`.
-pub fn check_unit(
-    imp: &Implementation,
-    unit: u32,
-    range: (u32, u32),
-) -> Result<Counters, Box<Failure>> {
+pub fn check_unit(imp: &CodecFns, unit: u32, range: (u32, u32)) -> Result<Counters, Box<Failure>> {
     let start = u64::from(unit) * UNIT_SIZE;
     let end = start + UNIT_SIZE - 1;
     let first = start.max(u64::from(range.0));

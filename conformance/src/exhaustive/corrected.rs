@@ -1,20 +1,20 @@
 //! Check (2) for Corrected UTF-8: every input's events equal the spec-literal decoder's
 //! ([`literal::corrected::decode_located`]), by the walk of [`super::walk`].
 
+use super::codec_fns::CodecFns;
 use super::failure::{Counters, Failure};
-use super::implementation::Implementation;
 use super::walk::{agrees, counterexample, DecodeTally, InputCheck, Memo, SuffixTable};
 use conformance_literal as literal;
 
 /// Corrected UTF-8: the implementation's events against the spec-literal decoder's.
 pub struct CorrectedDecode<'a> {
-    imp: &'a Implementation,
+    imp: &'a CodecFns,
     suffixes: SuffixTable,
 }
 
 impl<'a> CorrectedDecode<'a> {
     /// The check of `imp` over inputs of up to `max_len` bytes (builds its suffix table).
-    pub fn new(imp: &'a Implementation, max_len: usize) -> Self {
+    pub fn new(imp: &'a CodecFns, max_len: usize) -> Self {
         CorrectedDecode {
             imp,
             suffixes: SuffixTable::build(imp.corrected_decode, max_len),

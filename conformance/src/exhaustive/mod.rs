@@ -17,19 +17,19 @@
 //! Work is split into units (256 blocks of 2^24 code points; inputs by length and first
 //! two bytes), run on every core (rayon). `--shard K/N` takes every N-th unit, `--resume
 //! FILE` keeps a checkpoint of the units done (and their counts) and skips them when run
-//! again. The implementation under test is an [`Implementation`] (function pointers), so
+//! again. The implementation under test is a [`CodecFns`] (function pointers), so
 //! a test can run the same machinery on a broken codec.
 
+pub mod codec_fns;
 pub mod codepoints;
 pub mod corrected;
 pub mod failure;
-pub mod implementation;
 pub mod utf8;
 pub mod utf_inf8;
 pub mod walk;
 
+pub use codec_fns::{CodecFns, LITERAL, REFERENCE};
 pub use failure::{Counters, Failure};
-pub use implementation::{Implementation, LITERAL, REFERENCE};
 
 use corrected_utf8::Encoding;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -74,7 +74,7 @@ fn encoding_parser() -> impl clap::builder::TypedValueParser<Value = Encoding> {
 /// The table of input checks run on `imp` over inputs of up to `max_len` bytes, for
 /// `encodings`, in order. Builds their suffix tables (in parallel, on the current rayon pool).
 pub fn checks<'a>(
-    imp: &'a Implementation,
+    imp: &'a CodecFns,
     max_len: usize,
     encodings: &[Encoding],
 ) -> Vec<Box<dyn walk::UnitCheck + 'a>> {
@@ -281,7 +281,7 @@ type UnitResult = (Result<Counters, Box<Failure>>, Vec<(&'static str, Busy)>);
 
 /// Runs one unit.
 fn run_unit(
-    imp: &Implementation,
+    imp: &CodecFns,
     checks: &[Box<dyn walk::UnitCheck + '_>],
     cfg: &Config,
     unit: &Unit,
@@ -325,7 +325,7 @@ fn run_unit(
 }
 
 /// Runs the exhaustive check of `imp`.
-pub fn run(imp: &Implementation, cfg: &Config) -> Result<Outcome, String> {
+pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
     if !(1..=walk::MAX_INPUT).contains(&cfg.max_len) {
         return Err(format!("--max-len must be 1 to {}", walk::MAX_INPUT));
     }
@@ -771,7 +771,7 @@ pub fn to_json(cfg: &Config, out: &Outcome) -> Value {
 }
 
 /// `conformance exhaustive`: runs the reference codec, prints the report.
-pub fn main(args: &Args) -> ExitCode {
+pub fn run(args: &Args) -> ExitCode {
     let cfg = Config {
         max_len: args.max_len,
         shard: args.shard.unwrap_or(Shard::ALL),
@@ -786,7 +786,7 @@ pub fn main(args: &Args) -> ExitCode {
             args.encodings.clone()
         },
     };
-    let out = match run(&REFERENCE, &cfg) {
+    let out = match execute(&REFERENCE, &cfg) {
         Ok(out) => out,
         Err(e) => {
             eprintln!("conformance exhaustive: {e}");

@@ -2,8 +2,8 @@
 //! ([`literal::utf8::decode_located`]), by the walk of [`super::walk`]; the first error
 //! equals `core::str::from_utf8`'s; and each input is put in its Table 3.1b audit class.
 
+use super::codec_fns::{hex, render_events, CodecFns, Ev, KindCode, Value};
 use super::failure::{Counters, Failure};
-use super::implementation::{hex, render_events, Ev, Implementation, KindCode, Value};
 use super::walk::{agrees, counterexample, DecodeTally, InputCheck, Memo, SuffixTable, MAX_INPUT};
 use crate::audit::{self, Cut, Disagreement};
 use conformance_literal::{self as literal, table31b, Kind};
@@ -103,7 +103,7 @@ impl Default for Utf8Tally {
 /// UTF-8: the implementation's events against the spec-literal decoder's (Table 3-7),
 /// its first error against `core::str::from_utf8`, and the Table 3.1b audit classes.
 pub struct Utf8Decode<'a> {
-    imp: &'a Implementation,
+    imp: &'a CodecFns,
     suffixes: SuffixTable,
     t31b: ShiftAnd,
     /// The Table 3-7 row whose first byte range holds each byte.
@@ -112,7 +112,7 @@ pub struct Utf8Decode<'a> {
 
 impl<'a> Utf8Decode<'a> {
     /// The check of `imp` over inputs of up to `max_len` bytes.
-    pub fn new(imp: &'a Implementation, max_len: usize) -> Self {
+    pub fn new(imp: &'a CodecFns, max_len: usize) -> Self {
         let mut lead_row = [None; 256];
         for (b, row) in lead_row.iter_mut().enumerate() {
             *row = literal::utf8::TABLE_3_7

@@ -10,8 +10,8 @@
 //! input (`truncated`); the self-test runs the literal decoder as the implementation, so
 //! a transcription slip here shows up as a disagreement.
 
+use super::codec_fns::{fill_literal_inf, hex, render_events, CodecFns, EvBuf};
 use super::failure::{Counters, Failure};
-use super::implementation::{fill_literal_inf, hex, render_events, EvBuf, Implementation};
 use super::walk::{agrees, DecodeTally, InputCheck, Memo, SuffixTable};
 use conformance_literal::utf_inf8::{decode_located, judge, Judgement};
 use conformance_literal::Kind;
@@ -66,7 +66,7 @@ pub fn advance(parent: &Memo, node: &[u8], limit: u32) -> Memo {
 
 /// UTF-∞-8 under one limit: the implementation's events against the spec-literal ones.
 pub struct InfDecode<'a> {
-    imp: &'a Implementation,
+    imp: &'a CodecFns,
     limit: u32,
     name: &'static str,
     check: &'static str,
@@ -76,7 +76,7 @@ pub struct InfDecode<'a> {
 impl<'a> InfDecode<'a> {
     /// The check of `imp` under the default limit (`utf-inf-8`), over inputs of up to
     /// `max_len` bytes.
-    pub fn new(imp: &'a Implementation, max_len: usize) -> Self {
+    pub fn new(imp: &'a CodecFns, max_len: usize) -> Self {
         Self::with_limit(
             imp,
             max_len,
@@ -87,7 +87,7 @@ impl<'a> InfDecode<'a> {
     }
 
     /// The check under [`SMALL_LIMIT`] (`utf-inf-8-limit-3`).
-    pub fn small_limit(imp: &'a Implementation, max_len: usize) -> Self {
+    pub fn small_limit(imp: &'a CodecFns, max_len: usize) -> Self {
         Self::with_limit(
             imp,
             max_len,
@@ -98,7 +98,7 @@ impl<'a> InfDecode<'a> {
     }
 
     fn with_limit(
-        imp: &'a Implementation,
+        imp: &'a CodecFns,
         max_len: usize,
         limit: u32,
         name: &'static str,
@@ -209,7 +209,7 @@ mod tests {
                 let (off, len, e) = decode_located(x, limit as usize).remove(0);
                 let mut want = EvBuf::default();
                 fill_literal_inf(vec![(off, len, e)], &mut want);
-                let got = super::super::implementation::Ev::from_step(0, memo.len, memo.value);
+                let got = super::super::codec_fns::Ev::from_step(0, memo.len, memo.value);
                 assert_eq!(want.as_slice(), [got], "{x:02X?} limit {limit}");
             }
         }

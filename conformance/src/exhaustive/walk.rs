@@ -25,10 +25,8 @@
 //!
 //! When a check fails, the counterexample is confirmed by the full spec-literal decode.
 
+use super::codec_fns::{fill_literal, hex, render_events, CodecFns, Ev, EvBuf, KindCode, Value};
 use super::failure::{Counters, Failure};
-use super::implementation::{
-    fill_literal, hex, render_events, Ev, EvBuf, Implementation, KindCode, Value,
-};
 use conformance_literal::{self as literal, Kind};
 use rayon::prelude::*;
 
@@ -376,7 +374,7 @@ pub(super) fn agrees<D: Fn(&[u8], &mut EvBuf)>(
 /// must, by the induction above), else a report that the shortcut itself is wrong.
 pub(super) fn counterexample(
     check: &'static str,
-    imp: &Implementation,
+    imp: &CodecFns,
     decode: DecodeFn,
     literal_decode: LiteralDecodeFn,
     input: &[u8],

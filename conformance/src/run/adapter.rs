@@ -8,8 +8,8 @@
 //! case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills the group.
 //! Process groups are a Unix notion: elsewhere only the `sh` process itself is killed.
 
+use super::outcome::{Answer, Implementation};
 use super::suite::Case;
-use super::{Answer, Implementation};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};

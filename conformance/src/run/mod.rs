@@ -4,34 +4,33 @@
 //! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2).
 //! * [`reference`]: the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
-//! * [`check`]: one response against its vector.
+//! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
+//! * [`verdict`]: one response against its vector.
 //! * [`expected`]: the known failures of `--expected-failures`.
 //! * [`report`]: the terminal report and the `--json`, `--junit`, `--html` files.
 //!
-//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`main`]
+//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`run()`]
 //! (what the `run` subcommand does, returning the exit code).
 
 pub mod adapter;
-pub mod check;
 pub mod expected;
+pub mod outcome;
 pub mod reference;
 pub mod report;
 pub mod suite;
+pub mod verdict;
 
-use check::{Mismatch, Verdict};
 use expected::ExpectedFailures;
-use serde_json::{Map, Value};
+pub use outcome::{
+    Answer, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport, Status,
+    UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use suite::{Case, LoadError, Suite};
-
-/// Exit code: every checked case passed.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly.
-pub const EXIT_FAILED: i32 = 1;
-/// Exit code: bad usage, or an unreadable or malformed vector (or expected-failures) file.
-pub const EXIT_USAGE: i32 = 2;
+use suite::{Case, Suite};
+use verdict::Verdict;
 
 /// The arguments of `conformance run`.
 #[derive(clap::Args, Clone, Debug)]
@@ -114,332 +113,6 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
         return Err("must be more than 0 and at most 86400".into());
     }
     Ok(Duration::from_secs_f64(secs))
-}
-
-/// What an implementation answered to one case, before checking.
-#[derive(Clone, Debug)]
-pub enum Answer {
-    /// A JSON object whose `id` is the request's.
-    Response(Map<String, Value>),
-    /// The process ended or its pipes broke; the detail says how.
-    Crash(String),
-    /// No answer within the timeout; the process was killed.
-    Timeout(Duration),
-    /// A line that is not a JSON object, or the wrong or no `id`.
-    Protocol(String),
-}
-
-/// Something that answers cases: the built-in reference, or an adapter process.
-pub trait Implementation: Send {
-    /// The name in reports.
-    fn name(&self) -> &str;
-    /// A longer description (the command of an adapter).
-    fn describe(&self) -> String;
-    /// Answers one case.
-    fn answer(&mut self, case: &Case) -> Answer;
-}
-
-/// The outcome of one case for one implementation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Every field answered matched.
-    Pass,
-    /// Some field differed.
-    Fail,
-    /// The adapter exited or its pipes broke.
-    Crash,
-    /// No answer in time.
-    Timeout,
-    /// Not a JSON object, wrong or missing id, or a field of the wrong shape.
-    Protocol,
-    /// Unsupported, or nothing checkable.
-    Skip,
-    /// Listed in the expected failures, and did not pass.
-    Xfail,
-    /// Listed in the expected failures, and passed.
-    Xpass,
-}
-
-impl Status {
-    /// Every status, in report order.
-    pub const ALL: [Status; 8] = [
-        Status::Pass,
-        Status::Fail,
-        Status::Crash,
-        Status::Timeout,
-        Status::Protocol,
-        Status::Skip,
-        Status::Xfail,
-        Status::Xpass,
-    ];
-
-    /// The lowercase name used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pass => "pass",
-            Status::Fail => "fail",
-            Status::Crash => "crash",
-            Status::Timeout => "timeout",
-            Status::Protocol => "protocol",
-            Status::Skip => "skip",
-            Status::Xfail => "xfail",
-            Status::Xpass => "xpass",
-        }
-    }
-
-    /// Counts as failed in `N passed, M failed` (and makes the exit code 1).
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Status::Fail | Status::Crash | Status::Timeout | Status::Protocol | Status::Xpass
-        )
-    }
-}
-
-/// One case's result for one implementation.
-#[derive(Clone, Debug)]
-pub struct CaseResult {
-    /// The final status (expected failures applied).
-    pub status: Status,
-    /// The status before expected failures were applied (never `Xfail`/`Xpass`).
-    pub raw: Status,
-    /// The response fields that were compared.
-    pub checked: Vec<&'static str>,
-    /// The fields that differed.
-    pub mismatches: Vec<Mismatch>,
-    /// Skip reason, crash detail, protocol message or timeout.
-    pub message: Option<String>,
-    /// The reason given in the expected-failures file, when listed.
-    pub expected_failure: Option<String>,
-}
-
-/// Counts of statuses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts(pub [usize; 8]);
-
-impl Counts {
-    /// Adds one result.
-    pub fn add(&mut self, s: Status) {
-        self.0[s as usize] += 1;
-    }
-    /// How many had status `s`.
-    pub fn get(&self, s: Status) -> usize {
-        self.0[s as usize]
-    }
-    /// Passed cases.
-    pub fn passed(&self) -> usize {
-        self.get(Status::Pass)
-    }
-    /// Failed, crashed, timed-out, protocol-error and unexpectedly passing cases.
-    pub fn failed(&self) -> usize {
-        Status::ALL
-            .iter()
-            .filter(|s| s.is_failure())
-            .map(|&s| self.get(s))
-            .sum()
-    }
-    /// Skipped cases and expected failures.
-    pub fn skipped(&self) -> usize {
-        self.get(Status::Skip) + self.get(Status::Xfail)
-    }
-    /// Adds other counts.
-    pub fn merge(&mut self, other: &Counts) {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a += b;
-        }
-    }
-}
-
-/// How much of the decode output an implementation gives, over the decode cases of one
-/// encoding it answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// Only validity (`valid` and/or `strict`) on some case.
-    Validity,
-    /// At least `lossy` on every case.
-    Lossy,
-    /// The full event list (`output`) on every case.
-    Events,
-}
-
-/// The level reached by one implementation on one encoding's decode cases, or what it
-/// answered on another operation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Coverage {
-    /// The encoding.
-    pub encoding: String,
-    /// The operation.
-    pub op: String,
-    /// Cases answered (not skipped, crashed, …).
-    pub answered: usize,
-    /// Cases of this encoding and operation in the run.
-    pub total: usize,
-    /// Decode: the level reached on every answered case.
-    pub level: Option<Level>,
-    /// Decode: the first error's position (`strict` or `output`) on every answered case.
-    pub strict: bool,
-    /// The fields answered on at least one case.
-    pub fields: Vec<&'static str>,
-}
-
-impl Coverage {
-    /// A short description: `full events`, `lossy + strict`, `validity`, or the fields.
-    pub fn describe(&self) -> String {
-        match self.level {
-            Some(Level::Events) => "full events".into(),
-            Some(Level::Lossy) if self.strict => "lossy + strict".into(),
-            Some(Level::Lossy) => "lossy".into(),
-            Some(Level::Validity) if self.strict => "validity + strict".into(),
-            Some(Level::Validity) => "validity".into(),
-            None if self.answered == 0 => "not answered".into(),
-            None => self.fields.join(" + "),
-        }
-    }
-}
-
-/// Everything one implementation did.
-#[derive(Clone, Debug)]
-pub struct ImplResult {
-    /// Its name.
-    pub name: String,
-    /// Its description (an adapter's command).
-    pub describe: String,
-    /// One result per case of [`RunReport::suite`], in the same order.
-    pub results: Vec<CaseResult>,
-    /// Wall time.
-    pub elapsed: Duration,
-    /// When it gave up after too many crashes in a row: the index of the first case not
-    /// sent.
-    pub gave_up_at: Option<usize>,
-}
-
-impl ImplResult {
-    /// Counts over all cases, or over one file's.
-    pub fn counts(&self, suite: &Suite, file: Option<usize>) -> Counts {
-        let mut c = Counts::default();
-        for (case, r) in suite.cases.iter().zip(&self.results) {
-            if file.is_none_or(|f| f == case.file) {
-                c.add(r.status);
-            }
-        }
-        c
-    }
-
-    /// What it answered, per encoding and operation (in order of first appearance).
-    pub fn coverage(&self, suite: &Suite) -> Vec<Coverage> {
-        let mut out: Vec<Coverage> = Vec::new();
-        for (case, r) in suite.cases.iter().zip(&self.results) {
-            let i = match out
-                .iter()
-                .position(|c| c.encoding == case.encoding && c.op == case.op())
-            {
-                Some(i) => i,
-                None => {
-                    out.push(Coverage {
-                        encoding: case.encoding.clone(),
-                        op: case.op().into(),
-                        answered: 0,
-                        total: 0,
-                        level: None,
-                        strict: true,
-                        fields: vec![],
-                    });
-                    out.len() - 1
-                }
-            };
-            let c = &mut out[i];
-            c.total += 1;
-            if r.checked.is_empty() {
-                continue;
-            }
-            c.answered += 1;
-            for f in &r.checked {
-                if !c.fields.contains(f) {
-                    c.fields.push(f);
-                }
-            }
-            if case.op() == "decode" {
-                let has = |f: &str| r.checked.contains(&f);
-                let level = if has("output") {
-                    Level::Events
-                } else if has("lossy") {
-                    Level::Lossy
-                } else {
-                    Level::Validity
-                };
-                c.level = Some(c.level.map_or(level, |l| l.min(level)));
-                c.strict &= has("output") || has("strict");
-            }
-        }
-        for c in &mut out {
-            if c.level.is_none() {
-                c.strict = false;
-            }
-        }
-        out
-    }
-}
-
-/// A finished run.
-#[derive(Clone, Debug)]
-pub struct RunReport {
-    /// The cases.
-    pub suite: Suite,
-    /// The implementations, in command-line order.
-    pub implementations: Vec<ImplResult>,
-    /// The expected failures applied.
-    pub expected_failures: ExpectedFailures,
-    /// Expected-failure entries that matched no case of this run.
-    pub unmatched_expected: Vec<(String, String)>,
-    /// The per-case timeout.
-    pub timeout: Duration,
-}
-
-impl RunReport {
-    /// Counts over every implementation.
-    pub fn totals(&self) -> Counts {
-        let mut t = Counts::default();
-        for i in &self.implementations {
-            t.merge(&i.counts(&self.suite, None));
-        }
-        t
-    }
-
-    /// [`EXIT_OK`] or [`EXIT_FAILED`].
-    pub fn exit_code(&self) -> i32 {
-        if self.totals().failed() == 0 {
-            EXIT_OK
-        } else {
-            EXIT_FAILED
-        }
-    }
-
-    /// The closing line: `N passed, M failed` and `, K skipped` when some were.
-    pub fn summary_line(&self) -> String {
-        let t = self.totals();
-        let mut s = format!("{} passed, {} failed", t.passed(), t.failed());
-        if t.skipped() > 0 {
-            s.push_str(&format!(", {} skipped", t.skipped()));
-        }
-        s
-    }
-}
-
-/// A usage error or an unusable input file: exit code 2, nothing run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<LoadError> for UsageError {
-    fn from(e: LoadError) -> Self {
-        UsageError(e.to_string())
-    }
 }
 
 /// Loads the vectors and the expected failures, runs every implementation (each in a
@@ -576,7 +249,7 @@ fn run_one(
 /// Turns an answer into a result (expected failures not applied yet).
 pub fn judge(case: &Case, answer: Answer) -> CaseResult {
     let (raw, checked, mismatches, message) = match answer {
-        Answer::Response(obj) => match check::check(case, &obj) {
+        Answer::Response(obj) => match verdict::verdict(case, &obj) {
             Verdict::Pass { checked } => (Status::Pass, checked, vec![], None),
             Verdict::Fail {
                 checked,
@@ -606,7 +279,12 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
 
 /// What `conformance run` does: run, print the terminal report, write the report files;
 /// returns the exit code.
-pub fn main(args: &RunArgs) -> i32 {
+pub fn run(args: &RunArgs) -> ExitCode {
+    ExitCode::from(run_code(args) as u8)
+}
+
+/// [`run()`]'s exit code as a number ([`EXIT_OK`], [`EXIT_FAILED`], [`EXIT_USAGE`]).
+fn run_code(args: &RunArgs) -> i32 {
     let report = match execute(args) {
         Ok(r) => r,
         Err(e) => {

@@ -277,7 +277,7 @@ impl AnyVectorFile {
 
 /// Lowercase hex without separators, as in `input` and `bytes`.
 pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    conformance_literal::hex(bytes, "")
 }
 
 /// Reads `input`/`bytes` hex: an even number of lowercase hex digits.

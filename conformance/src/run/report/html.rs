@@ -6,7 +6,7 @@
 //! JavaScript except for the filter and the panel.
 
 use super::{cut, detail_lines};
-use crate::run::{RunReport, Status};
+use crate::run::outcome::{RunReport, Status};
 use std::fmt::Write;
 
 /// `&`, `<`, `>`, `"` and `'` escaped: safe in text and in quoted attributes.

@@ -17,7 +17,7 @@
 //! `status` is the final outcome (`pass`, `fail`, `crash`, `timeout`, `protocol`,
 //! `skip`, `xfail`, `xpass`), `raw` the one before expected failures were applied.
 
-use crate::run::{Counts, RunReport, Status};
+use crate::run::outcome::{Counts, RunReport, Status};
 use serde_json::{json, Map, Value};
 
 fn counts_json(c: &Counts) -> Value {

@@ -4,7 +4,7 @@
 //! xfail).
 
 use super::detail_lines;
-use crate::run::{RunReport, Status};
+use crate::run::outcome::{RunReport, Status};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 /// Renders the XML document.

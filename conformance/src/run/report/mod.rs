@@ -1,4 +1,4 @@
-//! The reports of a [`RunReport`](super::RunReport): the terminal text, and the files of
+//! The reports of a [`RunReport`](super::outcome::RunReport): the terminal text, and the files of
 //! `--json`, `--junit` and `--html`.
 
 pub mod html;
@@ -6,8 +6,8 @@ pub mod json;
 pub mod junit;
 pub mod terminal;
 
+use super::outcome::CaseResult;
 use super::suite::Case;
-use super::CaseResult;
 use serde_json::Value;
 
 /// Values longer than this are cut in the terminal, JUnit and HTML reports (the JSON

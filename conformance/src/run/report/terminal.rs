@@ -3,7 +3,7 @@
 //! `N passed, M failed[, K skipped]`.
 
 use super::detail_lines;
-use crate::run::{RunReport, Status};
+use crate::run::outcome::{RunReport, Status};
 use std::fmt::Write;
 
 /// Renders the report; `written` lists the report files written (`"json: path"`).

@@ -57,7 +57,7 @@ pub fn fields_of(op: &str) -> &'static [&'static str] {
 }
 
 /// Compares `response` (an object whose `id` has already been matched) with `case`.
-pub fn check(case: &Case, response: &Map<String, Value>) -> Verdict {
+pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
     if response.get("unsupported") == Some(&Value::Bool(true)) {
         return Verdict::Skip {
             reason: "unsupported".into(),
@@ -376,7 +376,7 @@ mod tests {
             "strict": {"offset": 1, "length": 1}}),
         );
         assert_eq!(
-            check(&case, &ok),
+            verdict(&case, &ok),
             Verdict::Pass {
                 checked: vec!["lossy", "valid", "strict"]
             }
@@ -384,16 +384,16 @@ mod tests {
         let bad = obj(
             json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "error": "truncated"}}),
         );
-        assert!(matches!(check(&case, &bad), Verdict::Fail { .. }));
+        assert!(matches!(verdict(&case, &bad), Verdict::Fail { .. }));
         let wrong_shape = obj(json!({"id": "x.json#1", "valid": "no"}));
         assert!(matches!(
-            check(&case, &wrong_shape),
+            verdict(&case, &wrong_shape),
             Verdict::Protocol { .. }
         ));
         let nothing = obj(json!({"id": "x.json#1"}));
-        assert!(matches!(check(&case, &nothing), Verdict::Skip { .. }));
+        assert!(matches!(verdict(&case, &nothing), Verdict::Skip { .. }));
         let short = obj(json!({"id": "x.json#1", "output": [{"codepoint": "U+41"}]}));
-        match check(&case, &short) {
+        match verdict(&case, &short) {
             Verdict::Fail { mismatches, .. } => {
                 assert_eq!(
                     mismatches[0].note.as_deref(),

@@ -2,7 +2,7 @@
 //! that it and the spec-literal code are compared in.
 //!
 //! The exhaustive check never names the reference codec directly: it runs whatever
-//! [`Implementation`] it is given, so a test can hand it a deliberately broken codec and
+//! [`CodecFns`] it is given, so a test can hand it a deliberately broken codec and
 //! see the counterexample named ([`REFERENCE`] is the real one).
 
 use conformance_literal::{self as literal, Kind};
@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 /// at least one byte, so a correct decoder never needs more.
 pub const CAP: usize = 8;
 
-/// Longest encoding an [`Implementation`] may write (more than Corrected UTF-8's 6, so
+/// Longest encoding a [`CodecFns`] may write (more than Corrected UTF-8's 6, so
 /// that a broken encoder that writes too much is seen rather than cut off).
 pub const ENCODE_CAP: usize = 8;
 
@@ -256,7 +256,7 @@ pub fn render_events(evs: &[Ev], overflow: bool) -> String {
 
 /// A Corrected UTF-8 and UTF-8 codec under test.
 #[derive(Clone, Copy)]
-pub struct Implementation {
+pub struct CodecFns {
     /// For messages.
     pub name: &'static str,
     /// Encodes one code point as Corrected UTF-8 into the buffer: the number of bytes
@@ -271,7 +271,7 @@ pub struct Implementation {
 }
 
 /// The reference codec (`corrected-utf8`).
-pub const REFERENCE: Implementation = Implementation {
+pub const REFERENCE: CodecFns = CodecFns {
     name: "reference",
     corrected_encode: |cp, buf| {
         let mut b = [0; corrected::MAX_LEN];
@@ -293,7 +293,7 @@ pub const REFERENCE: Implementation = Implementation {
 /// The spec-literal code itself, as an implementation: the exhaustive check run on it
 /// compares the literal code with itself through the check's shortcuts (memoised steps,
 /// induction over suffixes), so it tests those shortcuts. Slow: it allocates.
-pub const LITERAL: Implementation = Implementation {
+pub const LITERAL: CodecFns = CodecFns {
     name: "spec-literal",
     corrected_encode: |cp, buf| {
         let mut b = [0; 6];
