@@ -9,6 +9,7 @@
 
 use conformance::vectors::default_dir;
 use conformance::vectors::model::{from_hex, AnyVectorFile};
+use conformance_literal::hex;
 use conformance_literal::utf_inf8::{self as lit, CodePoint};
 use corrected_utf8::{utf_inf8 as reference, BigCodePoint, Event};
 
@@ -44,14 +45,6 @@ fn reference_events(bytes: &[u8], limit: Option<u32>) -> Vec<Flat> {
     out
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Compares every input `inputs` yields (shortest first), and fails with the first few
 /// disagreements.
 fn compare_all(what: &str, limit: Option<u32>, inputs: impl Iterator<Item = Vec<u8>>) {
@@ -70,7 +63,7 @@ fn compare_all(what: &str, limit: Option<u32>, inputs: impl Iterator<Item = Vec<
             if bad.len() < 8 {
                 bad.push(format!(
                     "  {}\n    literal:   {l:?}\n    reference: {r:?}",
-                    hex(&input)
+                    hex(&input, " ")
                 ));
             }
         }
@@ -110,7 +103,7 @@ fn every_input_of_one_to_three_bytes() {
 fn every_four_byte_long_form_start() {
     for prefix in [[0xFF, 0xA0], [0xFF, 0xA1], [0xFF, 0xA2], [0xFF, 0xB4]] {
         compare_all(
-            &format!("{} + 2 bytes", hex(&prefix)),
+            &format!("{} + 2 bytes", hex(&prefix, " ")),
             None,
             all_with_prefix(&prefix, 4),
         );
@@ -130,7 +123,7 @@ fn small_limits() {
     for (_, bytes, _) in lit::DRAFT_EXAMPLES {
         for limit in 1..=bytes.len() as u32 + 1 {
             compare_all(
-                &format!("draft example {}", hex(bytes)),
+                &format!("draft example {}", hex(bytes, " ")),
                 Some(limit),
                 std::iter::once(bytes.to_vec()),
             );

@@ -138,3 +138,15 @@ pub fn hex(bytes: &[u8], separator: &str) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_is_lowercase_with_the_separator_between_bytes() {
+        assert_eq!(hex(&[], " "), "");
+        assert_eq!(hex(&[0xC0, 0x80, 0x0A], " "), "c0 80 0a");
+        assert_eq!(hex(&[0xC0, 0x80, 0x0A], ""), "c0800a");
+    }
+}

@@ -345,12 +345,6 @@ pub fn fill_literal(events: Vec<(usize, usize, literal::Event)>, out: &mut EvBuf
     }
 }
 
-/// Bytes as `C0 80`.
-pub fn hex(bytes: &[u8]) -> String {
-    let parts: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
-    parts.join(" ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

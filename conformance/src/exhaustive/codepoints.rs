@@ -5,9 +5,9 @@
 //! implementation's decoder turns those bytes back into exactly that code point; and
 //! each encoding is byte-wise greater than the one of the previous encodable value.
 
-use super::codec_fns::{hex, render_events, CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
+use super::codec_fns::{render_events, CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
 use super::failure::{Counters, Failure};
-use conformance_literal::{self as literal, Kind};
+use conformance_literal::{self as literal, hex, Kind};
 
 /// Values per work unit (`2^24`), so `0..=FFFFFFFF` is 256 units.
 pub const UNIT_SIZE: u64 = 1 << 24;
@@ -87,7 +87,7 @@ pub fn check_range(imp: &CodecFns, first: u32, last: u32) -> Result<Counters, Bo
                         cp,
                         format!(
                             "{} decodes to {}",
-                            hex(bytes),
+                            hex(bytes, " "),
                             render_events(evs.as_slice(), evs.overflowed())
                         ),
                         format!("[{expected}]"),
@@ -104,12 +104,12 @@ pub fn check_range(imp: &CodecFns, first: u32, last: u32) -> Result<Counters, Bo
                     if pk >= key {
                         let before = prev_bytes.map_or_else(
                             || "the previous encodable value's encoding".to_string(),
-                            |b| hex(&b),
+                            |b| hex(&b, " "),
                         );
                         return Err(fail(
                             "corrected-utf8 encodings increase with the code point",
                             cp,
-                            format!("{} is not above {before}", hex(bytes)),
+                            format!("{} is not above {before}", hex(bytes, " ")),
                             "an encoding above the previous one".to_string(),
                         ));
                     }
@@ -122,11 +122,13 @@ pub fn check_range(imp: &CodecFns, first: u32, last: u32) -> Result<Counters, Bo
             }
             (got, want) => {
                 let got = match got {
-                    Ok(n) => rb.get(..n).map_or_else(|| format!("{n} bytes"), hex),
+                    Ok(n) => rb
+                        .get(..n)
+                        .map_or_else(|| format!("{n} bytes"), |b| hex(b, " ")),
                     Err(k) => kind_text(k),
                 };
                 let want = match want {
-                    Ok(n) => hex(&lb[..n]),
+                    Ok(n) => hex(&lb[..n], " "),
                     Err(k) => kind_text(KindCode::literal(k)),
                 };
                 return Err(fail("corrected-utf8 encode", cp, got, want));

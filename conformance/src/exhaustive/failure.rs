@@ -11,7 +11,7 @@ pub type Counters = BTreeMap<String, u64>;
 pub struct Failure {
     /// Which check failed.
     pub check: &'static str,
-    /// The input: `U+00A0` for a code point, bytes in hex (`C0 80`) for an input.
+    /// The input: `U+00A0` for a code point, bytes in lowercase hex (`c0 80`) for an input.
     pub input: String,
     /// Who gave [`got`](Self::got): the implementation's name.
     pub got_from: &'static str,

@@ -2,11 +2,11 @@
 //! ([`literal::utf8::decode_located`]), by the walk of [`super::walk`]; the first error
 //! equals `core::str::from_utf8`'s; and each input is put in its Table 3.1b audit class.
 
-use super::codec_fns::{hex, render_events, CodecFns, Ev, KindCode, Value};
+use super::codec_fns::{render_events, CodecFns, Ev, KindCode, Value};
 use super::failure::{Counters, Failure};
 use super::walk::{agrees, counterexample, DecodeTally, InputCheck, Memo, SuffixTable, MAX_INPUT};
 use crate::audit::{self, Cut, Disagreement};
-use conformance_literal::{self as literal, table31b, Kind};
+use conformance_literal::{self as literal, hex, table31b, Kind};
 use std::collections::BTreeMap;
 
 /// Table 3.1b's rows as a shift-and automaton: bit `base(row) + c` is set after a byte
@@ -209,7 +209,7 @@ impl InputCheck for Utf8Decode<'_> {
         if !std_agrees(input, evs) {
             return Err(Box::new(Failure {
                 check: "utf-8 first error vs core::str::from_utf8",
-                input: hex(input),
+                input: hex(input, " "),
                 got_from: self.imp.name,
                 got: render_events(evs, false),
                 want_from: "std",
@@ -242,7 +242,7 @@ impl InputCheck for Utf8Decode<'_> {
                 let Some(class) = audit::classify(input) else {
                     return Err(Box::new(Failure {
                         check: "table-3.1b audit",
-                        input: hex(input),
+                        input: hex(input, " "),
                         got_from: "the exhaustive check's Table 3.1b matcher",
                         got: "ill-formed, Table 3-7 well-formed".to_string(),
                         want_from: "conformance audit's classifier",

@@ -10,11 +10,11 @@
 //! input (`truncated`); the self-test runs the literal decoder as the implementation, so
 //! a transcription slip here shows up as a disagreement.
 
-use super::codec_fns::{fill_literal_inf, hex, render_events, CodecFns, EvBuf};
+use super::codec_fns::{fill_literal_inf, render_events, CodecFns, EvBuf};
 use super::failure::{Counters, Failure};
 use super::walk::{agrees, DecodeTally, InputCheck, Memo, SuffixTable};
 use conformance_literal::utf_inf8::{decode_located, judge, Judgement};
-use conformance_literal::Kind;
+use conformance_literal::{hex, Kind};
 
 /// The small limit of the second pass: 4-byte codes and every longer lead then exceed
 /// it, so `limit-exceeded` (from a complete code and from an open one) is enumerated too.
@@ -131,7 +131,7 @@ impl<'a> InfDecode<'a> {
             if got.as_slice() != want.as_slice() || got.overflowed() || want.overflowed() {
                 return Box::new(Failure {
                     check: self.check,
-                    input: hex(x),
+                    input: hex(x, " "),
                     got_from: self.imp.name,
                     got: render_events(got.as_slice(), got.overflowed()),
                     want_from: "spec-literal",
@@ -144,7 +144,7 @@ impl<'a> InfDecode<'a> {
         fill_literal_inf(decode_located(input, self.limit as usize), &mut want);
         Box::new(Failure {
             check: self.check,
-            input: hex(input),
+            input: hex(input, " "),
             got_from: self.imp.name,
             got: render_events(got.as_slice(), got.overflowed()),
             want_from: "spec-literal (the check's memoised step disagrees with the full decode)",

@@ -25,9 +25,9 @@
 //!
 //! When a check fails, the counterexample is confirmed by the full spec-literal decode.
 
-use super::codec_fns::{fill_literal, hex, render_events, CodecFns, Ev, EvBuf, KindCode, Value};
+use super::codec_fns::{fill_literal, render_events, CodecFns, Ev, EvBuf, KindCode, Value};
 use super::failure::{Counters, Failure};
-use conformance_literal::{self as literal, Kind};
+use conformance_literal::{self as literal, hex, Kind};
 use rayon::prelude::*;
 
 /// Longest input length the walk supports.
@@ -389,7 +389,7 @@ pub(super) fn counterexample(
         if got.as_slice() != want.as_slice() || got.overflowed() || want.overflowed() {
             return Box::new(Failure {
                 check,
-                input: hex(x),
+                input: hex(x, " "),
                 got_from: imp.name,
                 got: render_events(got.as_slice(), got.overflowed()),
                 want_from: "spec-literal",
@@ -402,7 +402,7 @@ pub(super) fn counterexample(
     fill_literal(literal_decode(input), &mut want);
     Box::new(Failure {
         check,
-        input: hex(input),
+        input: hex(input, " "),
         got_from: imp.name,
         got: render_events(got.as_slice(), got.overflowed()),
         want_from: "spec-literal (the check's memoised step disagrees with the full decode)",
