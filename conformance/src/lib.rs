@@ -1,5 +1,9 @@
 //! Conformance tooling for Corrected UTF-8, UTF-8 and UTF-∞-8.
 //!
+//! The spec-literal code is the crate `conformance_literal` (no dependencies, so it shares
+//! no code with the codec) and the fuzz targets' checks are `conformance_checks`; this
+//! crate holds the tools built on them:
+//!
 //! * [`vectors`]: the serde model of the JSON vector files and their generator
 //!   (`conformance generate`).
 //! * [`run`]: the conformance runner (`conformance run`): the vectors against the
