@@ -1,5 +1,5 @@
 //! Check (2) for UTF-∞-8: every input's events equal the spec-literal decoder's
-//! ([`literal::utf_inf8::decode_located`]), under a code length limit.
+//! ([`conformance_literal::utf_inf8::decode_located`]), under a code length limit.
 //!
 //! The same proof as [`super::walk`]: the literal step at offset 0 is memoised down the
 //! prefix tree, and each input is compared with that step followed by the

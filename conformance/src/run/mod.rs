@@ -2,7 +2,7 @@
 //! speaks the line protocol, with terminal, JSON, JUnit and HTML reports.
 //!
 //! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2).
-//! * [`reference`]: the built-in implementation `reference` (the codec crate).
+//! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
 //! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
 //! * [`verdict`]: one response against its vector.
