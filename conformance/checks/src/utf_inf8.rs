@@ -34,7 +34,7 @@ fn is_surrogate(cp: &BigCodePoint) -> bool {
     cp.to_u32().is_some_and(|v| (0xD800..=0xDFFF).contains(&v))
 }
 
-/// `utf_inf8_roundtrip`: every code point (layout: `code_points` below) but a surrogate
+/// `utf_inf8_roundtrip`: every code point (layout: `code_points` above) but a surrogate
 /// encodes; the reference's bytes are the spec-literal encoder's; they decode back to the
 /// code point; the byte order of two encodings is their code points' order; and the
 /// whole sequence encodes and decodes in one go.
@@ -125,7 +125,7 @@ fn located(data: &[u8], limit: u32) -> Vec<Located<BigCodePoint>> {
     std::iter::from_fn(|| events.next_located()).collect()
 }
 
-/// `utf_inf8_differential_literal`: on the data (layout: `limit_and_data` below), the
+/// `utf_inf8_differential_literal`: on the data (layout: `limit_and_data` above), the
 /// reference's event list equals the spec-literal decoder's, and lossy, strict and
 /// validate agree with it.
 pub fn utf_inf8_differential_literal(bytes: &[u8]) {
