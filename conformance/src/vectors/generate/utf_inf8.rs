@@ -5,7 +5,8 @@
 //! here for malformed inputs (`encode_in_form`, `long_form_bytes`, …) are the literal
 //! module's too, so an input is described by how it is made.
 
-use super::{spaced, strings, Groups, SEMANTICS};
+use super::build::{spaced, strings, Groups};
+use super::flags::SEMANTICS;
 use crate::literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
 use crate::literal::{corrected, utf8, Event as LitEvent, Kind};
 use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
