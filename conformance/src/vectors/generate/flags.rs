@@ -1,7 +1,6 @@
 //! The flag table: every flag's name, description and links, and the note a file
 //! carries for each flag it uses.
 
-use super::utf_inf8;
 use crate::literal::table31b;
 use crate::vectors::model::Note;
 
@@ -78,7 +77,7 @@ pub(super) fn note_for(flag: &str) -> Option<Note> {
     }
     let (_, description, links) = FLAGS
         .iter()
-        .chain(utf_inf8::FLAGS)
+        .chain(UTF_INF8_FLAGS)
         .find(|(name, _, _)| *name == flag)?;
     Some(Note {
         description: description.to_string(),
@@ -108,3 +107,33 @@ pub(super) fn row31b_text(row: &table31b::Row) -> String {
         .collect();
     cells.join(" | ")
 }
+
+/// The flags of the UTF-∞-8 files and of the cross-encoding cases: name, description,
+/// links.
+#[rustfmt::skip]
+pub(super) const UTF_INF8_FLAGS: &[(&str, &str, &[&str])] = &[
+    ("DraftExample", "One of the 17 examples of the UTF-∞-8 draft (seed 003, §4, Bishop & Cook 2009), byte for byte as printed there.", &[SEMANTICS]),
+    ("DraftByteCount", "The draft's remark for this example says \"thirty-four bytes\", but the bytes it prints, and its rules (§3.5.5-3.5.7), give 38: FF B4 A2 A1 and 34 USV-storage bytes. The vectors follow the rules (docs/semantics.md §4.4).", &[SEMANTICS]),
+    ("DraftElided", "The draft elides part of this example (\"one hundred A's omitted\", \"sixty-six AA's omitted\"); here it is written out: U+ and 102 A's is FF B4 A5 A4 and 68 AA, 72 bytes.", &[SEMANTICS]),
+    ("LengthClassFirst", "The first (lowest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
+    ("LengthClassLast", "The last (highest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
+    ("LongForm", "NUD ≥ 18: FF, length storage (NME = NUD - 18), then ((NUD + 2) / 3) × 2 USV-storage bytes (draft §3.5).", &[SEMANTICS]),
+    ("LengthB4", "A long-form code whose length storage has B4 bytes (NME ≥ 16: k ≥ 2 digits after k - 1 B4).", &[SEMANTICS]),
+    ("ManyDigits", "A code point of hundreds or thousands of hex digits.", &[SEMANTICS]),
+    ("OverlongForm", "UTF-∞-8: a value in a longer form than its shortest; error overlong over the bytes before the one that makes it certain, then decoding resumes at that byte (docs/semantics.md §4.2).", &[SEMANTICS]),
+    ("OverlongZero", "UTF-∞-8: U+0000 in a longer form.", &[SEMANTICS]),
+    ("LargestOverlong", "UTF-∞-8: the last code point of the next shorter form (or of the next smaller NUD), written in this form: the largest overlong value.", &[SEMANTICS]),
+    ("LengthLeadingZero", "UTF-∞-8: a length stored with a leading zero digit (A0 right after the B4s); this is also how a B4 more than needed shows (error overlong over FF and the B4s).", &[SEMANTICS]),
+    ("ExtraB4", "UTF-∞-8: one B4 more than the length needs.", &[SEMANTICS]),
+    ("InvalidLength", "UTF-∞-8: error invalid-length: after FF a byte other than 80..AF or B4; after B4s a byte other than B4 or A0..AF; a missing length digit; or USV-storage padding digits that are not zero (the digits do not fit the stored length).", &[SEMANTICS]),
+    ("NonzeroPadding", "UTF-∞-8: the USV storage's padding digits (NUD not a multiple of 3) are not zero: invalid-length (docs/semantics.md §4.4).", &[SEMANTICS]),
+    ("MalformedLength", "UTF-∞-8: length storage that breaks draft §3.5.2-3.5.5.", &[SEMANTICS]),
+    ("ByteSweep", "After a fixed prefix, each continuation byte 80..BF in turn, then the end of input.", &[SEMANTICS]),
+    ("TruncatedFixedForm", "UTF-∞-8: a 2- to 13-byte code cut short.", &[SEMANTICS]),
+    ("TruncatedLength", "UTF-∞-8: a long-form code cut before or inside its length storage.", &[SEMANTICS]),
+    ("TruncatedStorage", "UTF-∞-8: a long-form code cut after its length storage, before or inside its USV storage.", &[SEMANTICS]),
+    ("LimitExceeded", "UTF-∞-8: under the default code length limit of 65 536 bytes, every well-formed completion of the bytes so far is longer: error limit-exceeded over those bytes, that byte included, then decoding starts afresh (docs/semantics.md §4.3).", &[SEMANTICS]),
+    ("AtLimit", "UTF-∞-8: a code of exactly 65 536 bytes, the default limit, or its start: not limit-exceeded.", &[SEMANTICS]),
+    ("LargeInput", "A 64 KiB input.", &[]),
+    ("CrossEncoding", "The same bytes decoded as Corrected UTF-8, UTF-8 and UTF-∞-8; the comment gives all three readings (code points, or error kind[span length], ×n for a run) and each encoding's decode file has the case.", &[SEMANTICS]),
+];
