@@ -174,79 +174,31 @@ fn reserved_runs(g: &mut Groups<DecodeTest>) {
     let mut long_end = long.clone();
     long.push(0x41);
     long_end.truncate(1000);
-    for (comment, input, extra) in [
+    #[rustfmt::skip]
+    let cases = [
         ("FE alone", vec![0xFE], None),
         ("FF alone", vec![0xFF], None),
         ("at the end: 41 FE", vec![0x41, 0xFE], None),
         ("at the end: 41 FF", vec![0x41, 0xFF], None),
         ("FE FE: one span", vec![0xFE, 0xFE], None),
         ("FF FE FF FE: one span", vec![0xFF, 0xFE, 0xFF, 0xFE], None),
-        (
-            "FE FE 80 41: one span of 3, then A (docs/semantics.md §2.4)",
-            vec![0xFE, 0xFE, 0x80, 0x41],
-            None,
-        ),
-        (
-            "FF + continuations + ASCII",
-            vec![0xFF, 0x80, 0x80, 0x41],
-            None,
-        ),
-        (
-            "FF + continuation + C0 80: ended by a 2-byte lead",
-            vec![0xFF, 0x80, 0xC0, 0x80],
-            None,
-        ),
-        (
-            "FF + continuation + C0 alone: ended by a lead that is then truncated",
-            vec![0xFF, 0x80, 0xC0],
-            None,
-        ),
-        (
-            "FF + continuation + FD and five continuations: ended by a 6-byte lead",
-            vec![0xFF, 0xBF, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF],
-            None,
-        ),
+        ("FE FE 80 41: one span of 3, then A (docs/semantics.md §2.4)", vec![0xFE, 0xFE, 0x80, 0x41], None),
+        ("FF + continuations + ASCII", vec![0xFF, 0x80, 0x80, 0x41], None),
+        ("FF + continuation + C0 80: ended by a 2-byte lead", vec![0xFF, 0x80, 0xC0, 0x80], None),
+        ("FF + continuation + C0 alone: ended by a lead that is then truncated", vec![0xFF, 0x80, 0xC0], None),
+        ("FF + continuation + FD and five continuations: ended by a 6-byte lead", vec![0xFF, 0xBF, 0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF], None),
         ("FE 00: ended by NUL", vec![0xFE, 0x00], None),
         ("FE 7F: ended by DEL", vec![0xFE, 0x7F], None),
         ("FF 0A: ended by LF", vec![0xFF, 0x0A], None),
-        (
-            "FE + 6 continuation bytes (a UTF-inf-8 7-byte code), then A",
-            vec![0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80, 0x41],
-            None,
-        ),
-        (
-            "FF + 12 continuation bytes (a UTF-inf-8 13-byte code)",
-            vec![
-                0xFF, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-            ],
-            None,
-        ),
-        (
-            "a truncated lead, then FE: C3 FE",
-            vec![0xC3, 0xFE],
-            Some("Truncated"),
-        ),
-        (
-            "a truncated 3-byte lead, then FE 80 and A",
-            vec![0xE0, 0x80, 0xFE, 0x80, 0x41],
-            Some("Truncated"),
-        ),
-        (
-            "a stray continuation, then FF",
-            vec![0x80, 0xFF],
-            Some("UnexpectedContinuation"),
-        ),
-        (
-            "a long run: FE and 999 bytes of FE, FF and continuations, then A",
-            long,
-            Some("ReservedLongRun"),
-        ),
-        (
-            "a long run of 1000 bytes at the end of input",
-            long_end,
-            Some("ReservedLongRun"),
-        ),
-    ] {
+        ("FE + 6 continuation bytes (a UTF-inf-8 7-byte code), then A", vec![0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80, 0x41], None),
+        ("FF + 12 continuation bytes (a UTF-inf-8 13-byte code)", vec![0xFF, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80], None),
+        ("a truncated lead, then FE: C3 FE", vec![0xC3, 0xFE], Some("Truncated")),
+        ("a truncated 3-byte lead, then FE 80 and A", vec![0xE0, 0x80, 0xFE, 0x80, 0x41], Some("Truncated")),
+        ("a stray continuation, then FF", vec![0x80, 0xFF], Some("UnexpectedContinuation")),
+        ("a long run: FE and 999 bytes of FE, FF and continuations, then A", long, Some("ReservedLongRun")),
+        ("a long run of 1000 bytes at the end of input", long_end, Some("ReservedLongRun")),
+    ];
+    for (comment, input, extra) in cases {
         let mut flags = vec!["Reserved"];
         flags.extend(extra);
         g.push(dec(comment.into(), &flags, &input));

@@ -79,34 +79,7 @@ pub(super) fn finish<T: Keyed>(
     groups: Groups<T>,
     existing: Option<String>,
 ) -> Result<String, String> {
-    let mut ids: HashMap<(String, String), u64> = HashMap::new();
-    let mut next = 1;
-    if let Some(text) = existing {
-        let file = AnyVectorFile::from_json(&text)
-            .ok()
-            .and_then(T::from_any)
-            .ok_or_else(|| {
-                format!(
-                    "the committed {encoding} {} file does not parse as one; fix or delete it",
-                    schema.as_str()
-                )
-            })?;
-        for g in &file.test_groups {
-            for t in &g.tests {
-                ids.insert((g.comment.clone(), t.key().to_string()), t.tc_id());
-                next = next.max(t.tc_id() + 1);
-            }
-        }
-        let recorded = file.header.iter().find_map(|l| {
-            l.strip_prefix(HIGH_WATER)?
-                .trim_end_matches('.')
-                .parse::<u64>()
-                .ok()
-        });
-        if let Some(high) = recorded {
-            next = next.max(high + 1);
-        }
-    }
+    let (mut ids, mut next) = committed_ids::<T>(schema, encoding, existing)?;
     let mut test_groups = Vec::new();
     let mut flags_used = BTreeSet::new();
     let mut count = 0;
@@ -143,6 +116,43 @@ pub(super) fn finish<T: Keyed>(
         test_groups,
     };
     to_pretty_json(&file)
+}
+
+/// The committed file's tcIds by (group comment, key), and the first id never assigned.
+fn committed_ids<T: Keyed>(
+    schema: Schema,
+    encoding: &str,
+    existing: Option<String>,
+) -> Result<(HashMap<(String, String), u64>, u64), String> {
+    let mut ids: HashMap<(String, String), u64> = HashMap::new();
+    let mut next = 1;
+    if let Some(text) = existing {
+        let file = AnyVectorFile::from_json(&text)
+            .ok()
+            .and_then(T::from_any)
+            .ok_or_else(|| {
+                format!(
+                    "the committed {encoding} {} file does not parse as one; fix or delete it",
+                    schema.as_str()
+                )
+            })?;
+        for g in &file.test_groups {
+            for t in &g.tests {
+                ids.insert((g.comment.clone(), t.key().to_string()), t.tc_id());
+                next = next.max(t.tc_id() + 1);
+            }
+        }
+        let recorded = file.header.iter().find_map(|l| {
+            l.strip_prefix(HIGH_WATER)?
+                .trim_end_matches('.')
+                .parse::<u64>()
+                .ok()
+        });
+        if let Some(high) = recorded {
+            next = next.max(high + 1);
+        }
+    }
+    Ok((ids, next))
 }
 
 pub(super) fn header(what: &str) -> Vec<String> {

@@ -147,6 +147,13 @@ fn class_ends(g: &mut Groups<DecodeTest>) {
 
 fn overlong_forms(g: &mut Groups<DecodeTest>) {
     g.group("Overlong forms at every class boundary: zero, and the largest value of the shorter form, in the longer one");
+    overlong_fixed_forms(g);
+    overlong_long_forms(g);
+    overlong_lengths(g);
+}
+
+/// Zero and the shorter form's last value in each fixed form.
+fn overlong_fixed_forms(g: &mut Groups<DecodeTest>) {
     for pair in FORMS.windows(2) {
         let (shorter, form) = (&pair[0], &pair[1]);
         for (value, flag, what) in [
@@ -165,6 +172,10 @@ fn overlong_forms(g: &mut Groups<DecodeTest>) {
             ));
         }
     }
+}
+
+/// Zero, and the previous digit count's last value, in the long form.
+fn overlong_long_forms(g: &mut Groups<DecodeTest>) {
     for nud in [18usize, 19, 20, 21] {
         let bytes = lit::long_form_bytes(&vec![0; nud]);
         g.push(dec(
@@ -211,8 +222,11 @@ fn overlong_forms(g: &mut Groups<DecodeTest>) {
             &bytes,
         ));
     }
+}
+
+/// Length storage with leading zero digits.
+fn overlong_lengths(g: &mut Groups<DecodeTest>) {
     let storage = |hex: &str| lit::usv_storage(&digits(hex));
-    let cat = |parts: &[&[u8]]| parts.concat();
     #[rustfmt::skip]
     let length_cases: Vec<(Vec<u8>, String, Vec<&str>)> = vec![
         (cat(&[&[0xFF, 0xB4, 0xA0, 0xAF], &storage(&"F".repeat(33))]), "NME 15 written with two digits 0F: FF B4 A0 AF + the storage of U+ and 33 F".into(), vec!["LengthLeadingZero"]),
