@@ -1,370 +1,36 @@
-//! The UTF-∞-8 files (`utf-inf-8/{encode,decode}.json`) and the cross-encoding cases
-//! that `corrected-utf8/decode.json` and `utf-8/decode.json` share with them.
-//!
-//! Expected results come from [`conformance_literal::utf_inf8`] only; the byte builders used
-//! here for malformed inputs (`encode_in_form`, `long_form_bytes`, …) are the literal
-//! module's too, so an input is described by how it is made.
+//! `utf-inf-8/decode.json`: bytes in, the complete list of events out.
 
-use super::{spaced, strings, Groups, SEMANTICS};
-use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
+use super::{
+    bytes_of, class_flags, classes, cp, cp_text, cross_comment, cross_inputs, dec, digits,
+    long_len, CROSS_GROUP,
+};
 use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
-use conformance_literal::{corrected, utf8, Event as LitEvent, Kind};
+use conformance_literal::Kind;
+use crate::vectors::generate::build::{spaced, Groups};
+use crate::vectors::model::DecodeTest;
 
-/// The flags of the UTF-∞-8 files and of the cross-encoding cases: name, description,
-/// links.
-#[rustfmt::skip]
-pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
-    ("DraftExample", "One of the 17 examples of the UTF-∞-8 draft (seed 003, §4, Bishop & Cook 2009), byte for byte as printed there.", &[SEMANTICS]),
-    ("DraftByteCount", "The draft's remark for this example says \"thirty-four bytes\", but the bytes it prints, and its rules (§3.5.5-3.5.7), give 38: FF B4 A2 A1 and 34 USV-storage bytes. The vectors follow the rules (docs/semantics.md §4.4).", &[SEMANTICS]),
-    ("DraftElided", "The draft elides part of this example (\"one hundred A's omitted\", \"sixty-six AA's omitted\"); here it is written out: U+ and 102 A's is FF B4 A5 A4 and 68 AA, 72 bytes.", &[SEMANTICS]),
-    ("LengthClassFirst", "The first (lowest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
-    ("LengthClassLast", "The last (highest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),
-    ("LongForm", "NUD ≥ 18: FF, length storage (NME = NUD - 18), then ((NUD + 2) / 3) × 2 USV-storage bytes (draft §3.5).", &[SEMANTICS]),
-    ("LengthB4", "A long-form code whose length storage has B4 bytes (NME ≥ 16: k ≥ 2 digits after k - 1 B4).", &[SEMANTICS]),
-    ("ManyDigits", "A code point of hundreds or thousands of hex digits.", &[SEMANTICS]),
-    ("OverlongForm", "UTF-∞-8: a value in a longer form than its shortest; error overlong over the bytes before the one that makes it certain, then decoding resumes at that byte (docs/semantics.md §4.2).", &[SEMANTICS]),
-    ("OverlongZero", "UTF-∞-8: U+0000 in a longer form.", &[SEMANTICS]),
-    ("LargestOverlong", "UTF-∞-8: the last code point of the next shorter form (or of the next smaller NUD), written in this form: the largest overlong value.", &[SEMANTICS]),
-    ("LengthLeadingZero", "UTF-∞-8: a length stored with a leading zero digit (A0 right after the B4s); this is also how a B4 more than needed shows (error overlong over FF and the B4s).", &[SEMANTICS]),
-    ("ExtraB4", "UTF-∞-8: one B4 more than the length needs.", &[SEMANTICS]),
-    ("InvalidLength", "UTF-∞-8: error invalid-length: after FF a byte other than 80..AF or B4; after B4s a byte other than B4 or A0..AF; a missing length digit; or USV-storage padding digits that are not zero (the digits do not fit the stored length).", &[SEMANTICS]),
-    ("NonzeroPadding", "UTF-∞-8: the USV storage's padding digits (NUD not a multiple of 3) are not zero: invalid-length (docs/semantics.md §4.4).", &[SEMANTICS]),
-    ("MalformedLength", "UTF-∞-8: length storage that breaks draft §3.5.2-3.5.5.", &[SEMANTICS]),
-    ("ByteSweep", "After a fixed prefix, each continuation byte 80..BF in turn, then the end of input.", &[SEMANTICS]),
-    ("TruncatedFixedForm", "UTF-∞-8: a 2- to 13-byte code cut short.", &[SEMANTICS]),
-    ("TruncatedLength", "UTF-∞-8: a long-form code cut before or inside its length storage.", &[SEMANTICS]),
-    ("TruncatedStorage", "UTF-∞-8: a long-form code cut after its length storage, before or inside its USV storage.", &[SEMANTICS]),
-    ("LimitExceeded", "UTF-∞-8: under the default code length limit of 65 536 bytes, every well-formed completion of the bytes so far is longer: error limit-exceeded over those bytes, that byte included, then decoding starts afresh (docs/semantics.md §4.3).", &[SEMANTICS]),
-    ("AtLimit", "UTF-∞-8: a code of exactly 65 536 bytes, the default limit, or its start: not limit-exceeded.", &[SEMANTICS]),
-    ("LargeInput", "A 64 KiB input.", &[]),
-    ("CrossEncoding", "The same bytes decoded as Corrected UTF-8, UTF-8 and UTF-∞-8; the comment gives all three readings (code points, or error kind[span length], ×n for a run) and each encoding's decode file has the case.", &[SEMANTICS]),
-];
-
-// ---------------------------------------------------------------------------------
-// Building tests.
-
-fn output_of(events: &[Event]) -> Vec<OutputEvent> {
-    events
-        .iter()
-        .map(|e| match e {
-            Event::CodePoint(cp) => OutputEvent::CodePoint {
-                codepoint: cp.to_string(),
-            },
-            Event::Error {
-                kind,
-                offset,
-                length,
-            } => OutputEvent::Error {
-                error: kind.as_str().to_string(),
-                offset: *offset as u64,
-                length: *length as u64,
-            },
-        })
-        .collect()
-}
-
-fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
-    let events = lit::decode(input, lit::DEFAULT_LIMIT);
-    let result = if events.iter().any(Event::is_error) {
-        TestResult::Invalid
-    } else {
-        TestResult::Valid
-    };
-    DecodeTest {
-        tc_id: 0,
-        comment: comment.into(),
-        flags: strings(flags),
-        input: to_hex(input),
-        output: output_of(&events),
-        result,
-    }
-}
-
-fn enc(comment: impl Into<String>, flags: &[&str], cp: &CodePoint) -> EncodeTest {
-    let (bytes, error, result) = match lit::encode(cp) {
-        Ok(b) => (Some(to_hex(&b)), None, TestResult::Valid),
-        Err(k) => (None, Some(k.as_str().to_string()), TestResult::Invalid),
-    };
-    EncodeTest {
-        tc_id: 0,
-        comment: comment.into(),
-        flags: strings(flags),
-        codepoint: cp.to_string(),
-        bytes,
-        error,
-        result,
-    }
-}
-
-fn cp(hex: &str) -> CodePoint {
-    CodePoint::from_hex(hex).expect("a hex literal")
-}
-
-fn bytes_of(cp: &CodePoint) -> Vec<u8> {
-    lit::encode(cp).unwrap_or_default()
-}
-
-fn digits(hex: &str) -> Vec<u8> {
-    hex.chars()
-        .map(|c| c.to_digit(16).unwrap_or(0) as u8)
-        .collect()
-}
-
-/// A code point for comments: short ones in full, long ones by their digits.
-fn cp_text(cp: &CodePoint) -> String {
-    let hex = cp.hex();
-    if hex.len() <= 24 {
-        cp.to_string()
-    } else {
-        let first = &hex[..1];
-        if hex[1..].chars().all(|c| c == '0') {
-            format!(
-                "U+{first} and {} zeros ({} digits)",
-                hex.len() - 1,
-                hex.len()
-            )
-        } else if hex.chars().all(|c| c == 'F') {
-            format!("U+ and {} F ({} digits)", hex.len(), hex.len())
-        } else {
-            format!("U+{}… ({} digits)", &hex[..8], hex.len())
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Length classes.
-
-/// The code points whose codes have one byte length.
-struct Class {
-    bytes: usize,
-    first: CodePoint,
-    last: CodePoint,
-}
-
-/// Length of the long-form code of a NUD-digit code point.
-fn long_len(nud: usize) -> usize {
-    lit::long_form_bytes(&vec![1; nud]).len()
-}
-
-/// Every fixed form, then the long-form classes holding these NUDs: 18 (14 bytes), the
-/// classes up to 28 bytes (the first with a B4), the last with one B4 and the first
-/// with two (NUD 273, 274), the last with two and the first with three (4113, 4114).
-fn classes() -> Vec<Class> {
-    let mut out: Vec<Class> = FORMS
-        .iter()
-        .map(|f| Class {
-            bytes: f.len(),
-            first: cp(f.first),
-            last: cp(f.last),
-        })
-        .collect();
-    for nud in [18, 19, 22, 25, 28, 31, 34, 273, 274, 4113, 4114] {
-        let bytes = long_len(nud);
-        let mut lo = nud;
-        while lo > 18 && long_len(lo - 1) == bytes {
-            lo -= 1;
-        }
-        let mut hi = nud;
-        while long_len(hi + 1) == bytes {
-            hi += 1;
-        }
-        // NUD 18 starts above the 13-byte form's last code point (§4.1).
-        let first = if lo == 18 {
-            let last13 = cp(FORMS[7].last).to_u128().unwrap_or(0);
-            CodePoint::from_u128(last13 + 1)
-        } else {
-            cp(&format!("1{}", "0".repeat(lo - 1)))
-        };
-        out.push(Class {
-            bytes,
-            first,
-            last: cp(&"F".repeat(hi)),
-        });
-    }
-    out
-}
-
-fn class_flags(cp: &CodePoint, which: &'static str) -> Vec<&'static str> {
-    let mut flags = vec![which];
-    if cp.nud() >= 18 && bytes_of(cp).first() == Some(&lit::LONG_LEAD) && bytes_of(cp).len() > 13 {
-        flags.push("LongForm");
-        if bytes_of(cp).get(1) == Some(&lit::B4) {
-            flags.push("LengthB4");
-        }
-    }
-    if cp.nud() >= 100 {
-        flags.push("ManyDigits");
-    }
-    flags
-}
-
-// ---------------------------------------------------------------------------------
-// Cross-encoding cases.
-
-/// Inputs whose readings differ instructively between the three encodings.
-pub(super) fn cross_inputs() -> Vec<Vec<u8>> {
-    let mut v: Vec<Vec<u8>> = vec![
-        vec![0x41],
-        vec![0xC2, 0x80],
-        vec![0xC3, 0xA9],
-        vec![0xC0, 0xAF],
-        vec![0xC1, 0xBF],
-        vec![0xE0, 0x80, 0x80],
-        vec![0xED, 0xA0, 0x80],
-        vec![0xED, 0xBF, 0xBF],
-        vec![0xEF, 0xBF, 0xBF],
-        vec![0xF0, 0x80, 0x80, 0x80],
-        vec![0xF4, 0x8F, 0xBF, 0xBF],
-        vec![0xF4, 0x90, 0x80, 0x80],
-        vec![0xF7, 0xBF, 0xBF, 0xBF],
-        vec![0xF8, 0x88, 0x80, 0x80, 0x80],
-        vec![0xFB, 0xBF, 0xBF, 0xBF, 0xBF],
-        vec![0xFC, 0x84, 0x80, 0x80, 0x80, 0x80],
-        vec![0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF],
-        vec![0xFE],
-        vec![0xFF],
-        vec![0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80],
-        vec![0xFE, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x41],
-        vec![0xFF, 0xB0, 0x41],
-    ];
-    v.extend(
-        ["1000000000", "800000000000000000"]
-            .iter()
-            .map(|h| bytes_of(&cp(h))),
-    );
-    v.push(corrected::MAGIC.to_vec());
-    v
-}
-
-/// Event summaries, runs of the same one written once with `×n`.
-fn summary(items: Vec<String>) -> String {
-    let mut runs: Vec<(String, usize)> = Vec::new();
-    for item in items {
-        match runs.last_mut() {
-            Some((last, n)) if *last == item => *n += 1,
-            _ => runs.push((item, 1)),
-        }
-    }
-    if runs.is_empty() {
-        return "nothing".to_string();
-    }
-    runs.into_iter()
-        .map(|(s, n)| if n == 1 { s } else { format!("{s} ×{n}") })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn summary_u32(events: Vec<LitEvent>) -> String {
-    summary(
-        events
-            .into_iter()
-            .map(|e| match e {
-                LitEvent::CodePoint(cp) => format!("U+{cp:04X}"),
-                LitEvent::Error { kind, length, .. } => format!("{kind}[{length}]"),
-            })
-            .collect(),
-    )
-}
-
-/// The comment of a cross-encoding case: the bytes and all three readings.
-pub(super) fn cross_comment(input: &[u8]) -> String {
-    let inf = summary(
-        lit::decode(input, lit::DEFAULT_LIMIT)
-            .into_iter()
-            .map(|e| match e {
-                Event::CodePoint(cp) => cp.to_string(),
-                Event::Error { kind, length, .. } => format!("{kind}[{length}]"),
-            })
-            .collect(),
-    );
-    format!(
-        "{}: UTF-∞-8 {inf}; Corrected UTF-8 {}; UTF-8 {}",
-        spaced(input),
-        summary_u32(corrected::decode(input)),
-        summary_u32(utf8::decode(input)),
-    )
-}
-
-/// The group comment of the cross-encoding cases, the same in every decode file.
-pub(super) const CROSS_GROUP: &str =
-    "The same bytes in Corrected UTF-8, UTF-8 and UTF-∞-8 (each encoding's decode file has these cases)";
-
-// ---------------------------------------------------------------------------------
-// utf-inf-8/encode.json
-
-pub(super) fn encode_groups() -> Groups<EncodeTest> {
+/// The test groups, in file order.
+pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {
     let mut g = Groups::new();
-
-    g.group("The draft's 17 examples (seed 003, §4)");
-    for (i, (hex, _, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
-        let mut flags = vec!["DraftExample"];
-        match i {
-            15 => flags.push("DraftByteCount"),
-            16 => flags.push("DraftElided"),
-            _ => {}
-        }
-        g.push(enc(format!("draft: {remark}"), &flags, &cp(hex)));
-    }
-
-    g.group("The first and last code point of every length class");
-    for class in classes() {
-        for (which, c) in [
-            ("LengthClassFirst", &class.first),
-            ("LengthClassLast", &class.last),
-        ] {
-            let word = if which == "LengthClassFirst" {
-                "first"
-            } else {
-                "last"
-            };
-            g.push(enc(
-                format!("{word} {}-byte code: {}", class.bytes, cp_text(c)),
-                &class_flags(c, which),
-                c,
-            ));
-        }
-    }
-
-    g.group("Surrogates and their neighbours");
-    #[rustfmt::skip]
-    let cases: &[(&str, &str, &[&str])] = &[
-        ("D7FF", "last code point before the surrogates", &["Boundary"]),
-        ("D800", "first surrogate", &["Boundary", "Surrogate"]),
-        ("DBFF", "last high surrogate", &["Surrogate"]),
-        ("DC00", "first low surrogate", &["Surrogate"]),
-        ("DFFF", "last surrogate", &["Boundary", "Surrogate"]),
-        ("E000", "first code point after the surrogates", &["Boundary"]),
-    ];
-    for &(hex, comment, flags) in cases {
-        g.push(enc(comment, flags, &cp(hex)));
-    }
-
-    g.group("Samples: the C1 controls (which Corrected UTF-8 refuses), the ends of Unicode and of Corrected UTF-8, powers of two");
-    #[rustfmt::skip]
-    let cases: &[(&str, &str, &[&str])] = &[
-        ("0", "NUL", &["Sample"]),
-        ("80", "first C1 control: encodable here, as in UTF-8", &["Sample"]),
-        ("9F", "last C1 control", &["Sample"]),
-        ("E9", "é", &["Sample"]),
-        ("FFFD", "REPLACEMENT CHARACTER", &["Sample"]),
-        ("1F600", "an emoji", &["Sample"]),
-        ("10FFFF", "last Unicode code point", &["Sample", "Noncharacter"]),
-        ("1210A0", "the Corrected UTF-8 reading of F4 90 80 80", &["Sample", "BeyondUnicode"]),
-        ("8421109F", "Corrected UTF-8's last code point", &["Sample", "BeyondUnicode"]),
-        ("FFFFFFFF", "2^32 - 1", &["Sample", "BeyondUnicode"]),
-        ("100000000", "2^32", &["Sample", "BeyondUnicode"]),
-        ("10000000000000000", "2^64", &["Sample", "BeyondUnicode"]),
-        ("100000000000000000000000000000000", "2^128", &["Sample", "BeyondUnicode", "LongForm"]),
-        ("10000000000000000000000000000000000000000000000000000000000000000", "2^256", &["Sample", "BeyondUnicode", "LongForm", "LengthB4"]),
-    ];
-    for &(hex, comment, flags) in cases {
-        g.push(enc(comment, flags, &cp(hex)));
-    }
+    draft_examples(&mut g);
+    class_ends(&mut g);
+    overlong_forms(&mut g);
+    surrogates(&mut g);
+    malformed_length(&mut g);
+    nonzero_padding(&mut g);
+    after_long_prefix(&mut g);
+    truncation(&mut g);
+    length_limit(&mut g);
+    cross_encoding(&mut g);
+    stray_continuations(&mut g);
+    empty(&mut g);
+    mixed(&mut g);
     g
 }
 
-// ---------------------------------------------------------------------------------
-// utf-inf-8/decode.json
+fn cat(parts: &[&[u8]]) -> Vec<u8> {
+    parts.concat()
+}
 
 /// What a cut after `cut` bytes of `code` leaves out, and its flag.
 fn cut_part(code: &[u8], cut: usize) -> (String, &'static str) {
@@ -439,9 +105,7 @@ fn filled(prefix: &[u8], len: usize) -> Vec<u8> {
     v
 }
 
-pub(super) fn decode_groups() -> Groups<DecodeTest> {
-    let mut g = Groups::new();
-
+fn draft_examples(g: &mut Groups<DecodeTest>) {
     g.group("The draft's 17 examples (seed 003, §4)");
     for (i, (_, bytes, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
         let mut flags = vec!["DraftExample"];
@@ -452,7 +116,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
         }
         g.push(dec(format!("draft: {remark}"), &flags, bytes));
     }
+}
 
+fn class_ends(g: &mut Groups<DecodeTest>) {
     g.group("The first and last code of every length class");
     for class in classes() {
         for (which, c) in [
@@ -477,8 +143,17 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             ));
         }
     }
+}
 
+fn overlong_forms(g: &mut Groups<DecodeTest>) {
     g.group("Overlong forms at every class boundary: zero, and the largest value of the shorter form, in the longer one");
+    overlong_fixed_forms(g);
+    overlong_long_forms(g);
+    overlong_lengths(g);
+}
+
+/// Zero and the shorter form's last value in each fixed form.
+fn overlong_fixed_forms(g: &mut Groups<DecodeTest>) {
     for pair in FORMS.windows(2) {
         let (shorter, form) = (&pair[0], &pair[1]);
         for (value, flag, what) in [
@@ -497,6 +172,10 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             ));
         }
     }
+}
+
+/// Zero, and the previous digit count's last value, in the long form.
+fn overlong_long_forms(g: &mut Groups<DecodeTest>) {
     for nud in [18usize, 19, 20, 21] {
         let bytes = lit::long_form_bytes(&vec![0; nud]);
         g.push(dec(
@@ -543,8 +222,11 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             &bytes,
         ));
     }
+}
+
+/// Length storage with leading zero digits.
+fn overlong_lengths(g: &mut Groups<DecodeTest>) {
     let storage = |hex: &str| lit::usv_storage(&digits(hex));
-    let cat = |parts: &[&[u8]]| parts.concat();
     #[rustfmt::skip]
     let length_cases: Vec<(Vec<u8>, String, Vec<&str>)> = vec![
         (cat(&[&[0xFF, 0xB4, 0xA0, 0xAF], &storage(&"F".repeat(33))]), "NME 15 written with two digits 0F: FF B4 A0 AF + the storage of U+ and 33 F".into(), vec!["LengthLeadingZero"]),
@@ -560,7 +242,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
         flags.extend(extra);
         g.push(dec(comment, &flags, &bytes));
     }
+}
 
+fn surrogates(g: &mut Groups<DecodeTest>) {
     g.group("Surrogates");
     #[rustfmt::skip]
     let cases: &[(&[u8], &str, &[&str])] = &[
@@ -577,7 +261,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
     for &(input, comment, flags) in cases {
         g.push(dec(comment, flags, input));
     }
+}
 
+fn malformed_length(g: &mut Groups<DecodeTest>) {
     g.group("Malformed length storage");
     #[rustfmt::skip]
     let cases: &[(&[u8], &str)] = &[
@@ -599,7 +285,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             input,
         ));
     }
+}
 
+fn nonzero_padding(g: &mut Groups<DecodeTest>) {
     g.group("Nonzero padding digits in the USV storage");
     let n19 = long_len(19);
     let n20 = long_len(20);
@@ -632,7 +320,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
         let flag = outcome_flag(&input);
         g.push(dec(comment, &[flag, "LongForm"], &input));
     }
+}
 
+fn after_long_prefix(g: &mut Groups<DecodeTest>) {
     g.group("After a long-form prefix, every continuation byte, then the end of input");
     for (prefix, what) in [
         (&[0xFFu8][..], "FF: 80-9F start the 13-byte form, A0-AF a length, B4 a longer length; the rest is invalid-length"),
@@ -652,7 +342,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             ));
         }
     }
+}
 
+fn truncation(g: &mut Groups<DecodeTest>) {
     g.group("Truncation inside every part of a code: cut after k bytes, then end of input, ASCII or a new code");
     let terminators: [(&str, &[u8], &str); 3] = [
         ("end of input", &[], "ThenEnd"),
@@ -706,7 +398,9 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
             }
         }
     }
+}
 
+fn length_limit(g: &mut Groups<DecodeTest>) {
     g.group("The code length limit: the default, 65 536 bytes");
     let at_limit = cp(&"F".repeat(98_289));
     let at_limit_bytes = bytes_of(&at_limit);
@@ -732,12 +426,16 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
     for (input, comment, flags) in cases {
         g.push(dec(comment, &flags, &input));
     }
+}
 
+fn cross_encoding(g: &mut Groups<DecodeTest>) {
     g.group(CROSS_GROUP);
     for input in cross_inputs() {
         g.push(dec(cross_comment(&input), &["CrossEncoding"], &input));
     }
+}
 
+fn stray_continuations(g: &mut Groups<DecodeTest>) {
     g.group("Stray continuation bytes");
     let all: Vec<u8> = (0x80..=0xBF).collect();
     let after7 = cat(&[&bytes_of(&cp("80000000")), &[0x80]]);
@@ -761,10 +459,14 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
         };
         g.push(dec(comment, flags, &input));
     }
+}
 
+fn empty(g: &mut Groups<DecodeTest>) {
     g.group("Empty input");
     g.push(dec("no bytes, no events", &["Empty"], &[]));
+}
 
+fn mixed(g: &mut Groups<DecodeTest>) {
     g.group("Mixed text");
     let mut mixed = Vec::new();
     for hex in [
@@ -805,5 +507,4 @@ pub(super) fn decode_groups() -> Groups<DecodeTest> {
         ],
         &errors,
     ));
-    g
 }

@@ -1,0 +1,268 @@
+//! `corrected-utf8/document.json`: a whole file in, the document checker's findings out.
+
+use super::build::{document_test, Groups};
+use conformance_literal::corrected;
+use crate::vectors::model::DocumentTest;
+
+/// The test groups, in file order.
+pub(super) fn groups() -> Groups<DocumentTest> {
+    let mut g = Groups::new();
+    magic_number(&mut g);
+    errors(&mut g);
+    warnings(&mut g);
+    final_newline(&mut g);
+    positions(&mut g);
+    g
+}
+
+fn doc(comment: &str, flags: &[&str], file: &[u8]) -> DocumentTest {
+    document_test(comment.to_string(), flags, file)
+}
+
+/// The magic number, then `text`.
+fn m(text: &[u8]) -> Vec<u8> {
+    let mut v = corrected::MAGIC.to_vec();
+    v.extend(text);
+    v
+}
+
+fn enc(cps: &[u32]) -> Vec<u8> {
+    corrected::encode_all(cps).unwrap_or_default()
+}
+
+fn cat(parts: &[&[u8]]) -> Vec<u8> {
+    parts.concat()
+}
+
+fn magic_number(g: &mut Groups<DocumentTest>) {
+    let magic = corrected::MAGIC;
+    g.group("The magic number");
+    g.push(doc(
+        "empty file: only missing-magic",
+        &["Empty", "MissingMagic"],
+        &[],
+    ));
+    g.push(doc(
+        "the magic number alone: no findings",
+        &["MagicNumber"],
+        &magic,
+    ));
+    g.push(doc("magic + A LF", &["MagicNumber"], &m(b"A\n")));
+    g.push(doc("magic + LF", &["MagicNumber"], &m(b"\n")));
+    g.push(doc(
+        "A LF without the magic number",
+        &["MissingMagic"],
+        b"A\n",
+    ));
+    for k in 1..magic.len() {
+        g.push(doc(
+                &format!("a file of the magic number's first {k} byte{}: no magic number, the bytes are text", if k == 1 { "" } else { "s" }),
+                &["MagicPrefix", "MissingMagic"],
+                &magic[..k],
+            ),
+        );
+    }
+    g.push(doc(
+        "the magic number twice: the second is text, its 00 a nul",
+        &["MagicNumber", "Nul"],
+        &m(&magic),
+    ));
+    g.push(doc(
+        "the magic number after text: text, its 00 a nul",
+        &["MagicNumber", "MissingMagic", "Nul"],
+        &cat(&[b"A\n", &magic]),
+    ));
+    g.push(doc(
+        "the magic number missing its LF, then text",
+        &["MagicPrefix", "MissingMagic", "Nul"],
+        &cat(&[&magic[..7], b"A\n"]),
+    ));
+}
+
+fn errors(g: &mut Groups<DocumentTest>) {
+    g.group("Errors: nul and decoding errors");
+    g.push(doc("NUL", &["Nul"], &m(b"\0\n")));
+    g.push(doc("NUL between letters", &["Nul"], &m(b"A\0B\n")));
+    g.push(doc(
+        "stray continuation byte",
+        &["DecodeError", "UnexpectedContinuation"],
+        &m(b"A\x80B\n"),
+    ));
+    g.push(doc(
+        "truncated sequence before LF",
+        &["DecodeError", "Truncated"],
+        &m(b"A\xC3\n"),
+    ));
+    g.push(doc(
+        "truncated 3-byte sequence before ASCII",
+        &["DecodeError", "Truncated"],
+        &m(b"\xE0\x80A\n"),
+    ));
+    g.push(doc(
+        "reserved span ended by LF",
+        &["DecodeError", "Reserved"],
+        &m(b"\xFE\n"),
+    ));
+    g.push(doc(
+        "reserved span swallowing continuation bytes",
+        &["DecodeError", "Reserved"],
+        &m(b"A\xFF\x80\x80B\n"),
+    ));
+    g.push(doc(
+        "every error kind on one line",
+        &[
+            "DecodeError",
+            "Nul",
+            "UnexpectedContinuation",
+            "Truncated",
+            "Reserved",
+        ],
+        &m(b"\0\x80\xC3A\xFE\x80\n"),
+    ));
+}
+
+fn warnings(g: &mut Groups<DocumentTest>) {
+    let ls = enc(&[0x2028]);
+    let ps = enc(&[0x2029]);
+    g.group("Warnings: characters that SHOULD NOT appear");
+    g.push(doc("CR LF", &["Cr"], &m(b"A\r\n")));
+    g.push(doc(
+        "LINE SEPARATOR",
+        &["LineSeparator"],
+        &m(&cat(&[b"A", &ls, b"B\n"])),
+    ));
+    g.push(doc(
+        "PARAGRAPH SEPARATOR",
+        &["ParagraphSeparator"],
+        &m(&cat(&[b"A", &ps, b"B\n"])),
+    ));
+    for (b, name) in [
+        (0x01u8, "U+0001"),
+        (0x09, "TAB (U+0009) is a c0-control, as the seed says"),
+        (0x0B, "VT"),
+        (0x0C, "FF (form feed)"),
+        (0x1B, "ESC"),
+        (0x1F, "U+001F"),
+    ] {
+        g.push(doc(name, &["C0Control"], &m(&[b'A', b, b'B', b'\n'])));
+    }
+    g.push(doc(
+        "DEL (U+007F) is not a finding",
+        &["NotAFinding"],
+        &m(b"A\x7FB\n"),
+    ));
+    g.push(doc(
+        "U+00A0, U+FFFD, U+10FFFF and U+8421109F are not findings",
+        &["NotAFinding"],
+        &m(&cat(&[&enc(&[0xA0, 0xFFFD, 0x10FFFF, 0x8421_109F]), b"\n"])),
+    ));
+}
+
+fn final_newline(g: &mut Groups<DocumentTest>) {
+    g.group("The final newline");
+    g.push(doc(
+        "text without a final LF",
+        &["MissingFinalNewline"],
+        &m(b"A"),
+    ));
+    g.push(doc(
+        "text ending in CR",
+        &["MissingFinalNewline", "Cr"],
+        &m(b"A\r"),
+    ));
+    g.push(doc(
+        "text ending in an error span",
+        &["MissingFinalNewline", "DecodeError", "Truncated"],
+        &m(b"A\n\xC3"),
+    ));
+    g.push(doc(
+        "text ending in a reserved span",
+        &["MissingFinalNewline", "DecodeError", "Reserved"],
+        &m(b"A\xFE\x80"),
+    ));
+    g.push(doc(
+        "text ending in a 4-byte character",
+        &["MissingFinalNewline"],
+        &m(&enc(&[0x41, 0x1F600])),
+    ));
+    g.push(doc(
+        "no magic number, a single byte",
+        &["MissingFinalNewline", "MissingMagic"],
+        b"A",
+    ));
+    g.push(doc(
+        "no magic number, a single LF",
+        &["MissingMagic"],
+        b"\n",
+    ));
+    g.push(doc(
+        "text ending in two LFs",
+        &["NotAFinding"],
+        &m(b"A\n\n"),
+    ));
+}
+
+fn positions(g: &mut Groups<DocumentTest>) {
+    let ls = enc(&[0x2028]);
+    g.group("Positions: offsets, lines and columns");
+    g.push(doc(
+        "lines count from after the magic number",
+        &["Position", "C0Control"],
+        &m(b"A\nB\tC\n"),
+    ));
+    g.push(doc(
+        "without the magic number, lines count from byte 0",
+        &["Position", "MissingMagic", "C0Control"],
+        b"\n\n\t",
+    ));
+    g.push(doc(
+        "a finding at offset 0 comes after missing-magic",
+        &["Position", "MissingMagic", "C0Control"],
+        b"\t\n",
+    ));
+    g.push(doc(
+        "CR does not end a line",
+        &["Position", "Cr", "C0Control"],
+        &m(b"A\rB\t\n"),
+    ));
+    g.push(doc(
+        "LINE SEPARATOR does not end a line",
+        &["Position", "LineSeparator", "C0Control"],
+        &m(&cat(&[&ls, b"\t\n"])),
+    ));
+    g.push(doc(
+        "a multi-byte character is one column",
+        &["Position", "C0Control"],
+        &m(&cat(&[&enc(&[0xE9, 0x20AC, 0x1F600, 0x42110A0]), b"\t\n"])),
+    ));
+    g.push(doc(
+        "an error span is one column",
+        &[
+            "Position",
+            "DecodeError",
+            "UnexpectedContinuation",
+            "Truncated",
+            "C0Control",
+        ],
+        &m(b"A\x80\xE0\x80B\x01\n"),
+    ));
+    let mut long = m(b"A");
+    long.push(0xFE);
+    long.extend(std::iter::repeat_n(0x80, 99));
+    long.extend(b"\t\n");
+    g.push(doc(
+        "a reserved span of 100 bytes is one column",
+        &["Position", "DecodeError", "Reserved", "C0Control"],
+        &long,
+    ));
+    g.push(doc(
+        "findings on line 3, offsets in the whole file",
+        &["Position", "Nul", "Cr", "C0Control"],
+        &m(b"ab\n\ncd\0\r\x1B\n"),
+    ));
+    g.push(doc(
+        "missing-final-newline on the last line, after the last event",
+        &["Position", "MissingFinalNewline"],
+        &m(b"A\nBC"),
+    ));
+}
