@@ -118,13 +118,16 @@ pub(super) fn finish<T: Keyed>(
     to_pretty_json(&file)
 }
 
+/// tcIds by (group comment, key).
+type Ids = HashMap<(String, String), u64>;
+
 /// The committed file's tcIds by (group comment, key), and the first id never assigned.
 fn committed_ids<T: Keyed>(
     schema: Schema,
     encoding: &str,
     existing: Option<String>,
-) -> Result<(HashMap<(String, String), u64>, u64), String> {
-    let mut ids: HashMap<(String, String), u64> = HashMap::new();
+) -> Result<(Ids, u64), String> {
+    let mut ids = Ids::new();
     let mut next = 1;
     if let Some(text) = existing {
         let file = AnyVectorFile::from_json(&text)
