@@ -4,6 +4,8 @@
 //! length class adds an offset to the raw RFC 2044 value, so there are no overlongs, and
 //! the C1 controls and surrogates are skipped (`docs/semantics.md` §2).
 
+pub mod fast;
+
 use crate::error::{DecodeError, EncodeError, ErrorKind};
 use crate::events::{Events, Step};
 #[cfg(feature = "alloc")]
@@ -238,7 +240,7 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
 /// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
 /// ```
 pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
-    // ASCII needs no decoding; skip it a word at a time before the careful walk.
+    // ASCII needs no decoding: skip the leading run of it before the careful walk.
     let start = bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len());
     let mut events = events(bytes);
     events.skip_to(start);

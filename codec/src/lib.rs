@@ -54,7 +54,6 @@ pub mod corrected;
 mod document;
 mod error;
 mod events;
-pub mod fast;
 mod stream;
 pub mod utf8;
 #[cfg(feature = "alloc")]
