@@ -328,6 +328,12 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     Ok(out)
 }
 
+crate::stream::stream_decoder!(
+    "corrected",
+    crate::Encoding::CorrectedUtf8,
+    "Corrected UTF-8"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

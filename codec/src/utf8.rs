@@ -242,3 +242,5 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     }
     Ok(out)
 }
+
+crate::stream::stream_decoder!("utf8", crate::Encoding::Utf8, "UTF-8");

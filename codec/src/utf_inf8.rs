@@ -22,7 +22,8 @@
 //! holds is at most 1.5 bytes per byte received, and at most the limit.
 
 use crate::big::BigCodePoint;
-use crate::error::{DecodeError, EncodeError, ErrorKind, Event, Located};
+use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::event::{Event, Located};
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
@@ -364,6 +365,22 @@ impl Events<'_> {
     }
 }
 
+impl<'a> Events<'a> {
+    /// This iterator, yielding [`Located`] events.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8;
+    /// let spans: Vec<_> = utf_inf8::events(b"\xF4\x90\x80\x80\xFF").located().map(|l| (l.offset, l.length)).collect();
+    /// assert_eq!(spans, [(0, 4), (4, 1)]); // U+110000, then a truncated `FF`
+    /// ```
+    pub fn located(self) -> impl Iterator<Item = Located<BigCodePoint>> + 'a {
+        let mut events = self;
+        core::iter::from_fn(move || events.next_located())
+    }
+}
+
 impl Iterator for Events<'_> {
     type Item = Event<BigCodePoint>;
 
@@ -618,6 +635,22 @@ impl StreamDecoder {
             machine: Machine::new(max_code_len),
             offset: 0,
         }
+    }
+
+    /// Counts offsets from `offset` instead of 0 (for a stream that starts mid-file).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8::StreamDecoder;
+    /// let mut decoder = StreamDecoder::new().starting_at(8);
+    /// decoder.push(b"\x80", |e| assert_eq!(e.offset, 8));
+    /// decoder.push(b"a", |e| assert!(e.event.error().is_none()));
+    /// assert_eq!(decoder.offset(), 10);
+    /// ```
+    pub fn starting_at(mut self, offset: u64) -> Self {
+        self.offset = offset;
+        self
     }
 
     /// Offset of the next byte to be pushed.

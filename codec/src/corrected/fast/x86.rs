@@ -63,10 +63,7 @@ pub(super) fn has_avx512() -> bool {
 ///
 /// The CPU must run `instruction_set`: the caller has checked
 /// [`InstructionSet::is_available`] for it.
-pub(super) unsafe fn validate(
-    instruction_set: InstructionSet,
-    bytes: &[u8],
-) -> Result<(), usize> {
+pub(super) unsafe fn validate(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), usize> {
     debug_assert!(instruction_set.is_available());
     match instruction_set {
         // SAFETY: every x86_64 CPU has SSE2.
