@@ -270,7 +270,8 @@ impl Decoder {
         }
     }
 
-    /// Bytes of the sequence or code in progress.
+    /// Bytes of the sequence or code in progress (for UTF-8 and Corrected UTF-8, at most
+    /// [`MAX_PENDING`](crate::MAX_PENDING)).
     ///
     /// # Examples
     ///
@@ -282,11 +283,12 @@ impl Decoder {
     /// decoder.finish(|_| {});
     /// assert_eq!(decoder.pending_len(), 0);
     /// ```
-    pub fn pending_len(&self) -> u64 {
+    pub fn pending_len(&self) -> usize {
         match self {
-            Decoder::CorrectedUtf8(d) => d.pending_len() as u64,
-            Decoder::Utf8(d) => d.pending_len() as u64,
-            Decoder::UtfInf8(d) => d.pending_len(),
+            Decoder::CorrectedUtf8(d) => d.pending_len(),
+            Decoder::Utf8(d) => d.pending_len(),
+            // At most the code length limit, a `u32`.
+            Decoder::UtfInf8(d) => usize::try_from(d.pending_len()).unwrap_or(usize::MAX),
         }
     }
 

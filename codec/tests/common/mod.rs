@@ -44,7 +44,7 @@ pub fn streamed(encoding: Encoding, chunks: &[&[u8]]) -> Vec<Located> {
     let mut out = Vec::new();
     for chunk in chunks {
         decoder.push(chunk, |e| out.push(small(e)));
-        assert!(decoder.pending_len() <= corrected_utf8::MAX_PENDING as u64);
+        assert!(decoder.pending_len() <= corrected_utf8::MAX_PENDING);
     }
     decoder.finish(|e| out.push(small(e)));
     out
