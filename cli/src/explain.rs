@@ -241,19 +241,6 @@ impl Corrected {
     }
 }
 
-/// Table 3-7's rows by code point range (each row's first byte range differs).
-const UTF8_ROWS: [(u32, u32); 9] = [
-    (0x0000, 0x007F),
-    (0x0080, 0x07FF),
-    (0x0800, 0x0FFF),
-    (0x1000, 0xCFFF),
-    (0xD000, 0xD7FF),
-    (0xE000, 0xFFFF),
-    (0x1_0000, 0x3_FFFF),
-    (0x4_0000, 0xF_FFFF),
-    (0x10_0000, 0x10_FFFF),
-];
-
 struct Utf8;
 
 impl Explainer for Utf8 {
@@ -271,10 +258,11 @@ impl Utf8 {
         let seq = &bytes[offset..offset + length];
         match event {
             Event::CodePoint(cp) => {
-                let (lo, hi) = UTF8_ROWS
-                    .into_iter()
-                    .find(|&(lo, hi)| (lo..=hi).contains(&cp))
-                    .expect("a decoded code point is in Table 3-7");
+                let utf8::Row {
+                    first: lo,
+                    last: hi,
+                    ..
+                } = utf8::Row::of(cp).expect("a decoded code point is in Table 3-7");
                 let mut lines = vec![format!("U+{cp:04X}  row U+{lo:04X}..U+{hi:04X}")];
                 if length > 1 {
                     lines.push(format!("bits {}", raw_bits(seq).0));
