@@ -72,9 +72,9 @@ impl Row {
     }
 }
 
-/// Seed 000, "Putting it all together": the sequence classes, their offsets and, through
-/// `raw + offset`, the code point ranges. The 3-byte class is split at raw `CF60`, where
-/// the surrogates are skipped.
+/// The "Putting it all together" table of *Corrected UTF-8* (2022): the sequence
+/// classes, their offsets and, through `raw + offset`, the code point ranges. The 3-byte
+/// class is split at raw `CF60`, where the surrogates are skipped.
 #[rustfmt::skip]
 pub const TABLE: [Row; 7] = [
     Row { len: 1, raw_first: 0x00,      raw_last: 0x7F,        offset: 0 },

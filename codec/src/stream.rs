@@ -42,8 +42,9 @@ pub(crate) struct Machine {
     offset: u64,
 }
 
-/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back while a sequence is in progress:
-/// a 6-byte Corrected UTF-8 sequence missing its last byte.
+/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back
+/// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
+/// byte.
 pub const MAX_PENDING: usize = corrected::MAX_LEN - 1;
 
 impl Machine {
