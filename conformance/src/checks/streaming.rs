@@ -193,6 +193,12 @@ fn shift(mut located: Located, by: u64) -> Located {
     located
 }
 
+/// A code point of the `u32` encodings, from the handle's decoder.
+fn small(cp: BigCodePoint) -> u32 {
+    cp.to_u32()
+        .expect("corrected-utf8 and utf-8 code points fit 32 bits")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,10 +210,4 @@ mod tests {
         streaming(&ChunkedInput::to_bytes(&[], data));
         streaming(&[]);
     }
-}
-
-/// A code point of the `u32` encodings, from the handle's decoder.
-fn small(cp: BigCodePoint) -> u32 {
-    cp.to_u32()
-        .expect("corrected-utf8 and utf-8 code points fit 32 bits")
 }
