@@ -3,7 +3,7 @@
 use crate::args::DecodeArgs;
 use crate::codepoint::CodePoint;
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
-use corrected_utf8::{utf_inf8, Encoding, Event, Located, StreamDecoder};
+use corrected_utf8::{utf_inf8, Decoder, Encoding, Event, Located};
 use serde::Serialize;
 use std::io::Write;
 
@@ -22,7 +22,7 @@ enum JsonEvent {
 }
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
-    let mut decoder = Decoder::new(args.encoding, args.max_code_len, "--encoding")?;
+    let mut decoder = new_decoder(args.encoding, args.max_code_len, "--encoding")?;
     let mut input = Input::open(&args.file)?;
     let mut sink = Sink {
         out: io::stdout(),
@@ -40,10 +40,10 @@ pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
         if n == 0 {
             break;
         }
-        decoder.push(&buf[..n], &mut sink);
+        decoder.push_to(&buf[..n], &mut sink);
         sink.check()?;
     }
-    decoder.finish(&mut sink);
+    decoder.finish_to(&mut sink);
     sink.check()?;
     let mut out = sink.out;
     if args.json {
@@ -63,41 +63,45 @@ pub(crate) trait EventSink {
     fn event<C: CodePoint>(&mut self, located: Located<C>);
 }
 
-/// A streaming decoder of any of the three encodings. UTF-∞-8 has a decoder of its own:
-/// its code points are unbounded and its codes limited in length.
-pub(crate) enum Decoder {
-    Scalar(StreamDecoder),
-    Inf(utf_inf8::StreamDecoder),
+/// A streaming decoder for `encoding`; `max_code_len` is UTF-∞-8's limit, and an error
+/// for the others (`flag` names the option that chose the encoding, for the message).
+pub(crate) fn new_decoder(
+    encoding: Encoding,
+    max_code_len: Option<u32>,
+    flag: &str,
+) -> Result<Decoder> {
+    match (encoding, max_code_len) {
+        (Encoding::UtfInf8, Some(limit)) => {
+            Ok(Decoder::UtfInf8(utf_inf8::StreamDecoder::with_limit(limit)))
+        }
+        (_, None) => Ok(encoding.new_decoder()),
+        (_, Some(_)) => Err(Failure::trouble(format_args!(
+            "--max-code-len limits utf-inf-8 codes, so it needs {flag} utf-inf-8"
+        ))),
+    }
 }
 
-impl Decoder {
-    /// A decoder for `encoding`; `max_code_len` is UTF-∞-8's limit, and an error for
-    /// the others (`flag` names the option that chose the encoding, for the message).
-    pub(crate) fn new(encoding: Encoding, max_code_len: Option<u32>, flag: &str) -> Result<Self> {
-        match (encoding, max_code_len) {
-            (Encoding::UtfInf8, limit) => Ok(Decoder::Inf(utf_inf8::StreamDecoder::with_limit(
-                limit.unwrap_or(utf_inf8::DEFAULT_MAX_CODE_LEN),
-            ))),
-            (_, Some(_)) => Err(Failure::trouble(format_args!(
-                "--max-code-len limits utf-inf-8 codes, so it needs {flag} utf-inf-8"
-            ))),
-            (_, None) => Ok(Decoder::Scalar(
-                StreamDecoder::new(encoding).expect("the codec streams corrected-utf8 and utf-8"),
-            )),
+/// Feeds a decoder's events to an [`EventSink`] with each encoding's own code point
+/// type, so that the 32-bit encodings never build a `BigCodePoint`.
+pub(crate) trait PushTo {
+    fn push_to(&mut self, chunk: &[u8], sink: &mut impl EventSink);
+    fn finish_to(&mut self, sink: &mut impl EventSink);
+}
+
+impl PushTo for Decoder {
+    fn push_to(&mut self, chunk: &[u8], sink: &mut impl EventSink) {
+        match self {
+            Decoder::CorrectedUtf8(d) => d.push(chunk, |e| sink.event(e)),
+            Decoder::Utf8(d) => d.push(chunk, |e| sink.event(e)),
+            Decoder::UtfInf8(d) => d.push(chunk, |e| sink.event(e)),
         }
     }
 
-    pub(crate) fn push(&mut self, chunk: &[u8], sink: &mut impl EventSink) {
+    fn finish_to(&mut self, sink: &mut impl EventSink) {
         match self {
-            Decoder::Scalar(d) => d.push(chunk, |e| sink.event(e)),
-            Decoder::Inf(d) => d.push(chunk, |e| sink.event(e)),
-        }
-    }
-
-    pub(crate) fn finish(&mut self, sink: &mut impl EventSink) {
-        match self {
-            Decoder::Scalar(d) => d.finish(|e| sink.event(e)),
-            Decoder::Inf(d) => d.finish(|e| sink.event(e)),
+            Decoder::CorrectedUtf8(d) => d.finish(|e| sink.event(e)),
+            Decoder::Utf8(d) => d.finish(|e| sink.event(e)),
+            Decoder::UtfInf8(d) => d.finish(|e| sink.event(e)),
         }
     }
 }
@@ -217,10 +221,9 @@ mod tests {
 
     #[test]
     fn max_code_len_needs_utf_inf_8() {
-        assert!(Decoder::new(Encoding::UtfInf8, Some(13), "--encoding").is_ok());
-        assert!(Decoder::new(Encoding::Utf8, None, "--encoding").is_ok());
-        let Err(Failure::Trouble(message)) = Decoder::new(Encoding::Utf8, Some(13), "--from")
-        else {
+        assert!(new_decoder(Encoding::UtfInf8, Some(13), "--encoding").is_ok());
+        assert!(new_decoder(Encoding::Utf8, None, "--encoding").is_ok());
+        let Err(Failure::Trouble(message)) = new_decoder(Encoding::Utf8, Some(13), "--from") else {
             panic!("--max-code-len with utf-8 is accepted");
         };
         assert!(message.ends_with("needs --from utf-inf-8"), "{message}");

@@ -1,5 +1,5 @@
-//! `cutf8 explain`: a byte-by-byte breakdown for each encoding, in the spirit of seed
-//! 004's interactive decoder.
+//! `cutf8 explain`: a byte-by-byte breakdown for each encoding, in the spirit of the
+//! interactive decoder of "All you need to know about UTF-8 decoding".
 //!
 //! Each encoding is one [`Explainer`]: it cuts the bytes into segments (a sequence or an
 //! error span, exactly the codec's events) and describes each in a few short lines. The
@@ -83,8 +83,9 @@ fn select(selection: &Selection, max_code_len: Option<u32>) -> Vec<Box<dyn Expla
         .collect()
 }
 
-/// `3-byte row (raw ≥ CF60), offset 4 256`: a row of seed 000's table as the seed names
-/// it; the 3-byte class has two rows, told apart by where the raw values split.
+/// `3-byte row (raw ≥ CF60), offset 4 256`: a row of the "Putting it all together" table
+/// as *Corrected UTF-8* names it; the 3-byte class has two rows, told apart by where the
+/// raw values split.
 fn row_label(row: &Row) -> String {
     let split = TABLE.iter().filter(|r| r.len == row.len).count() > 1;
     let class = match (split, row.raw_first) {
@@ -241,19 +242,6 @@ impl Corrected {
     }
 }
 
-/// Table 3-7's rows by code point range (each row's first byte range differs).
-const UTF8_ROWS: [(u32, u32); 9] = [
-    (0x0000, 0x007F),
-    (0x0080, 0x07FF),
-    (0x0800, 0x0FFF),
-    (0x1000, 0xCFFF),
-    (0xD000, 0xD7FF),
-    (0xE000, 0xFFFF),
-    (0x1_0000, 0x3_FFFF),
-    (0x4_0000, 0xF_FFFF),
-    (0x10_0000, 0x10_FFFF),
-];
-
 struct Utf8;
 
 impl Explainer for Utf8 {
@@ -271,10 +259,11 @@ impl Utf8 {
         let seq = &bytes[offset..offset + length];
         match event {
             Event::CodePoint(cp) => {
-                let (lo, hi) = UTF8_ROWS
-                    .into_iter()
-                    .find(|&(lo, hi)| (lo..=hi).contains(&cp))
-                    .expect("a decoded code point is in Table 3-7");
+                let utf8::Row {
+                    first: lo,
+                    last: hi,
+                    ..
+                } = utf8::Row::of(cp).expect("a decoded code point is in Table 3-7");
                 let mut lines = vec![format!("U+{cp:04X}  row U+{lo:04X}..U+{hi:04X}")];
                 if length > 1 {
                     lines.push(format!("bits {}", raw_bits(seq).0));
@@ -308,7 +297,8 @@ impl Utf8 {
     }
 }
 
-/// `69 275 808`: digits in groups of three, as seed 000's table writes offsets.
+/// `69 275 808`: digits in groups of three, as the "Putting it all together" table writes
+/// offsets.
 fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -485,7 +475,7 @@ mod tests {
 
     #[test]
     fn table_rows_agree_with_the_codec_at_every_row_edge() {
-        // First and last sequence of every row of seed 000's table.
+        // First and last sequence of every row of the "Putting it all together" table.
         let edges: [(&[u8], u32); 14] = [
             (b"\x00", 0x0),
             (b"\x7F", 0x7F),

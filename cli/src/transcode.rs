@@ -13,10 +13,10 @@
 
 use crate::args::TranscodeArgs;
 use crate::codepoint::{no_encoding, CodePoint};
-use crate::decode::{Decoder, EventSink};
+use crate::decode::{new_decoder, EventSink, PushTo};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use corrected_utf8::{
-    corrected::MAGIC, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located, StreamDecoder,
+    corrected::MAGIC, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located,
 };
 use std::io::Write;
 
@@ -126,7 +126,7 @@ impl Transcoder {
     ) -> Result<Transcoder> {
         Ok(Transcoder {
             from,
-            decoder: Decoder::new(from, max_code_len, "--from")?,
+            decoder: new_decoder(from, max_code_len, "--from")?,
             magic: (from == Encoding::CorrectedUtf8).then_some(0),
             encoder: Encoder {
                 to,
@@ -150,15 +150,16 @@ impl Transcoder {
                     return None;
                 }
                 self.magic = None;
-                self.decoder =
-                    Decoder::Scalar(StreamDecoder::corrected().starting_at(MAGIC.len() as u64));
+                self.decoder = Encoding::CorrectedUtf8
+                    .new_decoder()
+                    .starting_at(MAGIC.len() as u64);
             } else {
                 // Not the magic number: what matched so far is text.
                 self.magic = None;
-                self.decoder.push(&MAGIC[..matched], &mut self.encoder);
+                self.decoder.push_to(&MAGIC[..matched], &mut self.encoder);
             }
         }
-        self.decoder.push(chunk, &mut self.encoder);
+        self.decoder.push_to(chunk, &mut self.encoder);
         self.encoder.problem.clone()
     }
 
@@ -167,9 +168,9 @@ impl Transcoder {
     pub(crate) fn finish(&mut self) -> Option<Problem> {
         self.encoder.out.clear();
         if let Some(matched) = self.magic.take() {
-            self.decoder.push(&MAGIC[..matched], &mut self.encoder);
+            self.decoder.push_to(&MAGIC[..matched], &mut self.encoder);
         }
-        self.decoder.finish(&mut self.encoder);
+        self.decoder.finish_to(&mut self.encoder);
         self.encoder.problem.clone()
     }
 

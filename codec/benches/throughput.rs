@@ -15,7 +15,7 @@
 mod texts;
 
 use corrected_utf8::corrected;
-use corrected_utf8::fast;
+use corrected_utf8::corrected::fast;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;

@@ -19,7 +19,7 @@
 mod texts;
 
 use corrected_utf8::corrected;
-use corrected_utf8::fast::{self, Implementation};
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use texts::{Text, CLASSES};
@@ -68,7 +68,7 @@ struct Row {
     gbps: f64,
 }
 
-fn fast_name(imp: Implementation) -> String {
+fn fast_name(imp: InstructionSet) -> String {
     format!("fast-{}", imp.name())
 }
 
@@ -93,7 +93,7 @@ fn run_class(settings: &Settings, size: usize, class: &'static str, rows: &mut V
 
     // Validate.
     if settings.wants("validate") {
-        for imp in Implementation::available() {
+        for imp in InstructionSet::available() {
             let gbps = measure(settings, &texts, corrected_bytes, |t| {
                 black_box(fast::validate_with(imp, black_box(&t.corrected))).ok();
             });
@@ -119,7 +119,7 @@ fn run_class(settings: &Settings, size: usize, class: &'static str, rows: &mut V
     // Decode to UTF-32, into a buffer allocated once.
     let mut out = vec![0u32; size];
     if settings.wants("decode") {
-        for imp in Implementation::available() {
+        for imp in InstructionSet::available() {
             let gbps = measure(settings, &texts, corrected_bytes, |t| {
                 black_box(fast::decode_to_utf32_with(
                     imp,
@@ -145,7 +145,7 @@ fn run_class(settings: &Settings, size: usize, class: &'static str, rows: &mut V
 
     // Encode from UTF-32, into a buffer allocated once.
     let mut bytes = Vec::with_capacity(size + 64);
-    for imp in Implementation::available() {
+    for imp in InstructionSet::available() {
         let gbps = measure(settings, &texts, corrected_bytes, |t| {
             bytes.clear();
             black_box(fast::encode_from_utf32_with(
@@ -208,7 +208,7 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
 
 /// The Markdown table: per size and class, GB/s and the ratios of the goals.
 fn print_table(rows: &[Row], sizes: &[usize]) {
-    let best = fast_name(Implementation::detect());
+    let best = fast_name(InstructionSet::detect());
     println!("Fast path: `{best}` (detected). GB/s of text; ratios are ours ÷ baseline.\n");
     for &size in sizes {
         println!("#### {}\n", size_name(size));
@@ -235,7 +235,7 @@ fn print_table(rows: &[Row], sizes: &[usize]) {
             );
         }
         println!();
-        let mut imps: Vec<String> = Implementation::available().map(fast_name).collect();
+        let mut imps: Vec<String> = InstructionSet::available().map(fast_name).collect();
         imps.dedup();
         println!("| input | operation | {} |", imps.join(" | "));
         println!("|---|---|{}", "--:|".repeat(imps.len()));

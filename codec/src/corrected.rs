@@ -4,6 +4,8 @@
 //! length class adds an offset to the raw RFC 2044 value, so there are no overlongs, and
 //! the C1 controls and surrogates are skipped (`docs/semantics.md` §2).
 
+pub mod fast;
+
 use crate::error::{DecodeError, EncodeError, ErrorKind};
 use crate::events::{Events, Step};
 #[cfg(feature = "alloc")]
@@ -70,9 +72,9 @@ impl Row {
     }
 }
 
-/// Seed 000, "Putting it all together": the sequence classes, their offsets and, through
-/// `raw + offset`, the code point ranges. The 3-byte class is split at raw `CF60`, where
-/// the surrogates are skipped.
+/// The "Putting it all together" table of *Corrected UTF-8* (2022): the sequence
+/// classes, their offsets and, through `raw + offset`, the code point ranges. The 3-byte
+/// class is split at raw `CF60`, where the surrogates are skipped.
 #[rustfmt::skip]
 pub const TABLE: [Row; 7] = [
     Row { len: 1, raw_first: 0x00,      raw_last: 0x7F,        offset: 0 },
@@ -238,7 +240,7 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
 /// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
 /// ```
 pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
-    // ASCII needs no decoding; skip it a word at a time before the careful walk.
+    // ASCII needs no decoding: skip the leading run of it before the careful walk.
     let start = bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len());
     let mut events = events(bytes);
     events.skip_to(start);
@@ -325,6 +327,12 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     }
     Ok(out)
 }
+
+crate::stream::stream_decoder!(
+    "corrected",
+    crate::Encoding::CorrectedUtf8,
+    "Corrected UTF-8"
+);
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,10 @@
 //! Corrected UTF-8 documents (files): the magic number, errors and warnings, each with a
 //! byte offset and a line and column (`docs/semantics.md` §2.6).
 
+use crate::corrected::StreamDecoder;
 use crate::corrected::MAGIC;
-use crate::error::{ErrorKind, Event, Located};
-use crate::stream::StreamDecoder;
+use crate::error::ErrorKind;
+use crate::event::{Event, Located};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
@@ -257,7 +258,7 @@ impl DocumentChecker {
     pub fn new() -> Self {
         DocumentChecker {
             magic: Magic::Matching(0),
-            decoder: StreamDecoder::corrected(),
+            decoder: StreamDecoder::new(),
             line: 1,
             column: 1,
             ended_with_newline: None,
@@ -290,7 +291,7 @@ impl DocumentChecker {
                 }
                 // The whole magic number: the text starts after it.
                 self.magic = Magic::Decided;
-                self.decoder = StreamDecoder::corrected().starting_at(MAGIC.len() as u64);
+                self.decoder = StreamDecoder::new().starting_at(MAGIC.len() as u64);
             } else {
                 // No magic number: the bytes held back so far are text.
                 self.no_magic(matched, &mut sink);

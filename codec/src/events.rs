@@ -1,6 +1,7 @@
 //! The one-shot event iterator shared by the encodings.
 
-use crate::error::{DecodeError, ErrorKind, Event, Located};
+use crate::error::{DecodeError, ErrorKind};
+use crate::event::{Event, Located};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::iter::FusedIterator;

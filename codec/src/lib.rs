@@ -14,11 +14,25 @@
 //! | events (no allocation) | [`corrected::events`] | [`utf8::events`] |
 //! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
 //! | encode | [`corrected::encode_into`], [`corrected::encode`] | [`utf8::encode_into`], [`utf8::encode`] |
-//! | streams | [`StreamDecoder::corrected`] | [`StreamDecoder::utf8`] |
+//! | streams | [`corrected::StreamDecoder`] | [`utf8::StreamDecoder`] |
+//! | fast paths (x86 SIMD) | [`corrected::fast`] | (`core::str::from_utf8`) |
 //! | documents | [`DocumentChecker`], [`check_document`] | |
 //!
 //! UTF-∞-8 ([`utf_inf8`], with `alloc`) has the same operations over unbounded
 //! [`BigCodePoint`]s, and a limit on a code's length.
+//!
+//! [`Encoding`] is a handle for any of the three, for code that chooses the encoding at
+//! run time: its [`decode`](Encoding::decode), [`decode_lossy`](Encoding::decode_lossy),
+//! [`events_located`](Encoding::events_located) and [`new_decoder`](Encoding::new_decoder)
+//! work over [`BigCodePoint`]s.
+//!
+//! # Safety
+//!
+//! `unsafe` is confined to the x86_64 SIMD code of [`corrected::fast`]: every block
+//! carries its `SAFETY` argument (a CPU feature checked before the call, or the bounds of
+//! a load or store), the rest of the crate denies `unsafe_code`, and the differential
+//! fuzz targets `fast_validate` and `fast_decode` compare every fast path with the
+//! reference decoder.
 //!
 //! The semantics are stated in the project's `docs/semantics.md`.
 //!
@@ -52,9 +66,10 @@ extern crate alloc;
 mod big;
 pub mod corrected;
 mod document;
+mod encoding;
 mod error;
+mod event;
 mod events;
-pub mod fast;
 mod stream;
 pub mod utf8;
 #[cfg(feature = "alloc")]
@@ -65,9 +80,13 @@ pub use big::{BigCodePoint, ParseCodePointError};
 #[cfg(feature = "alloc")]
 pub use document::check_document;
 pub use document::{DocumentChecker, Finding, FindingKind, Severity};
-pub use error::{DecodeError, EncodeError, Encoding, ErrorKind, Event, Located};
+#[cfg(feature = "alloc")]
+pub use encoding::Decoder;
+pub use encoding::Encoding;
+pub use error::{DecodeError, EncodeError, ErrorKind};
+pub use event::{Event, Located};
 pub use events::Events;
-pub use stream::{StreamDecoder, MAX_PENDING};
+pub use stream::MAX_PENDING;
 
 /// Writes `raw` as an RFC 2044 sequence of `len` bytes (2 to 6) into `buf`: a lead of
 /// `len` one bits, a zero and the high bits, then continuation bytes of 6 bits each.

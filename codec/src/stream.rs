@@ -7,7 +7,9 @@
 //! at every chunking.
 
 use crate::corrected;
-use crate::error::{Encoding, ErrorKind, Event, Located};
+use crate::encoding::Encoding;
+use crate::error::ErrorKind;
+use crate::event::{Event, Located};
 use crate::utf8;
 
 /// A multi-byte sequence in progress. Only its value so far is kept, never its bytes.
@@ -30,198 +32,54 @@ enum State {
     Reserved(u64),
 }
 
-/// A streaming decoder for Corrected UTF-8 or UTF-8.
-///
-/// Feed it chunks with [`push`](StreamDecoder::push) and end the input with
-/// [`finish`](StreamDecoder::finish); it calls back with each [`Located`] event, offsets
-/// counted from the start of the stream. Any chunking of the same bytes gives the same
-/// events as a one-shot decode.
-///
-/// Memory is constant. A sequence in progress keeps only its start offset and value
-/// (it stands for at most [`MAX_PENDING`] bytes); a Corrected UTF-8 reserved span keeps
-/// only its start offset. **When events are reported:** a code point as soon as its last
-/// byte arrives; an error span when the byte that ends it arrives (the first byte that
-/// cannot extend it), or at `finish()`. So a reserved span of gigabytes is one event,
-/// reported when the next recognized lead byte arrives or at `finish()`, and costs
-/// nothing while it grows.
-///
-/// # Examples
-///
-/// ```
-/// use corrected_utf8::{DecodeError, ErrorKind, Event, StreamDecoder};
-/// let mut decoder = StreamDecoder::corrected();
-/// let mut events = Vec::new();
-/// decoder.push(b"\xC0", |e| events.push(e.event));
-/// assert!(events.is_empty()); // waiting for the continuation byte
-/// decoder.push(b"\xAF\xFE", |e| events.push(e.event));
-/// decoder.push(b"\xFE\x80", |e| events.push(e.event));
-/// decoder.finish(|e| events.push(e.event));
-/// assert_eq!(events, [
-///     Event::CodePoint(0xCF),
-///     Event::Error(DecodeError { kind: ErrorKind::Reserved, offset: 2, length: 3 }),
-/// ]);
-/// ```
-#[derive(Clone, Debug)]
-pub struct StreamDecoder {
+/// The byte-at-a-time machine behind [`corrected::StreamDecoder`] and
+/// [`utf8::StreamDecoder`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Machine {
     encoding: Encoding,
     state: State,
     /// Offset of the next byte.
     offset: u64,
 }
 
-/// The most bytes a [`StreamDecoder`] holds back while a sequence is in progress:
-/// a 6-byte Corrected UTF-8 sequence missing its last byte.
+/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back
+/// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
+/// byte.
 pub const MAX_PENDING: usize = corrected::MAX_LEN - 1;
 
-impl StreamDecoder {
-    /// A decoder for Corrected UTF-8.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::StreamDecoder;
-    /// let mut decoder = StreamDecoder::corrected();
-    /// let mut n = 0;
-    /// decoder.push(b"\x80\x80", |e| { assert!(e.event.error().is_some()); n += 1 });
-    /// assert_eq!(n, 2);
-    /// ```
-    pub fn corrected() -> Self {
-        StreamDecoder::with_encoding(Encoding::CorrectedUtf8)
-    }
-
-    /// A decoder for UTF-8.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::{Event, StreamDecoder};
-    /// let mut decoder = StreamDecoder::utf8();
-    /// let mut events = Vec::new();
-    /// decoder.push(b"\xE2\x82", |e| events.push(e.event));
-    /// decoder.push(b"\xAC", |e| events.push(e.event));
-    /// decoder.push(b"\xE2", |e| events.push(e.event));
-    /// decoder.finish(|e| events.push(e.event));
-    /// assert_eq!(events[0], Event::CodePoint(0x20AC));
-    /// assert!(events[1].error().is_some());
-    /// ```
-    pub fn utf8() -> Self {
-        StreamDecoder::with_encoding(Encoding::Utf8)
-    }
-
-    /// A decoder for `encoding`, or `None` for one it does not decode (UTF-∞-8 has
-    /// unbounded code points and a decoder of its own).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::{Encoding, StreamDecoder};
-    /// assert!(StreamDecoder::new(Encoding::Utf8).is_some());
-    /// assert!(StreamDecoder::new(Encoding::UtfInf8).is_none());
-    /// ```
-    pub fn new(encoding: Encoding) -> Option<Self> {
-        match encoding {
-            Encoding::CorrectedUtf8 | Encoding::Utf8 => {
-                Some(StreamDecoder::with_encoding(encoding))
-            }
-            Encoding::UtfInf8 => None,
-        }
-    }
-
-    fn with_encoding(encoding: Encoding) -> Self {
-        StreamDecoder {
+impl Machine {
+    pub(crate) const fn new(encoding: Encoding) -> Self {
+        Machine {
             encoding,
             state: State::Ground,
             offset: 0,
         }
     }
 
-    /// Counts offsets from `offset` instead of 0 (for a stream that starts mid-file).
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::StreamDecoder;
-    /// let mut decoder = StreamDecoder::corrected().starting_at(8);
-    /// decoder.push(b"\x80", |e| assert_eq!(e.offset, 8));
-    /// assert_eq!(decoder.offset(), 9);
-    /// ```
-    pub fn starting_at(mut self, offset: u64) -> Self {
+    pub(crate) fn starting_at(mut self, offset: u64) -> Self {
         self.offset = offset;
         self
     }
 
-    /// Offset of the next byte to be pushed.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::StreamDecoder;
-    /// let mut decoder = StreamDecoder::utf8();
-    /// decoder.push(b"abc", |_| {});
-    /// assert_eq!(decoder.offset(), 3);
-    /// decoder.push(b"", |_| {});
-    /// assert_eq!(decoder.offset(), 3);
-    /// ```
-    pub fn offset(&self) -> u64 {
+    pub(crate) fn offset(&self) -> u64 {
         self.offset
     }
 
-    /// How many bytes of an unfinished multi-byte sequence the decoder stands for now;
-    /// never more than [`MAX_PENDING`]. A reserved span in progress counts 0: it is
-    /// never buffered.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::StreamDecoder;
-    /// let mut decoder = StreamDecoder::corrected();
-    /// decoder.push(b"\xFC\x80\x80", |_| {});
-    /// assert_eq!(decoder.pending_len(), 3);
-    /// decoder.push(b"\xFE\x80\x80\x80\x80\x80\x80", |_| {});
-    /// assert_eq!(decoder.pending_len(), 0);
-    /// ```
-    pub fn pending_len(&self) -> usize {
+    pub(crate) fn pending_len(&self) -> usize {
         match self.state {
             State::Partial(p) => p.have as usize,
             State::Ground | State::Reserved(_) => 0,
         }
     }
 
-    /// Decodes the next chunk (of any size, empty included), calling `sink` with every
-    /// event it completes.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::StreamDecoder;
-    /// let mut decoder = StreamDecoder::corrected();
-    /// let mut offsets = Vec::new();
-    /// decoder.push(b"a", |e| offsets.push(e.offset));
-    /// decoder.push(b"\xE0\x80b", |e| offsets.push(e.offset));
-    /// assert_eq!(offsets, [0, 1, 3]); // `a`, the truncated span, `b`
-    /// ```
-    pub fn push<F: FnMut(Located)>(&mut self, chunk: &[u8], mut sink: F) {
+    pub(crate) fn push<F: FnMut(Located)>(&mut self, chunk: &[u8], mut sink: F) {
         for &byte in chunk {
             self.feed(byte, &mut sink);
             self.offset += 1;
         }
     }
 
-    /// Ends the input, reporting a sequence or reserved span still open. The decoder is
-    /// then ready for a new stream, continuing its offsets.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use corrected_utf8::{ErrorKind, StreamDecoder};
-    /// let mut decoder = StreamDecoder::corrected();
-    /// decoder.push(b"\xF0\x80", |_| unreachable!());
-    /// let mut last = None;
-    /// decoder.finish(|e| last = e.event.error().copied());
-    /// assert_eq!(last.map(|e| (e.kind, e.length)), Some((ErrorKind::Truncated, 2)));
-    /// decoder.finish(|_| unreachable!()); // nothing left open
-    /// ```
-    pub fn finish<F: FnMut(Located)>(&mut self, mut sink: F) {
+    pub(crate) fn finish<F: FnMut(Located)>(&mut self, mut sink: F) {
         match core::mem::replace(&mut self.state, State::Ground) {
             State::Ground => {}
             State::Partial(p) => sink(Located::error(ErrorKind::Truncated, p.start, p.have as u64)),
@@ -334,3 +192,153 @@ impl StreamDecoder {
         }
     }
 }
+
+/// Defines the public `StreamDecoder` of a module (`corrected` or `utf8`): the same
+/// type shape, names and docs for both, over one [`Machine`].
+macro_rules! stream_decoder {
+    ($module:literal, $encoding:expr, $name:literal) => {
+        #[doc = concat!("A streaming ", $name, " decoder: push chunks of any size, get")]
+        /// events with absolute offsets, in constant memory.
+        ///
+        /// Feed it chunks with [`push`](Self::push) and end the input with
+        /// [`finish`](Self::finish); it calls back with each [`Located`](crate::Located)
+        /// event, offsets counted from the start of the stream. Any chunking of the same
+        /// bytes gives the same events as a one-shot decode.
+        ///
+        /// Memory is constant. A sequence in progress keeps only its start offset and
+        /// value (it stands for at most [`MAX_PENDING`](crate::MAX_PENDING) bytes); a
+        /// Corrected UTF-8 reserved span keeps only its start offset. **When events are
+        /// reported:** a code point as soon as its last byte arrives; an error span when
+        /// the byte that ends it arrives (the first byte that cannot extend it), or at
+        /// `finish()`. So a reserved span of gigabytes is one event, reported when the
+        /// next recognized lead byte arrives or at `finish()`, and costs nothing while it
+        /// grows.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        #[doc = concat!("use corrected_utf8::{", $module, ", Event};")]
+        #[doc = concat!("let mut decoder = ", $module, "::StreamDecoder::new();")]
+        /// let mut events = Vec::new();
+        /// decoder.push(b"A\xE2", |e| events.push(e.event));
+        /// assert_eq!(events, [Event::CodePoint(0x41)]); // waiting for the rest
+        /// decoder.push(b"\x82\xAC\x80", |e| events.push(e.event));
+        /// decoder.finish(|e| events.push(e.event));
+        /// assert!(events[1].error().is_none());
+        /// assert!(events[2].error().is_some()); // a stray continuation byte
+        /// ```
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct StreamDecoder(crate::stream::Machine);
+
+        impl Default for StreamDecoder {
+            fn default() -> Self {
+                StreamDecoder::new()
+            }
+        }
+
+        impl StreamDecoder {
+            #[doc = concat!("A ", $name, " decoder, counting offsets from 0.")]
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::", $module, "::StreamDecoder;")]
+            /// let mut decoder = StreamDecoder::new();
+            /// let mut n = 0;
+            /// decoder.push(b"\x80\x80", |e| { assert!(e.event.error().is_some()); n += 1 });
+            /// assert_eq!(n, 2);
+            /// decoder.push(b"ok", |e| assert!(e.event.error().is_none()));
+            /// ```
+            pub const fn new() -> Self {
+                StreamDecoder(crate::stream::Machine::new($encoding))
+            }
+
+            /// Counts offsets from `offset` instead of 0 (for a stream that starts
+            /// mid-file).
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::", $module, "::StreamDecoder;")]
+            /// let mut decoder = StreamDecoder::new().starting_at(8);
+            /// decoder.push(b"\x80", |e| assert_eq!(e.offset, 8));
+            /// decoder.push(b"a", |e| assert!(e.event.error().is_none()));
+            /// assert_eq!(decoder.offset(), 10);
+            /// ```
+            pub fn starting_at(self, offset: u64) -> Self {
+                StreamDecoder(self.0.starting_at(offset))
+            }
+
+            /// Offset of the next byte to be pushed.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::", $module, "::StreamDecoder;")]
+            /// let mut decoder = StreamDecoder::new();
+            /// decoder.push(b"a\xFF", |_| {});
+            /// assert_eq!(decoder.offset(), 2);
+            /// decoder.push(b"", |_| {});
+            /// assert_eq!(decoder.offset(), 2);
+            /// ```
+            pub fn offset(&self) -> u64 {
+                self.0.offset()
+            }
+
+            /// How many bytes of an unfinished multi-byte sequence the decoder stands
+            /// for now; never more than [`MAX_PENDING`](crate::MAX_PENDING). A
+            /// Corrected UTF-8 reserved span in progress counts 0: it is never
+            /// buffered.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::", $module, "::StreamDecoder;")]
+            /// let mut decoder = StreamDecoder::new();
+            /// decoder.push(b"\xF0\x90\x80", |_| {});
+            /// assert_eq!(decoder.pending_len(), 3);
+            /// decoder.push(b"\x80\x80", |_| {}); // completed, then a stray byte
+            /// assert_eq!(decoder.pending_len(), 0);
+            /// ```
+            pub fn pending_len(&self) -> usize {
+                self.0.pending_len()
+            }
+
+            /// Decodes the next chunk (of any size, empty included), calling `sink`
+            /// with every event it completes.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::", $module, "::StreamDecoder;")]
+            /// let mut decoder = StreamDecoder::new();
+            /// let mut offsets = Vec::new();
+            /// decoder.push(b"a", |e| offsets.push(e.offset));
+            /// decoder.push(b"\xE1\x80b", |e| offsets.push(e.offset));
+            /// assert_eq!(offsets, [0, 1, 3]); // `a`, the truncated span, `b`
+            /// ```
+            pub fn push<F: FnMut(crate::Located)>(&mut self, chunk: &[u8], sink: F) {
+                self.0.push(chunk, sink)
+            }
+
+            /// Ends the input, reporting a sequence or reserved span still open. The
+            /// decoder is then ready for a new stream, continuing its offsets.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use corrected_utf8::{", $module, "::StreamDecoder, ErrorKind};")]
+            /// let mut decoder = StreamDecoder::new();
+            /// decoder.push(b"\xF1\x80", |_| unreachable!());
+            /// let mut last = None;
+            /// decoder.finish(|e| last = e.event.error().copied());
+            /// assert_eq!(last.map(|e| (e.kind, e.length)), Some((ErrorKind::Truncated, 2)));
+            /// decoder.finish(|_| unreachable!()); // nothing left open
+            /// ```
+            pub fn finish<F: FnMut(crate::Located)>(&mut self, sink: F) {
+                self.0.finish(sink)
+            }
+        }
+    };
+}
+pub(crate) use stream_decoder;

@@ -12,6 +12,76 @@ use alloc::{string::String, vec::Vec};
 /// The longest sequence, in bytes.
 pub const MAX_LEN: usize = 4;
 
+/// One row of [`TABLE`]: the code points `first..=last`, and for each byte of their
+/// encoding the range it lies in.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::utf8::TABLE;
+/// let row = &TABLE[2]; // U+0800..U+0FFF
+/// assert_eq!((row.first, row.last, row.len()), (0x800, 0xFFF, 3));
+/// assert_eq!(row.bytes[1], (0xA0, 0xBF)); // E0 80 is overlong
+/// assert!(TABLE.iter().all(|r| r.last <= 0x10_FFFF));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The row's first code point.
+    pub first: u32,
+    /// The row's last code point.
+    pub last: u32,
+    /// The inclusive range of each byte of the sequence, first byte first.
+    pub bytes: &'static [(u8, u8)],
+}
+
+impl Row {
+    /// The sequence length in bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf8::TABLE;
+    /// assert_eq!(TABLE[0].len(), 1);
+    /// assert_ne!(TABLE[8].len(), 3);
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // a row is never empty
+    pub const fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The row that holds `codepoint`, or `None` for a surrogate or a value above
+    /// U+10FFFF.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf8::{Row, TABLE};
+    /// assert_eq!(Row::of(0xE000), Some(&TABLE[5]));
+    /// assert_eq!(Row::of(0xD800), None);
+    /// ```
+    pub fn of(codepoint: u32) -> Option<&'static Row> {
+        TABLE
+            .iter()
+            .find(|r| (r.first..=r.last).contains(&codepoint))
+    }
+}
+
+/// The Unicode Standard, Table 3-7 "Well-Formed UTF-8 Byte Sequences" (Section 3.9,
+/// Unicode Encoding Forms): every well-formed sequence, by code point range, with the
+/// range of each byte.
+#[rustfmt::skip]
+pub const TABLE: [Row; 9] = [
+    Row { first: 0x0000,    last: 0x007F,    bytes: &[(0x00, 0x7F)] },
+    Row { first: 0x0080,    last: 0x07FF,    bytes: &[(0xC2, 0xDF), (0x80, 0xBF)] },
+    Row { first: 0x0800,    last: 0x0FFF,    bytes: &[(0xE0, 0xE0), (0xA0, 0xBF), (0x80, 0xBF)] },
+    Row { first: 0x1000,    last: 0xCFFF,    bytes: &[(0xE1, 0xEC), (0x80, 0xBF), (0x80, 0xBF)] },
+    Row { first: 0xD000,    last: 0xD7FF,    bytes: &[(0xED, 0xED), (0x80, 0x9F), (0x80, 0xBF)] },
+    Row { first: 0xE000,    last: 0xFFFF,    bytes: &[(0xEE, 0xEF), (0x80, 0xBF), (0x80, 0xBF)] },
+    Row { first: 0x1_0000,  last: 0x3_FFFF,  bytes: &[(0xF0, 0xF0), (0x90, 0xBF), (0x80, 0xBF), (0x80, 0xBF)] },
+    Row { first: 0x4_0000,  last: 0xF_FFFF,  bytes: &[(0xF1, 0xF3), (0x80, 0xBF), (0x80, 0xBF), (0x80, 0xBF)] },
+    Row { first: 0x10_0000, last: 0x10_FFFF, bytes: &[(0xF4, 0xF4), (0x80, 0x8F), (0x80, 0xBF), (0x80, 0xBF)] },
+];
+
 /// What a byte at the start of a sequence begins.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lead {
@@ -241,4 +311,45 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
         out.extend_from_slice(encode_into(cp, &mut buf)?);
     }
     Ok(out)
+}
+
+crate::stream::stream_decoder!("utf8", crate::Encoding::Utf8, "UTF-8");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leads_agree_with_table_3_7() {
+        for byte in 0..=0xFFu8 {
+            let row = TABLE
+                .iter()
+                .find(|r| (r.bytes[0].0..=r.bytes[0].1).contains(&byte));
+            match (lead(byte), row) {
+                (Lead::Seq { len: 1, .. }, Some(row)) => assert_eq!(row.len(), 1),
+                (Lead::Seq { len, lo, hi, .. }, Some(row)) => {
+                    assert_eq!(
+                        (row.len(), row.bytes[1]),
+                        (len as usize, (lo, hi)),
+                        "{byte:02X}"
+                    )
+                }
+                (Lead::Never(_), None) => {}
+                _ => panic!("{byte:02X}: lead() and Table 3-7 disagree"),
+            }
+        }
+    }
+
+    #[test]
+    fn rows_are_the_scalar_values_in_order() {
+        let mut next = 0;
+        for row in &TABLE {
+            next = if next == 0xD800 { 0xE000 } else { next };
+            assert_eq!(row.first, next);
+            assert_eq!(encoded_len(row.first), Ok(row.len()));
+            assert_eq!(encoded_len(row.last), Ok(row.len()));
+            next = row.last + 1;
+        }
+        assert_eq!(next, 0x11_0000);
+    }
 }

@@ -22,7 +22,8 @@
 //! holds is at most 1.5 bytes per byte received, and at most the limit.
 
 use crate::big::BigCodePoint;
-use crate::error::{DecodeError, EncodeError, ErrorKind, Event, Located};
+use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::event::{Event, Located};
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
@@ -30,18 +31,50 @@ use alloc::vec::Vec;
 /// 98 000 hex digits).
 pub const DEFAULT_MAX_CODE_LEN: u32 = 64 * 1024;
 
-/// The smallest code point of each fixed-length form, by length in bytes; shorter values
-/// are overlong (index 13 is the `FF 80–9F` form).
+/// A form of fixed length: codes of `len` bytes encode exactly the code points
+/// `first..=last` (a smaller value in that form is overlong).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::utf_inf8::FIXED_FORMS;
+/// let fe = &FIXED_FORMS[6]; // `FE` and 6 continuation bytes
+/// assert_eq!((fe.len, fe.first, fe.last), (7, 0x8000_0000, 0xF_FFFF_FFFF));
+/// assert_ne!(FIXED_FORMS[7].len, 8); // then `FF 80–9F`: 13 bytes
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedForm {
+    /// Code length in bytes.
+    pub len: u8,
+    /// The smallest code point of the form.
+    pub first: u128,
+    /// The largest code point of the form.
+    pub last: u128,
+}
+
+/// The fixed-length forms of UTF-∞-8 (Bishop & Cook's draft; `docs/semantics.md` §4):
+/// 1 to 6 bytes as the original UTF-8, `FE` with 6 continuation bytes, and `FF 80–9F`
+/// with 11. Longer code points take the length-storage form.
+#[rustfmt::skip]
+pub const FIXED_FORMS: [FixedForm; 8] = [
+    FixedForm { len: 1,  first: 0x0,         last: 0x7F },
+    FixedForm { len: 2,  first: 0x80,        last: 0x7FF },
+    FixedForm { len: 3,  first: 0x800,       last: 0xFFFF },
+    FixedForm { len: 4,  first: 0x1_0000,    last: 0x1F_FFFF },
+    FixedForm { len: 5,  first: 0x20_0000,   last: 0x3FF_FFFF },
+    FixedForm { len: 6,  first: 0x400_0000,  last: 0x7FFF_FFFF },
+    FixedForm { len: 7,  first: 0x8000_0000, last: (1 << 36) - 1 },
+    FixedForm { len: 13, first: 1 << 36,     last: (1 << 71) - 1 },
+];
+
+/// The smallest code point of the fixed-length form of `len` bytes (2–7 or 13); shorter
+/// values are overlong.
 const fn min_of_len(len: u8) -> u128 {
-    match len {
-        2 => 0x80,
-        3 => 0x800,
-        4 => 0x1_0000,
-        5 => 0x20_0000,
-        6 => 0x400_0000,
-        7 => 0x8000_0000,
-        _ => 1 << 36,
+    let mut i = 1;
+    while i < FIXED_FORMS.len() - 1 && FIXED_FORMS[i].len != len {
+        i += 1;
     }
+    FIXED_FORMS[i].first
 }
 
 /// What the bytes of a code in progress have established.
@@ -364,6 +397,22 @@ impl Events<'_> {
     }
 }
 
+impl<'a> Events<'a> {
+    /// This iterator, yielding [`Located`] events.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8;
+    /// let spans: Vec<_> = utf_inf8::events(b"\xF4\x90\x80\x80\xFF").located().map(|l| (l.offset, l.length)).collect();
+    /// assert_eq!(spans, [(0, 4), (4, 1)]); // U+110000, then a truncated `FF`
+    /// ```
+    pub fn located(self) -> impl Iterator<Item = Located<BigCodePoint>> + 'a {
+        let mut events = self;
+        core::iter::from_fn(move || events.next_located())
+    }
+}
+
 impl Iterator for Events<'_> {
     type Item = Event<BigCodePoint>;
 
@@ -618,6 +667,22 @@ impl StreamDecoder {
             machine: Machine::new(max_code_len),
             offset: 0,
         }
+    }
+
+    /// Counts offsets from `offset` instead of 0 (for a stream that starts mid-file).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8::StreamDecoder;
+    /// let mut decoder = StreamDecoder::new().starting_at(8);
+    /// decoder.push(b"\x80", |e| assert_eq!(e.offset, 8));
+    /// decoder.push(b"a", |e| assert!(e.event.error().is_none()));
+    /// assert_eq!(decoder.offset(), 10);
+    /// ```
+    pub fn starting_at(mut self, offset: u64) -> Self {
+        self.offset = offset;
+        self
     }
 
     /// Offset of the next byte to be pushed.

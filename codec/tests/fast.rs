@@ -4,7 +4,7 @@
 //!
 //! Speed is measured by `benches/throughput.rs` and `examples/throughput.rs`, never here.
 
-use corrected_utf8::fast::{self, Implementation};
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{corrected, DecodeError};
 
 /// A small deterministic generator (xorshift64*), so that failures replay.
@@ -22,15 +22,15 @@ impl Rng {
     }
 }
 
-fn implementations() -> Vec<Implementation> {
-    let all: Vec<_> = Implementation::available().collect();
+fn implementations() -> Vec<InstructionSet> {
+    let all: Vec<_> = InstructionSet::available().collect();
     eprintln!("implementations on this machine: {all:?}");
     all
 }
 
 /// Fails with the input in hex unless every fast operation of `imp` agrees with the
 /// reference on `bytes`.
-fn check(imp: Implementation, bytes: &[u8]) {
+fn check(imp: InstructionSet, bytes: &[u8]) {
     let expected = corrected::decode(bytes);
     let validated = fast::validate_with(imp, bytes);
     let expected_validate: Result<(), DecodeError> = expected.as_ref().map(|_| ()).map_err(|e| *e);
@@ -68,7 +68,7 @@ fn check(imp: Implementation, bytes: &[u8]) {
     }
 }
 
-fn check_all(imps: &[Implementation], bytes: &[u8]) {
+fn check_all(imps: &[InstructionSet], bytes: &[u8]) {
     for &imp in imps {
         check(imp, bytes);
     }
@@ -77,11 +77,11 @@ fn check_all(imps: &[Implementation], bytes: &[u8]) {
 #[test]
 fn the_portable_implementation_is_always_there_and_detect_picks_the_best() {
     let imps = implementations();
-    assert_eq!(imps[0], Implementation::Portable);
-    assert_eq!(Implementation::detect(), *imps.last().unwrap());
+    assert_eq!(imps[0], InstructionSet::Portable);
+    assert_eq!(InstructionSet::detect(), *imps.last().unwrap());
     // Forcing one this CPU cannot run falls back to the portable one, with the same
     // results.
-    for imp in Implementation::ALL {
+    for imp in InstructionSet::ALL {
         assert_eq!(
             fast::validate_with(imp, b"\xC0"),
             corrected::validate(b"\xC0")
@@ -333,7 +333,7 @@ fn a_too_short_output_panics_and_an_exact_one_does_not() {
     }
 }
 
-fn check_encode(imp: Implementation, cps: &[u32]) {
+fn check_encode(imp: InstructionSet, cps: &[u32]) {
     let expected = corrected::encode(cps.iter().copied());
     let mut out = b"prefix".to_vec();
     let got = fast::encode_from_utf32_with(imp, cps, &mut out);

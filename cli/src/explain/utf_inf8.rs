@@ -9,7 +9,8 @@
 use super::{group_digits, segments, short_error, span_line, Description, Explainer, Segment};
 use crate::codepoint;
 use crate::hex;
-use corrected_utf8::{utf_inf8, BigCodePoint, Encoding, ErrorKind, Event};
+use corrected_utf8::utf_inf8::{self, FIXED_FORMS};
+use corrected_utf8::{BigCodePoint, Encoding, ErrorKind, Event};
 
 pub(super) struct UtfInf8 {
     /// The code length limit the decoder runs with.
@@ -31,17 +32,11 @@ impl Explainer for UtfInf8 {
     }
 }
 
-/// The code point ranges of the fixed forms, by length in bytes (1–6: the original
-/// UTF-8's rows; 7: `FE`).
-const FIXED_RANGES: [(u128, u128); 7] = [
-    (0x0, 0x7F),
-    (0x80, 0x7FF),
-    (0x800, 0xFFFF),
-    (0x1_0000, 0x1F_FFFF),
-    (0x20_0000, 0x3FF_FFFF),
-    (0x400_0000, 0x7FFF_FFFF),
-    (0x8000_0000, 0xF_FFFF_FFFF),
-];
+/// The code point range of the fixed form of `len` bytes (1–7).
+fn fixed_range(len: usize) -> (u128, u128) {
+    let form = &FIXED_FORMS[len - 1];
+    (form.first, form.last)
+}
 
 /// The form the first bytes of a code announce, read as the decoder reads them.
 #[derive(Debug, PartialEq, Eq)]
@@ -255,13 +250,13 @@ impl UtfInf8 {
 fn code_point(seq: &[u8], cp: &BigCodePoint) -> Vec<String> {
     match form(seq) {
         Form::Ascii => {
-            let (first, last) = FIXED_RANGES[0];
+            let (first, last) = fixed_range(1);
             vec![format!("{cp}  1-byte row {}", range(first, last))]
         }
         Form::Lead { len } => {
             let (groups, value) = payload_bits(seq);
             debug_assert_eq!(Some(value), cp.to_u128(), "{seq:02X?}");
-            let (first, last) = FIXED_RANGES[len - 1];
+            let (first, last) = fixed_range(len);
             if len < 7 {
                 vec![
                     format!("{cp}  {len}-byte row {}", range(first, last)),
@@ -388,7 +383,7 @@ fn rejected(kind: ErrorKind, seq: &[u8], next: Option<u8>) -> Option<Vec<String>
     let next = next?;
     let lines = match (kind, form(seq)) {
         (ErrorKind::Overlong, Form::Lead { len }) => {
-            let (first, _) = FIXED_RANGES[len - 1];
+            let (first, _) = fixed_range(len);
             vec![format!(
                 "{:02X} {next:02X} begins an overlong (< U+{first:04X})",
                 seq[0]

@@ -2,7 +2,7 @@
 #![allow(dead_code, unused_imports)]
 
 use corrected_utf8::{
-    corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Located, StreamDecoder,
+    corrected, utf8, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located,
 };
 
 pub use ErrorKind::*;
@@ -38,13 +38,15 @@ pub fn one_shot(encoding: Encoding, bytes: &[u8]) -> Vec<Located> {
 }
 
 pub fn streamed(encoding: Encoding, chunks: &[&[u8]]) -> Vec<Located> {
-    let mut decoder = StreamDecoder::new(encoding).unwrap();
+    // The handle's decoder, back to the `u32` code points of the one-shot events.
+    let small = |l: Located<BigCodePoint>| l.map(|cp| cp.to_u32().expect("a 32-bit encoding"));
+    let mut decoder = encoding.new_decoder();
     let mut out = Vec::new();
     for chunk in chunks {
-        decoder.push(chunk, |e| out.push(e));
+        decoder.push(chunk, |e| out.push(small(e)));
         assert!(decoder.pending_len() <= corrected_utf8::MAX_PENDING);
     }
-    decoder.finish(|e| out.push(e));
+    decoder.finish(|e| out.push(small(e)));
     out
 }
 

@@ -1,4 +1,4 @@
-//! `fast_validate`, `fast_decode`: the fast paths (`corrected_utf8::fast`) against the
+//! `fast_validate`, `fast_decode`: the fast paths (`corrected_utf8::corrected::fast`) against the
 //! reference, on every implementation this CPU runs, at every misalignment.
 //!
 //! Layout of the raw input: one byte whose low 6 bits are the misalignment (0–63), then
@@ -8,7 +8,7 @@
 
 use super::fail::{ensure_eq, Ctx};
 use corrected_utf8::corrected;
-use corrected_utf8::fast::{self, Implementation};
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 
 /// The data of a raw input, at its misalignment in a buffer of its own, and the
 /// buffer.
@@ -35,7 +35,7 @@ pub fn fast_validate(bytes: &[u8]) {
         fast::validate(data),
         "fast::validate (detected implementation)"
     );
-    for imp in Implementation::available() {
+    for imp in InstructionSet::available() {
         ensure_eq!(
             ctx,
             expected,
@@ -68,7 +68,7 @@ pub fn fast_decode(bytes: &[u8]) {
         })
         .collect();
     let expected_encode = corrected::encode(values.iter().copied());
-    for imp in Implementation::available() {
+    for imp in InstructionSet::available() {
         let name = imp.name();
         ensure_eq!(
             ctx,

@@ -4,7 +4,7 @@
 use super::codecs::{Codec, BOTH};
 use super::fail::{ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
-use corrected_utf8::{ErrorKind, Event, Events, Located, StreamDecoder, MAX_PENDING};
+use corrected_utf8::{BigCodePoint, Decoder, ErrorKind, Event, Events, Located, MAX_PENDING};
 
 /// Checks the streaming decoders of both encodings on `bytes` (layout: [`ChunkedInput`]):
 ///
@@ -46,7 +46,7 @@ struct Run<'a> {
     ctx: &'a Ctx<'a>,
     codec: &'a Codec,
     data: &'a [u8],
-    decoder: StreamDecoder,
+    decoder: Decoder,
     /// The one-shot events not yet matched by a streamed one: the first of them
     /// (`next`, decoded once rather than at every check), then the rest.
     next: Option<Located>,
@@ -61,9 +61,7 @@ struct Run<'a> {
 
 impl<'a> Run<'a> {
     fn new(ctx: &'a Ctx<'a>, codec: &'a Codec, data: &'a [u8], base: u64) -> Self {
-        let decoder = StreamDecoder::new(codec.encoding)
-            .expect("the codec streams its u32 encodings")
-            .starting_at(base);
+        let decoder = codec.encoding.new_decoder().starting_at(base);
         let mut rest = (codec.events)(data);
         Run {
             ctx,
@@ -92,6 +90,7 @@ impl<'a> Run<'a> {
         let (next, rest) = (&mut self.next, &mut self.rest);
         let reported_end = &mut self.reported_end;
         self.decoder.push(chunk, |got| {
+            let got = got.map(small);
             Self::matches(ctx, name, base, (next, rest), reported_end, got);
         });
         self.pushed += chunk.len() as u64;
@@ -139,6 +138,7 @@ impl<'a> Run<'a> {
         let (next, rest) = (&mut self.next, &mut self.rest);
         let reported_end = &mut self.reported_end;
         self.decoder.finish(|got| {
+            let got = got.map(small);
             Self::matches(ctx, name, base, (next, rest), reported_end, got);
         });
         ensure_eq!(
@@ -155,6 +155,7 @@ impl<'a> Run<'a> {
         );
         // A second finish() has nothing left to report.
         self.decoder.finish(|got| {
+            let got = got.map(small);
             ctx.fail(
                 |w| w(format_args!("{name}: a second finish() reports nothing")),
                 &"nothing",
@@ -190,6 +191,12 @@ fn shift(mut located: Located, by: u64) -> Located {
         e.offset += by;
     }
     located
+}
+
+/// A code point of the `u32` encodings, from the handle's decoder.
+fn small(cp: BigCodePoint) -> u32 {
+    cp.to_u32()
+        .expect("corrected-utf8 and utf-8 code points fit 32 bits")
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Fast paths for Corrected UTF-8: validation, decoding to UTF-32 and encoding from it,
-//! with exactly the results of [`corrected`].
+//! Fast paths for **Corrected UTF-8 only**: validation, decoding to UTF-32 and encoding
+//! from it, with exactly the results of [`corrected`]. (They do not validate standard
+//! UTF-8: for that, [`utf8::validate`](crate::utf8::validate) uses `core::str::from_utf8`.)
 //!
 //! Corrected UTF-8 has no overlong, surrogate or range checks, so validity is purely
 //! structural: a byte must be a continuation (`80–BF`) exactly when a lead before it
@@ -19,8 +20,8 @@
 //! first error span, so every result equals [`corrected::validate`]
 //! and [`corrected::decode`].
 //!
-//! The implementation is picked once, at the first call, from what the CPU offers
-//! ([`Implementation::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
+//! The instruction set is picked once, at the first call, from what the CPU offers
+//! ([`InstructionSet::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
 //! SSE2 on x86_64, and a portable word-at-a-time version everywhere else. Decoding and
 //! encoding are vectorized with AVX-512; the other implementations use a scalar loop
 //! with a word-at-a-time ASCII path.
@@ -28,7 +29,7 @@
 //! # Examples
 //!
 //! ```
-//! use corrected_utf8::{fast, corrected, ErrorKind};
+//! use corrected_utf8::{corrected::{self, fast}, ErrorKind};
 //! let text = corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap();
 //! assert_eq!(fast::validate(&text), Ok(()));
 //! assert_eq!(fast::decode_to_vec(&text).unwrap(), corrected::decode(&text).unwrap());
@@ -49,23 +50,23 @@ use crate::error::EncodeError;
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-/// One implementation of the fast paths. Every one gives the same results; they differ
-/// in speed and in the CPUs that can run them.
+/// An instruction set the fast paths can run on. Every one gives the same results; they
+/// differ in speed and in the CPUs that can run them.
 ///
-/// [`validate`], [`decode_to_utf32`] and [`encode_from_utf32`] use [`Implementation::detect`];
+/// [`validate`], [`decode_to_utf32`] and [`encode_from_utf32`] use [`InstructionSet::detect`];
 /// the `*_with` functions force one (for tests and benchmarks).
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast::Implementation;
-/// // The portable implementation runs everywhere.
-/// assert!(Implementation::Portable.is_available());
-/// assert!(Implementation::available().any(|i| i == Implementation::detect()));
-/// assert_eq!(Implementation::Avx2.name(), "avx2");
+/// use corrected_utf8::corrected::fast::InstructionSet;
+/// // The portable instruction set runs everywhere.
+/// assert!(InstructionSet::Portable.is_available());
+/// assert!(InstructionSet::available().any(|i| i == InstructionSet::detect()));
+/// assert_eq!(InstructionSet::Avx2.name(), "avx2");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Implementation {
+pub enum InstructionSet {
     /// Safe Rust, 8 bytes at a time: any target.
     Portable,
     /// x86_64 SSE2 (every x86_64 CPU).
@@ -76,13 +77,13 @@ pub enum Implementation {
     Avx512,
 }
 
-impl Implementation {
-    /// Every implementation, slowest first.
-    pub const ALL: [Implementation; 4] = [
-        Implementation::Portable,
-        Implementation::Sse2,
-        Implementation::Avx2,
-        Implementation::Avx512,
+impl InstructionSet {
+    /// Every instruction set, slowest first.
+    pub const ALL: [InstructionSet; 4] = [
+        InstructionSet::Portable,
+        InstructionSet::Sse2,
+        InstructionSet::Avx2,
+        InstructionSet::Avx512,
     ];
 
     /// A short lowercase name (`portable`, `sse2`, `avx2`, `avx512`).
@@ -90,16 +91,16 @@ impl Implementation {
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::fast::Implementation;
-    /// assert_eq!(Implementation::Avx512.name(), "avx512");
-    /// assert_ne!(Implementation::Portable.name(), "scalar");
+    /// use corrected_utf8::corrected::fast::InstructionSet;
+    /// assert_eq!(InstructionSet::Avx512.name(), "avx512");
+    /// assert_ne!(InstructionSet::Portable.name(), "scalar");
     /// ```
     pub const fn name(self) -> &'static str {
         match self {
-            Implementation::Portable => "portable",
-            Implementation::Sse2 => "sse2",
-            Implementation::Avx2 => "avx2",
-            Implementation::Avx512 => "avx512",
+            InstructionSet::Portable => "portable",
+            InstructionSet::Sse2 => "sse2",
+            InstructionSet::Avx2 => "avx2",
+            InstructionSet::Avx512 => "avx512",
         }
     }
 
@@ -108,21 +109,21 @@ impl Implementation {
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::fast::Implementation;
-    /// assert!(Implementation::Portable.is_available());
+    /// use corrected_utf8::corrected::fast::InstructionSet;
+    /// assert!(InstructionSet::Portable.is_available());
     /// if !cfg!(target_arch = "x86_64") {
-    ///     assert!(!Implementation::Sse2.is_available());
+    ///     assert!(!InstructionSet::Sse2.is_available());
     /// }
     /// ```
     pub fn is_available(self) -> bool {
         match self {
-            Implementation::Portable => true,
+            InstructionSet::Portable => true,
             #[cfg(target_arch = "x86_64")]
-            Implementation::Sse2 => true,
+            InstructionSet::Sse2 => true,
             #[cfg(target_arch = "x86_64")]
-            Implementation::Avx2 => x86::has_avx2(),
+            InstructionSet::Avx2 => x86::has_avx2(),
             #[cfg(target_arch = "x86_64")]
-            Implementation::Avx512 => x86::has_avx512(),
+            InstructionSet::Avx512 => x86::has_avx512(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -133,46 +134,46 @@ impl Implementation {
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::fast::Implementation;
-    /// let here: Vec<_> = Implementation::available().collect();
-    /// assert_eq!(here[0], Implementation::Portable);
-    /// assert!(here.len() <= Implementation::ALL.len());
+    /// use corrected_utf8::corrected::fast::InstructionSet;
+    /// let here: Vec<_> = InstructionSet::available().collect();
+    /// assert_eq!(here[0], InstructionSet::Portable);
+    /// assert!(here.len() <= InstructionSet::ALL.len());
     /// ```
-    pub fn available() -> impl Iterator<Item = Implementation> {
-        Implementation::ALL.into_iter().filter(|i| i.is_available())
+    pub fn available() -> impl Iterator<Item = InstructionSet> {
+        InstructionSet::ALL.into_iter().filter(|i| i.is_available())
     }
 
-    /// The fastest implementation this CPU can run; detected once, then cached.
+    /// The fastest instruction set this CPU can run; detected once, then cached.
     ///
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::fast::Implementation;
-    /// let best = Implementation::detect();
+    /// use corrected_utf8::corrected::fast::InstructionSet;
+    /// let best = InstructionSet::detect();
     /// assert!(best.is_available());
-    /// assert_eq!(best, Implementation::available().last().unwrap());
+    /// assert_eq!(best, InstructionSet::available().last().unwrap());
     /// ```
-    pub fn detect() -> Implementation {
+    pub fn detect() -> InstructionSet {
         // 0 = not detected yet, else 1 + the index in ALL. A race only detects twice.
         static CHOSEN: AtomicU8 = AtomicU8::new(0);
         match CHOSEN.load(Ordering::Relaxed) {
             0 => {
-                let best = Implementation::available()
+                let best = InstructionSet::available()
                     .last()
-                    .unwrap_or(Implementation::Portable);
+                    .unwrap_or(InstructionSet::Portable);
                 CHOSEN.store(best as u8 + 1, Ordering::Relaxed);
                 best
             }
-            n => Implementation::ALL[usize::from(n - 1)],
+            n => InstructionSet::ALL[usize::from(n - 1)],
         }
     }
 
-    /// `self` if this CPU can run it, else the portable implementation.
-    fn or_portable(self) -> Implementation {
+    /// `self` if this CPU can run it, else the portable instruction set.
+    fn or_portable(self) -> InstructionSet {
         if self.is_available() {
             self
         } else {
-            Implementation::Portable
+            InstructionSet::Portable
         }
     }
 }
@@ -183,33 +184,36 @@ impl Implementation {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, ErrorKind};
 /// assert_eq!(fast::validate(b"\xC0\xAF plain ASCII \xFD\xBF\xBF\xBF\xBF\xBF"), Ok(()));
 /// let err = fast::validate(b"ok\xFE\xFE\x80A").unwrap_err();
 /// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Reserved, 2, 3));
 /// ```
 pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
-    validate_with(Implementation::detect(), bytes)
+    validate_with(InstructionSet::detect(), bytes)
 }
 
-/// [`validate`] with a given implementation (the portable one if this CPU cannot run
+/// [`validate`] with a given instruction set (the portable one if this CPU cannot run
 /// it). For tests and benchmarks.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast::{self, Implementation};
-/// for imp in Implementation::available() {
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
+/// for imp in InstructionSet::available() {
 ///     assert!(fast::validate_with(imp, b"\xE0\x80\x80").is_ok());
 ///     assert!(fast::validate_with(imp, b"\x80").is_err());
 /// }
 /// ```
 #[doc(hidden)]
-pub fn validate_with(implementation: Implementation, bytes: &[u8]) -> Result<(), DecodeError> {
-    let found = match implementation.or_portable() {
-        Implementation::Portable => portable::validate(bytes),
+// Its one `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
+pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), DecodeError> {
+    let found = match instruction_set.or_portable() {
+        InstructionSet::Portable => portable::validate(bytes),
         #[cfg(target_arch = "x86_64")]
-        other => x86::validate(other, bytes),
+        // SAFETY: `or_portable` returned `other` only because `other.is_available()`.
+        other => unsafe { x86::validate(other, bytes) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => portable::validate(bytes),
     };
@@ -276,7 +280,7 @@ const fn is_continuation(b: u8) -> bool {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, ErrorKind};
 /// let mut out = [0u32; 8];
 /// assert_eq!(fast::decode_to_utf32(b"A\xC0\xAF\xEF\xB7\x9D", &mut out), Ok(3));
 /// assert_eq!(out[..3], [0x41, 0xCF, 0x10E7D]);
@@ -284,40 +288,43 @@ const fn is_continuation(b: u8) -> bool {
 /// assert_eq!((err.kind, err.offset), (ErrorKind::UnexpectedContinuation, 1));
 /// ```
 pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeError> {
-    decode_to_utf32_with(Implementation::detect(), bytes, out)
+    decode_to_utf32_with(InstructionSet::detect(), bytes, out)
 }
 
-/// [`decode_to_utf32`] with a given implementation (the portable one if this CPU cannot
+/// [`decode_to_utf32`] with a given instruction set (the portable one if this CPU cannot
 /// run it). For tests and benchmarks.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast::{self, Implementation};
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
 /// let mut out = [0u32; 4];
-/// for imp in Implementation::available() {
+/// for imp in InstructionSet::available() {
 ///     assert_eq!(fast::decode_to_utf32_with(imp, b"\xC0\x80", &mut out), Ok(1));
 ///     assert!(fast::decode_to_utf32_with(imp, b"\xC0", &mut out).is_err());
 /// }
 /// ```
 #[doc(hidden)]
+// Its one `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
 pub fn decode_to_utf32_with(
-    implementation: Implementation,
+    instruction_set: InstructionSet,
     bytes: &[u8],
     out: &mut [u32],
 ) -> Result<usize, DecodeError> {
-    let implementation = implementation.or_portable();
+    let instruction_set = instruction_set.or_portable();
     #[cfg(target_arch = "x86_64")]
-    if implementation == Implementation::Avx512 {
+    if instruction_set == InstructionSet::Avx512 {
         // Validates as it decodes; on failure the validator explains.
-        return match x86::decode_avx512(bytes, out) {
+        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
+        return match unsafe { x86::decode_avx512(bytes, out) } {
             Some(written) => Ok(written),
-            None => validate_with(implementation, bytes).map(|()| unreachable_valid()),
+            None => validate_with(instruction_set, bytes).map(|()| unreachable_valid()),
         };
     }
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
-    validate_with(implementation, bytes)?;
+    validate_with(instruction_set, bytes)?;
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }
 
@@ -326,7 +333,7 @@ pub fn decode_to_utf32_with(
 #[cold]
 #[cfg(target_arch = "x86_64")]
 fn unreachable_valid() -> usize {
-    panic!("corrected_utf8::fast: the decoder and the validator disagree; please report this input")
+    panic!("corrected_utf8::corrected::fast: the decoder and the validator disagree; please report this input")
 }
 
 /// The number of code points valid Corrected UTF-8 `bytes` decode to, which is the
@@ -336,7 +343,7 @@ fn unreachable_valid() -> usize {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast;
+/// use corrected_utf8::corrected::fast;
 /// assert_eq!(fast::utf32_len(b"A\xC0\xAF\xEF\xB7\x9D"), 3);
 /// assert_eq!(fast::utf32_len(b"\x80\x80"), 0);
 /// ```
@@ -353,32 +360,32 @@ pub fn utf32_len(bytes: &[u8]) -> usize {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, ErrorKind};
 /// assert_eq!(fast::decode_to_vec(b"\xFD\xBF\xBF\xBF\xBF\xBF"), Ok(vec![0x8421_109F]));
 /// assert_eq!(fast::decode_to_vec(b"\xFF").unwrap_err().kind, ErrorKind::Reserved);
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
-    decode_to_vec_with(Implementation::detect(), bytes)
+    decode_to_vec_with(InstructionSet::detect(), bytes)
 }
 
-/// [`decode_to_vec`] with a given implementation. For tests and benchmarks.
+/// [`decode_to_vec`] with a given instruction set. For tests and benchmarks.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast::{self, Implementation};
-/// assert_eq!(fast::decode_to_vec_with(Implementation::Portable, b"A"), Ok(vec![0x41]));
-/// assert!(fast::decode_to_vec_with(Implementation::Portable, b"\xC0").is_err());
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
+/// assert_eq!(fast::decode_to_vec_with(InstructionSet::Portable, b"A"), Ok(vec![0x41]));
+/// assert!(fast::decode_to_vec_with(InstructionSet::Portable, b"\xC0").is_err());
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
 pub fn decode_to_vec_with(
-    implementation: Implementation,
+    instruction_set: InstructionSet,
     bytes: &[u8],
 ) -> Result<Vec<u32>, DecodeError> {
     let mut out = alloc::vec![0; utf32_len(bytes)];
-    let written = decode_to_utf32_with(implementation, bytes, &mut out)?;
+    let written = decode_to_utf32_with(instruction_set, bytes, &mut out)?;
     debug_assert_eq!(written, out.len());
     Ok(out)
 }
@@ -391,7 +398,7 @@ pub fn decode_to_vec_with(
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{fast, corrected, ErrorKind};
+/// use corrected_utf8::{corrected::{self, fast}, ErrorKind};
 /// let mut out = Vec::new();
 /// fast::encode_from_utf32(&[0x10E7D, 0xED4E, 0, 0x0A], &mut out).unwrap();
 /// assert_eq!(out, corrected::MAGIC);
@@ -400,30 +407,33 @@ pub fn decode_to_vec_with(
 /// ```
 #[cfg(feature = "alloc")]
 pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    encode_from_utf32_with(Implementation::detect(), codepoints, out)
+    encode_from_utf32_with(InstructionSet::detect(), codepoints, out)
 }
 
-/// [`encode_from_utf32`] with a given implementation. For tests and benchmarks.
+/// [`encode_from_utf32`] with a given instruction set. For tests and benchmarks.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::fast::{self, Implementation};
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
 /// let mut out = Vec::new();
-/// assert!(fast::encode_from_utf32_with(Implementation::Portable, &[0xA0], &mut out).is_ok());
+/// assert!(fast::encode_from_utf32_with(InstructionSet::Portable, &[0xA0], &mut out).is_ok());
 /// assert_eq!(out, [0xC0, 0x80]);
-/// assert!(fast::encode_from_utf32_with(Implementation::Portable, &[0x80], &mut out).is_err());
+/// assert!(fast::encode_from_utf32_with(InstructionSet::Portable, &[0x80], &mut out).is_err());
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
+// Its one `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
 pub fn encode_from_utf32_with(
-    implementation: Implementation,
+    instruction_set: InstructionSet,
     codepoints: &[u32],
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    match implementation.or_portable() {
+    match instruction_set.or_portable() {
         #[cfg(target_arch = "x86_64")]
-        Implementation::Avx512 => x86::encode_avx512(codepoints, out),
+        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
+        InstructionSet::Avx512 => unsafe { x86::encode_avx512(codepoints, out) },
         _ => portable::encode(codepoints, out),
     }
 }

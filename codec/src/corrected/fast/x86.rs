@@ -2,15 +2,16 @@
 //! encoder.
 //!
 //! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
-//! which is sound because [`super::Implementation::is_available`] checked the CPU
-//! before any caller got here; or a SIMD load/store, whose bounds are argued at the
-//! block.
+//! which is sound because the entry points (`validate`, `decode_avx512`,
+//! `encode_avx512`) are `unsafe fn`s whose callers must have checked the CPU
+//! with [`super::InstructionSet::is_available`]; or a SIMD load/store, whose bounds are
+//! argued at the block.
 
 // Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use super::portable;
-use super::Implementation;
+use super::InstructionSet;
 use core::arch::x86_64::*;
 
 /// Whether the CPU runs AVX2 (cached by `std`'s detection).
@@ -55,17 +56,23 @@ pub(super) fn has_avx512() -> bool {
     }
 }
 
-/// Validates with `implementation`, which the caller checked is available.
-pub(super) fn validate(implementation: Implementation, bytes: &[u8]) -> Result<(), usize> {
-    debug_assert!(implementation.is_available());
-    match implementation {
+/// Validates with `instruction_set`: `Ok`, or a sequence boundary to restart the careful
+/// decoder from.
+///
+/// # Safety
+///
+/// The CPU must run `instruction_set`: the caller has checked
+/// [`InstructionSet::is_available`] for it.
+pub(super) unsafe fn validate(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), usize> {
+    debug_assert!(instruction_set.is_available());
+    match instruction_set {
         // SAFETY: every x86_64 CPU has SSE2.
-        Implementation::Sse2 => unsafe { validate_sse2(bytes) },
+        InstructionSet::Sse2 => unsafe { validate_sse2(bytes) },
         // SAFETY: the caller checked `is_available`, i.e. that the CPU has AVX2.
-        Implementation::Avx2 => unsafe { validate_avx2(bytes) },
+        InstructionSet::Avx2 => unsafe { validate_avx2(bytes) },
         // SAFETY: the caller checked `is_available`, i.e. every feature of `has_avx512`.
-        Implementation::Avx512 => unsafe { validate_avx512(bytes) },
-        Implementation::Portable => portable::validate(bytes),
+        InstructionSet::Avx512 => unsafe { validate_avx512(bytes) },
+        InstructionSet::Portable => portable::validate(bytes),
     }
 }
 
@@ -536,21 +543,26 @@ unsafe fn validate_avx512(bytes: &[u8]) -> Result<(), usize> {
 }
 
 /// Decodes with AVX-512, validating as it goes: the number of code points, or `None`
-/// if the input is not valid (what `out` then holds is unspecified). The caller
-/// checked that the CPU has the features of `has_avx512`.
+/// if the input is not valid (what `out` then holds is unspecified).
+///
+/// # Safety
+///
+/// The CPU must have every feature of `has_avx512`: the caller has checked
+/// `InstructionSet::Avx512.is_available()`.
 ///
 /// # Panics
 ///
 /// If the input is valid and `out` is too short.
-pub(super) fn decode_avx512(bytes: &[u8], out: &mut [u32]) -> Option<usize> {
+pub(super) unsafe fn decode_avx512(bytes: &[u8], out: &mut [u32]) -> Option<usize> {
     debug_assert!(has_avx512());
-    // SAFETY: the caller chose `Implementation::Avx512` only if `is_available`.
+    // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
     let (block, o) = unsafe { decode_avx512_blocks(bytes, out) }?;
     // Everything before `block` is valid and decoded, up to the end of the sequence
     // that runs into it. Validate the rest from that sequence's lead, then decode it
     // after that sequence.
     let from = super::restart_point(bytes, block);
-    if validate(Implementation::Avx512, &bytes[from..]).is_err() {
+    // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
+    if unsafe { validate(InstructionSet::Avx512, &bytes[from..]) }.is_err() {
         return None;
     }
     let mut i = block;
@@ -897,14 +909,18 @@ mod encode {
     use alloc::vec::Vec;
     use core::arch::x86_64::*;
 
-    /// Encodes with AVX-512, 16 code points at a time. The caller checked that the CPU
-    /// has the features of `has_avx512`.
-    pub(in super::super) fn encode_avx512(
+    /// Encodes with AVX-512, 16 code points at a time.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of `has_avx512`: the caller has checked
+    /// `InstructionSet::Avx512.is_available()`.
+    pub(in super::super) unsafe fn encode_avx512(
         codepoints: &[u32],
         out: &mut Vec<u8>,
     ) -> Result<(), EncodeError> {
         debug_assert!(has_avx512());
-        // SAFETY: the caller chose `Implementation::Avx512` only if `is_available`.
+        // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
         let done = unsafe { encode_avx512_blocks(codepoints, out) };
         portable::encode_scalar(&codepoints[done..], out)
     }
