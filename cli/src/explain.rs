@@ -1,5 +1,5 @@
 //! `cutf8 explain`: a byte-by-byte breakdown for each encoding, in the spirit of the
-//! interactive decoder of "All you need to know about UTF-8 decoding".
+//! interactive decoder of *All you need to know about UTF-8 decoding* (docs/sources.md).
 //!
 //! Each encoding is one [`Explainer`]: it cuts the bytes into segments (a sequence or an
 //! error span, exactly the codec's events) and describes each in a few short lines. The
@@ -83,9 +83,8 @@ fn select(selection: &Selection, max_code_len: Option<u32>) -> Vec<Box<dyn Expla
         .collect()
 }
 
-/// `3-byte row (raw ≥ CF60), offset 4 256`: a row of the "Putting it all together" table
-/// as *Corrected UTF-8* names it; the 3-byte class has two rows, told apart by where the
-/// raw values split.
+/// `3-byte row (raw ≥ CF60), offset 4 256`: a row of Corrected UTF-8, *Putting it all
+/// together*, named as there; the 3-byte class has two rows, told apart by where the raw values split.
 fn row_label(row: &Row) -> String {
     let split = TABLE.iter().filter(|r| r.len == row.len).count() > 1;
     let class = match (split, row.raw_first) {
@@ -297,8 +296,8 @@ impl Utf8 {
     }
 }
 
-/// `69 275 808`: digits in groups of three, as the "Putting it all together" table writes
-/// offsets.
+/// `69 275 808`: digits in groups of three, as Corrected UTF-8, *Putting it all together*,
+/// writes offsets.
 fn group_digits(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
@@ -475,7 +474,7 @@ mod tests {
 
     #[test]
     fn table_rows_agree_with_the_codec_at_every_row_edge() {
-        // First and last sequence of every row of the "Putting it all together" table.
+        // First and last sequence of every row of Corrected UTF-8, *Putting it all together*.
         let edges: [(&[u8], u32); 14] = [
             (b"\x00", 0x0),
             (b"\x7F", 0x7F),
@@ -539,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn offsets_group_like_the_seed_table() {
+    fn offsets_group_like_the_source_table() {
         assert_eq!(group_digits(0), "0");
         assert_eq!(group_digits(160), "160");
         assert_eq!(group_digits(2_208), "2 208");

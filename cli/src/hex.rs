@@ -39,7 +39,7 @@ fn parse_one(arg: &str, bytes: &mut Vec<u8>) -> Result<(), String> {
     Ok(())
 }
 
-/// `C0 AF`: uppercase pairs separated by spaces, as the seeds write bytes.
+/// `C0 AF`: uppercase pairs separated by spaces, as the source texts write bytes.
 pub(crate) fn format(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len() * 3);
     for (i, b) in bytes.iter().enumerate() {

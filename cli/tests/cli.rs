@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 const MAGIC: [u8; 8] = corrected::MAGIC;
 
-/// The UTF-∞-8 draft's examples (seed 003 §4) but the longest, as the codec's tests
+/// The UTF-∞-8 draft's examples (UTF-∞-8 draft §4) but the longest, as the codec's tests
 /// have them.
 #[rustfmt::skip]
 const DRAFT_EXAMPLES: [(&str, &str); 16] = [
@@ -351,7 +351,7 @@ fn explain() {
         "explain_all",
         snap(&d, &["explain", "41 C0 AF EF B7 9D FE 80 E0 80"], b"")
     );
-    // Seed 004's examples.
+    // The examples of *All you need to know about UTF-8 decoding*.
     insta::assert_snapshot!(
         "explain_seed_004",
         snap(&d, &["explain", "F2 80 9F A2", "ED BF 80", "C1 81"], b"")

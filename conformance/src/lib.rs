@@ -19,3 +19,9 @@ pub mod exhaustive;
 pub mod run;
 pub mod seed_corpus;
 pub mod vectors;
+
+// The codec's README (its crates.io page) is compiled and run as a doctest here, next to
+// the workspace README's in the codec, so that neither example can go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../codec/README.md")]
+struct CodecReadmeExample;

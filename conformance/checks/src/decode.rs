@@ -264,7 +264,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn accepts_the_seed_examples() {
+    fn accepts_the_source_examples() {
         for input in [
             &b""[..],
             b"\xC0\xAF\xFE\xFE\x80A",

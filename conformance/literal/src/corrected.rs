@@ -1,21 +1,20 @@
-//! Corrected UTF-8, literally from the seed's table.
+//! Corrected UTF-8, literally from the source's table.
 //!
-//! The code points come from [`TABLE`], a cell-by-cell copy of the table "Putting it all
-//! together" in seed 000 (`/work/shared/seeds/000_7296eb1899e907a0.txt`, "Corrected
-//! UTF-8"): a complete sequence is looked up by its byte range, and its code point is its
+//! The code points come from [`TABLE`], a cell-by-cell copy of the table in Corrected
+//! UTF-8, *Putting it all together* (docs/sources.md): a complete sequence is looked up by its byte range, and its code point is its
 //! RFC 2044 raw value plus that row's offset. Byte roles are [`ROLES`], from
 //! `docs/semantics.md` §2.1; decoding errors follow §2.4 and documents §2.6.
 
 use super::{in_range, Event, Kind};
 
-/// One row of the seed's "Putting it all together" table.
+/// One row of the table of Corrected UTF-8, *Putting it all together*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
     /// First byte sequence of the row ("Byte Sequence Range", left end).
     pub first: &'static [u8],
     /// Last byte sequence of the row ("Byte Sequence Range", right end).
     pub last: &'static [u8],
-    /// Added to the raw RFC 2044 value ("Offset", decimal in the seed).
+    /// Added to the raw RFC 2044 value ("Offset", decimal in the source).
     pub offset: u32,
     /// First code point of the row ("Codepoint Range", left end).
     pub first_cp: u32,
@@ -23,7 +22,7 @@ pub struct Row {
     pub last_cp: u32,
 }
 
-/// Seed 000, "Putting it all together": every row, cell by cell (offsets in decimal as
+/// Corrected UTF-8, *Putting it all together*: every row, cell by cell (offsets in decimal as
 /// printed there, code points in hex as printed there).
 #[rustfmt::skip]
 pub const TABLE: [Row; 7] = [
@@ -70,7 +69,8 @@ pub const ENCODE_ERRORS: [(u32, u32, Kind); 3] = [
     (0x8421_10A0, 0xFFFF_FFFF, Kind::OutOfRange),
 ];
 
-/// The magic number that may open a file (seed 000, "Putting it all together").
+/// The magic number that may open a file (Corrected UTF-8, *Putting it all
+/// together*).
 pub const MAGIC: [u8; 8] = [0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A];
 
 /// The role of byte `b`.
@@ -388,7 +388,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_examples() {
+    fn source_examples() {
         assert_eq!(decode(&[0xC0, 0xAF]), vec![Event::CodePoint(0xCF)]);
         let magic: Vec<_> = decode(&MAGIC).into_iter().collect();
         assert_eq!(

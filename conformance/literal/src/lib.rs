@@ -1,16 +1,18 @@
 //! Spec-literal encoders and decoders, written from the source tables as data.
 //!
-//! Each module holds its seed table as a `const` array transcribed cell by cell, and
+//! Each module holds its source table as a `const` array transcribed cell by cell, and
 //! walks it in the most obvious way: slow, allocation-happy and easy to check against
 //! the text. They share no code with the reference codec (`corrected-utf8`); the JSON
 //! vectors' expected results come from here alone.
 //!
-//! * [`corrected`]: Corrected UTF-8 from seed 000's "Putting it all together" table, and
+//! * [`corrected`]: Corrected UTF-8 from the table of Corrected UTF-8, *Putting it all
+//!   together*, and
 //!   the document checker of `docs/semantics.md` §2.6.
-//! * [`utf8`]: standard UTF-8 from Unicode Table 3-7 (seed 004), with maximal-subpart
+//! * [`utf8`]: standard UTF-8 from Unicode Table 3-7, with maximal-subpart
 //!   error spans and the kinds of `docs/semantics.md` §3.
-//! * [`table31b`]: a matcher for Table 3.1b exactly as transcribed in seed 001.
-//! * [`utf_inf8`]: UTF-∞-8 from the draft's prose (seed 003, §3.2–3.5) and
+//! * [`table31b`]: a matcher for Table 3.1b exactly as transcribed (Davis 2000).
+//!   The sources and how they are cited: docs/sources.md.
+//! * [`utf_inf8`]: UTF-∞-8 from the draft's prose (UTF-∞-8 draft §3.2–3.5) and
 //!   `docs/semantics.md` §4, with unbounded code points and a code length limit.
 #![deny(missing_docs)]
 

@@ -1,7 +1,7 @@
-//! Table 3.1b ("Ill-Formed UTF-8 Byte Sequences"), exactly as transcribed in seed 001
-//! (`/work/shared/seeds/001_54194d4608c8a1fc.txt`, Mark Davis, 2000).
+//! Table 3.1b ("Ill-Formed UTF-8 Byte Sequences"), exactly as transcribed
+//! (Davis 2000, Table 3.1b; docs/sources.md).
 //!
-//! The seed's rule: "A byte sequence is ill-formed UTF-8 if and only if some sequence of
+//! The text's rule (its D36): "A byte sequence is ill-formed UTF-8 if and only if some sequence of
 //! those bytes matches one (or more) of the lines in Table 3.1b", where "XX" matches any
 //! byte. "Some sequence of those bytes" is read as a contiguous run. The rows are copied
 //! as printed, errors included: this table is *audited*, not trusted
@@ -39,7 +39,7 @@ impl Cell {
 /// One numbered row of Table 3.1b.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Row {
-    /// The row number printed in the seed (1–10).
+    /// The row number printed in the table (1–10).
     pub number: u8,
     /// The cells "1 Byte", "2 Bytes", … in order; the "5 Bytes" column is empty in every row.
     pub cells: &'static [Cell],
@@ -47,7 +47,7 @@ pub struct Row {
 
 use Cell::{Any as XX, Ranges as R};
 
-/// Table 3.1b as transcribed in seed 001, row by row.
+/// Davis 2000, Table 3.1b as transcribed, row by row.
 #[rustfmt::skip]
 pub const TABLE_3_1B: [Row; 10] = [
     //                 1 Byte               2 Bytes                            3 Bytes                            4 Bytes

@@ -1,10 +1,10 @@
 //! Standard UTF-8, literally from Unicode Table 3-7.
 //!
-//! [`TABLE_3_7`] is "Table 3-7. Well-Formed UTF-8 Byte Sequences" as quoted in seed 004
-//! (`/work/shared/seeds/004_8802b88551d69abd.txt`, from Unicode 15.0 ch. 3), row by row.
-//! A code point is decoded where the input matches a whole row; anywhere else the error
-//! span is the maximal subpart (the longest prefix of some row, or one byte), and its
-//! kind comes from [`KINDS`] (`docs/semantics.md` §3).
+//! [`TABLE_3_7`] is "Table 3-7. Well-Formed UTF-8 Byte Sequences" (Unicode 15.0
+//! chapter 3, as quoted in *All you need to know about UTF-8 decoding*; docs/sources.md),
+//! row by row. A code point is decoded where the input matches a whole row; anywhere
+//! else the error span is the maximal subpart (the longest prefix of some row, or one
+//! byte), and its kind comes from [`KINDS`] (`docs/semantics.md` §3).
 
 use super::{in_range, Event, Kind};
 
@@ -19,7 +19,7 @@ pub struct Row {
     pub bytes: &'static [(u8, u8)],
 }
 
-/// Unicode Table 3-7, "Well-Formed UTF-8 Byte Sequences", as printed in seed 004.
+/// Unicode Table 3-7, "Well-Formed UTF-8 Byte Sequences", as printed.
 #[rustfmt::skip]
 pub const TABLE_3_7: [Row; 9] = [
     //    Code Points                                 First Byte    Second Byte   Third Byte    Fourth Byte
@@ -266,7 +266,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_004_examples() {
+    fn decoder_demo_examples() {
         use Event::CodePoint as C;
         assert_eq!(decode(&[0x41]), [C(0x41)]);
         assert_eq!(decode(&[0xED, 0x9F, 0x80]), [C(0xD7C0)]);

@@ -1,5 +1,5 @@
-//! UTF-∞-8, literally from Bishop & Cook's draft (seed 003, §3.2–3.5) and
-//! `docs/semantics.md` §4.
+//! UTF-∞-8, literally from Bishop & Cook's draft (UTF-∞-8 draft §3.2–3.5; see
+//! docs/sources.md) and `docs/semantics.md` §4.
 //!
 //! Code points are unbounded, so a [`CodePoint`] is its hex digits. The fixed-length forms
 //! are [`FORMS`], §4.1's table row by row with each byte position's range and payload

@@ -1,11 +1,11 @@
 //! Test constructors shared by the vector families, and the input families several
 //! files use.
 
-use conformance_literal::{corrected, Event, Kind};
 use crate::vectors::model::{
     format_codepoint, to_hex, DecodeTest, DocumentFinding, DocumentTest, EncodeTest, OutputEvent,
     Severity, TestGroup, TestResult,
 };
+use conformance_literal::{corrected, Event, Kind};
 use std::collections::HashSet;
 
 /// Bytes as in comments: `C0 AF`, shortened when long.

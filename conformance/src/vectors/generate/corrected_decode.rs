@@ -3,8 +3,8 @@
 use super::build::{cp_text, decode_test, spaced, Groups, CONTS, TERMINATORS};
 use super::table31b::cases as table31b_cases;
 use super::utf_inf8;
-use conformance_literal::{corrected, table31b};
 use crate::vectors::model::DecodeTest;
+use conformance_literal::{corrected, table31b};
 use std::collections::BTreeSet;
 
 /// The test groups, in file order.

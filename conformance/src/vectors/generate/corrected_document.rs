@@ -1,8 +1,8 @@
 //! `corrected-utf8/document.json`: a whole file in, the document checker's findings out.
 
 use super::build::{document_test, Groups};
-use conformance_literal::corrected;
 use crate::vectors::model::DocumentTest;
+use conformance_literal::corrected;
 
 /// The test groups, in file order.
 pub(super) fn groups() -> Groups<DocumentTest> {

@@ -1,8 +1,8 @@
 //! `corrected-utf8/encode.json`: one code point in, its bytes or an error kind out.
 
 use super::build::{encode_test, spaced, Groups};
-use conformance_literal::corrected;
 use crate::vectors::model::EncodeTest;
+use conformance_literal::corrected;
 
 /// The test groups, in file order.
 pub(super) fn groups() -> Groups<EncodeTest> {

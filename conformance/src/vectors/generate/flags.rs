@@ -1,8 +1,8 @@
 //! The flag table: every flag's name, description and links, and the note a file
 //! carries for each flag it uses.
 
-use conformance_literal::table31b;
 use crate::vectors::model::Note;
+use conformance_literal::table31b;
 
 /// The link for flags explained in the semantics document.
 pub(super) const SEMANTICS: &str = "docs/semantics.md";

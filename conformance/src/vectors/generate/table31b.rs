@@ -3,8 +3,8 @@
 use super::build::{decode_test, spaced, Groups};
 use super::flags::row31b_text;
 use crate::audit::{self, Disagreement};
-use conformance_literal::{corrected, table31b, utf8};
 use crate::vectors::model::DecodeTest;
+use conformance_literal::{corrected, table31b, utf8};
 use std::collections::BTreeSet;
 
 pub(super) fn groups() -> Groups<DecodeTest> {

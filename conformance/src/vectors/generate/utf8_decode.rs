@@ -2,8 +2,8 @@
 
 use super::build::{cp_text, decode_test, spaced, Groups, TERMINATORS};
 use super::utf_inf8;
-use conformance_literal::{corrected, utf8};
 use crate::vectors::model::DecodeTest;
+use conformance_literal::{corrected, utf8};
 
 /// The test groups, in file order.
 pub(super) fn groups() -> Groups<DecodeTest> {

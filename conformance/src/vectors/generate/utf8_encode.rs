@@ -1,8 +1,8 @@
 //! `utf-8/encode.json`: one code point in, its bytes or an error kind out.
 
 use super::build::{cp_text, encode_test, Groups};
-use conformance_literal::utf8;
 use crate::vectors::model::EncodeTest;
+use conformance_literal::utf8;
 
 /// The test groups, in file order.
 pub(super) fn groups() -> Groups<EncodeTest> {

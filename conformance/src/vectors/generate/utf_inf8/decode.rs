@@ -4,10 +4,10 @@ use super::{
     bytes_of, class_flags, classes, cp, cp_text, cross_comment, cross_inputs, dec, digits,
     long_len, CROSS_GROUP,
 };
-use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
-use conformance_literal::Kind;
 use crate::vectors::generate::build::{spaced, Groups};
 use crate::vectors::model::DecodeTest;
+use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
+use conformance_literal::Kind;
 
 /// The test groups, in file order.
 pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {

@@ -7,9 +7,9 @@
 
 use crate::vectors::generate::build::{spaced, strings};
 
+use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
 use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
 use conformance_literal::{corrected, utf8, Event as LitEvent};
-use crate::vectors::model::{to_hex, DecodeTest, EncodeTest, OutputEvent, TestResult};
 
 pub(super) mod decode;
 pub(super) mod encode;
