@@ -102,12 +102,13 @@ mod tests {
     #[test]
     fn no_row_is_redundant() {
         let classes = crate::audit::byte_classes();
-        for left_out in 0..AMENDED.len() {
-            let rest: Vec<&Row> = (0..AMENDED.len())
-                .filter(|&i| i != left_out)
-                .map(|i| &AMENDED[i])
+        for (left_out, row) in AMENDED.iter().enumerate() {
+            let rest: Vec<&Row> = AMENDED
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != left_out)
+                .map(|(_, r)| r)
                 .collect();
-            let row = &AMENDED[left_out];
             // The row's own shape, one byte per cell, is where it must be needed.
             let mut idx = vec![0usize; row.cells.len()];
             let found = loop {
