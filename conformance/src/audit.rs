@@ -15,11 +15,61 @@
 //! counted with the product of its classes' sizes; the counts add up to exactly
 //! 256 + 256² + 256³ + 256⁴ inputs. [`audit_brute_force`] checks every input one by one
 //! instead and must give the same report (a test does this up to 3 bytes).
+//!
+//! `conformance audit --amended` audits [`amended::AMENDED`] the same way: Table 3.1b
+//! amended to flag exactly what a table of contexts can flag ([`Table`]).
 
-use conformance_literal::{table31b, utf8, Kind};
+pub mod amended;
+
+use conformance_literal::table31b::{self, Row};
+use conformance_literal::{utf8, Kind};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::process::ExitCode;
+
+/// Which Table 3.1b is audited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// [`table31b::TABLE_3_1B`], exactly as transcribed.
+    Transcribed,
+    /// [`amended::AMENDED`], our amended reading.
+    Amended,
+}
+
+impl Table {
+    /// The table's rows.
+    pub fn rows(self) -> &'static [Row] {
+        match self {
+            Table::Transcribed => &table31b::TABLE_3_1B,
+            Table::Amended => &amended::AMENDED,
+        }
+    }
+}
+
+/// Every (row, offset) where a row of `table` matches a contiguous run of `input`, by
+/// offset then row.
+fn matches(table: Table, input: &[u8]) -> Vec<table31b::Match> {
+    (0..input.len())
+        .flat_map(|offset| {
+            table
+                .rows()
+                .iter()
+                .filter(move |row| table31b::row_matches_at(row, input, offset))
+                .map(move |row| table31b::Match {
+                    row: row.number,
+                    offset,
+                })
+        })
+        .collect()
+}
+
+/// Whether `table` calls `input` ill-formed: some row matches a contiguous run of it.
+pub fn is_ill_formed_in(table: Table, input: &[u8]) -> bool {
+    table
+        .rows()
+        .iter()
+        .any(|row| (0..input.len()).any(|o| table31b::row_matches_at(row, input, o)))
+}
 
 /// Why Table 3.1b and Table 3-7 disagree on an input.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -123,10 +173,17 @@ impl Disagreement {
     }
 }
 
-/// The class of an input where the two tables disagree, or `None` where they agree.
+/// The class of an input where Table 3.1b as transcribed and Table 3-7 disagree, or
+/// `None` where they agree.
 pub fn classify(input: &[u8]) -> Option<Disagreement> {
+    classify_in(Table::Transcribed, input)
+}
+
+/// The class of an input where `table` and Table 3-7 disagree, or `None` where they
+/// agree.
+pub fn classify_in(table: Table, input: &[u8]) -> Option<Disagreement> {
     let error = utf8::first_error(input);
-    let ill_31b = table31b::is_ill_formed(input);
+    let ill_31b = is_ill_formed_in(table, input);
     match (error, ill_31b) {
         (None, false) | (Some(_), true) => None,
         (None, true) => {
@@ -134,7 +191,7 @@ pub fn classify(input: &[u8]) -> Option<Disagreement> {
                 .into_iter()
                 .map(|(o, _, _)| o)
                 .collect();
-            let mut rows: Vec<(u8, Option<usize>)> = table31b::matches(input)
+            let mut rows: Vec<(u8, Option<usize>)> = matches(table, input)
                 .into_iter()
                 .map(|m| {
                     let row = if starts.contains(&m.offset) {
@@ -181,7 +238,8 @@ fn lead_row_index(lead: Option<u8>) -> Option<usize> {
 }
 
 /// The byte classes: `00..FF` cut at both ends of every range that Table 3-7, the
-/// error-kind table and Table 3.1b test, in order.
+/// error-kind table and Table 3.1b (as transcribed and amended) test, in order. The
+/// check of [`amended::is_factor_of_well_formed`] tests Table 3-7's ranges only.
 pub fn byte_classes() -> Vec<(u8, u8)> {
     let mut ranges: Vec<(u8, u8)> = Vec::new();
     for row in &utf8::TABLE_3_7 {
@@ -191,7 +249,7 @@ pub fn byte_classes() -> Vec<(u8, u8)> {
         ranges.push(rule.first);
         ranges.extend(rule.second);
     }
-    for row in &table31b::TABLE_3_1B {
+    for row in table31b::TABLE_3_1B.iter().chain(&amended::AMENDED) {
         for cell in row.cells {
             ranges.extend(cell.ranges());
         }
@@ -225,6 +283,9 @@ pub struct ClassReport {
     pub counts: [u64; 5],
     /// The shortest, then byte-wise smallest, input of the class.
     pub example: Vec<u8>,
+    /// How many of the class's inputs are factors of well-formed UTF-8
+    /// ([`amended::is_factor_of_well_formed`]): no table of contexts can flag them.
+    pub factors: u64,
 }
 
 impl ClassReport {
@@ -237,6 +298,8 @@ impl ClassReport {
 /// The audit's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
+    /// The Table 3.1b audited.
+    pub table: Table,
     /// Inputs of 1 to `max_len` bytes were checked.
     pub max_len: usize,
     /// How.
@@ -253,27 +316,40 @@ pub struct Report {
 /// Longest input length the audit accepts.
 pub const MAX_LEN: usize = 4;
 
-/// Collects disagreements: counts by length and the smallest example.
-#[derive(Default)]
+/// Collects disagreements: counts by length, the smallest example and the count of
+/// factors of well-formed UTF-8.
 struct Tally {
+    table: Table,
     agree: u64,
     inputs: u64,
-    classes: BTreeMap<Disagreement, ([u64; 5], Vec<u8>)>,
+    classes: BTreeMap<Disagreement, ([u64; 5], Vec<u8>, u64)>,
 }
 
 impl Tally {
+    fn new(table: Table) -> Tally {
+        Tally {
+            table,
+            agree: 0,
+            inputs: 0,
+            classes: BTreeMap::new(),
+        }
+    }
+
     fn add(&mut self, input: &[u8], weight: u64) {
         self.inputs += weight;
-        match classify(input) {
+        match classify_in(self.table, input) {
             None => self.agree += weight,
             Some(d) => {
                 let entry = self
                     .classes
                     .entry(d)
-                    .or_insert_with(|| ([0; 5], input.to_vec()));
+                    .or_insert_with(|| ([0; 5], input.to_vec(), 0));
                 entry.0[input.len()] += weight;
                 if (input.len(), input) < (entry.1.len(), entry.1.as_slice()) {
                     entry.1 = input.to_vec();
+                }
+                if amended::is_factor_of_well_formed(input) {
+                    entry.2 += weight;
                 }
             }
         }
@@ -282,14 +358,15 @@ impl Tally {
     fn merge(&mut self, other: Tally) {
         self.agree += other.agree;
         self.inputs += other.inputs;
-        for (d, (counts, example)) in other.classes {
+        for (d, (counts, example, factors)) in other.classes {
             let entry = self
                 .classes
                 .entry(d)
-                .or_insert_with(|| ([0; 5], example.clone()));
+                .or_insert_with(|| ([0; 5], example.clone(), 0));
             for (a, b) in entry.0.iter_mut().zip(counts) {
                 *a += b;
             }
+            entry.2 += factors;
             if (example.len(), &example) < (entry.1.len(), &entry.1) {
                 entry.1 = example;
             }
@@ -300,14 +377,16 @@ impl Tally {
         let mut classes: Vec<ClassReport> = self
             .classes
             .into_iter()
-            .map(|(disagreement, (counts, example))| ClassReport {
+            .map(|(disagreement, (counts, example, factors))| ClassReport {
                 disagreement,
                 counts,
                 example,
+                factors,
             })
             .collect();
         classes.sort_by(|a, b| (a.example.len(), &a.example).cmp(&(b.example.len(), &b.example)));
         Report {
+            table: self.table,
             max_len,
             method,
             inputs: self.inputs,
@@ -317,11 +396,18 @@ impl Tally {
     }
 }
 
-/// The audit by byte classes (see the module doc). `max_len` is clamped to 1..=4.
+/// The audit of Table 3.1b as transcribed by byte classes (see the module doc).
+/// `max_len` is clamped to 1..=4.
 pub fn audit_by_classes(max_len: usize) -> Report {
+    audit_table_by_classes(Table::Transcribed, max_len)
+}
+
+/// The audit of `table` by byte classes (see the module doc). `max_len` is clamped to
+/// 1..=4.
+pub fn audit_table_by_classes(table: Table, max_len: usize) -> Report {
     let max_len = max_len.clamp(1, MAX_LEN);
     let classes = byte_classes();
-    let mut tally = Tally::default();
+    let mut tally = Tally::new(table);
     for n in 1..=max_len {
         // An odometer over class indices, last position fastest: lexicographic order.
         let mut idx = vec![0usize; n];
@@ -344,15 +430,22 @@ pub fn audit_by_classes(max_len: usize) -> Report {
     tally.report(max_len, Method::ByteClasses)
 }
 
-/// The audit input by input, on `threads` threads. `max_len` is clamped to 1..=4.
+/// The audit of Table 3.1b as transcribed input by input, on `threads` threads.
+/// `max_len` is clamped to 1..=4.
 pub fn audit_brute_force(max_len: usize, threads: usize) -> Report {
+    audit_table_brute_force(Table::Transcribed, max_len, threads)
+}
+
+/// The audit of `table` input by input, on `threads` threads. `max_len` is clamped to
+/// 1..=4.
+pub fn audit_table_brute_force(table: Table, max_len: usize, threads: usize) -> Report {
     let max_len = max_len.clamp(1, MAX_LEN);
     let threads = threads.max(1);
     let tallies: Vec<Tally> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
-                    let mut tally = Tally::default();
+                    let mut tally = Tally::new(table);
                     let mut buf = [0u8; MAX_LEN];
                     for n in 1..=max_len {
                         // Thread t takes the first bytes t, t + threads, …
@@ -372,10 +465,10 @@ pub fn audit_brute_force(max_len: usize, threads: usize) -> Report {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_default())
+            .map(|h| h.join().unwrap_or_else(|_| Tally::new(table)))
             .collect()
     });
-    let mut total = Tally::default();
+    let mut total = Tally::new(table);
     for t in tallies {
         total.merge(t);
     }
@@ -386,10 +479,17 @@ pub fn audit_brute_force(max_len: usize, threads: usize) -> Report {
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let n = report.max_len;
-    let _ = writeln!(
-        out,
-        "Table 3.1b (seed 001, as transcribed) against Table 3-7, every input of 1 to {n} bytes"
-    );
+    let _ = match report.table {
+        Table::Transcribed => writeln!(
+            out,
+            "Table 3.1b (seed 001, as transcribed) against Table 3-7, every input of 1 to {n} bytes"
+        ),
+        Table::Amended => writeln!(
+            out,
+            "Table 3.1b amended (audit::amended::AMENDED: row 6 corrected, rows 11-16 added) \
+             against Table 3-7,\nevery input of 1 to {n} bytes"
+        ),
+    };
     match report.method {
         Method::ByteClasses => {
             let classes = byte_classes();
@@ -426,6 +526,11 @@ pub fn render(report: &Report) -> String {
         "disagree: {disagree}, in {} classes",
         report.classes.len()
     );
+    let factors: u64 = report.classes.iter().map(|c| c.factors).sum();
+    let _ = writeln!(
+        out,
+        "of which factors of well-formed UTF-8, that no table of contexts can flag: {factors}"
+    );
     for (i, class) in report.classes.iter().enumerate() {
         let by_len: Vec<String> = (1..=n)
             .map(|k| {
@@ -441,13 +546,19 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "class {}: {}", i + 1, class.disagreement.describe());
         let _ = writeln!(out, "  count: {} ({})", class.total(), by_len.join(", "));
         let _ = writeln!(out, "  example: {}", example.join(" "));
+        let _ = writeln!(out, "  factors of well-formed UTF-8: {}", class.factors);
     }
     out
 }
 
-/// `conformance audit [--max-len N] [--brute-force]`: prints the report; the time taken
-/// goes to stderr so that stdout stays deterministic.
-pub fn run(max_len: usize, brute_force: bool) -> ExitCode {
+/// `conformance audit [--max-len N] [--brute-force] [--amended]`: prints the report;
+/// the time taken goes to stderr so that stdout stays deterministic.
+pub fn run(max_len: usize, brute_force: bool, amended: bool) -> ExitCode {
+    let table = if amended {
+        Table::Amended
+    } else {
+        Table::Transcribed
+    };
     if !(1..=MAX_LEN).contains(&max_len) {
         eprintln!("conformance audit: --max-len must be 1 to {MAX_LEN}");
         return ExitCode::from(2);
@@ -455,9 +566,9 @@ pub fn run(max_len: usize, brute_force: bool) -> ExitCode {
     let start = std::time::Instant::now();
     let report = if brute_force {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        audit_brute_force(max_len, threads)
+        audit_table_brute_force(table, max_len, threads)
     } else {
-        audit_by_classes(max_len)
+        audit_table_by_classes(table, max_len)
     };
     print!("{}", render(&report));
     eprintln!("audit took {:.2?}", start.elapsed());

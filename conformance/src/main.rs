@@ -28,7 +28,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         vectors: Option<PathBuf>,
     },
-    /// Compare Table 3.1b (as transcribed) with Table 3-7 over every input of 1 to 4 bytes.
+    /// Compare Table 3.1b (as transcribed, or --amended) with Table 3-7 over every input
+    /// of 1 to 4 bytes.
     Audit {
         /// Longest input length to check (1 to 4).
         #[arg(long, default_value_t = 4)]
@@ -36,6 +37,10 @@ enum Command {
         /// Check every input one by one instead of by byte classes (slow; a cross-check).
         #[arg(long)]
         brute_force: bool,
+        /// Audit Table 3.1b amended (row 6 corrected, rows 11-16 added) instead of as
+        /// transcribed.
+        #[arg(long)]
+        amended: bool,
     },
     /// Run the vectors against the reference codec or adapters (conformance/README.md).
     Run(conformance::run::RunArgs),
@@ -63,7 +68,8 @@ fn main() -> ExitCode {
         Command::Audit {
             max_len,
             brute_force,
-        } => conformance::audit::run(max_len, brute_force),
+            amended,
+        } => conformance::audit::run(max_len, brute_force, amended),
         Command::Run(args) => conformance::run::run(&args),
         Command::Exhaustive(args) => conformance::exhaustive::run(&args),
         Command::SeedCorpus { vectors, out } => conformance::seed_corpus::run(
