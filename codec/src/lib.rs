@@ -101,7 +101,8 @@ fn pack(raw: u32, len: usize, buf: &mut [u8]) -> &[u8] {
     &buf[..len]
 }
 
-// The README's example is compiled and run as a doctest, so it cannot go stale.
+// The crate's README (its crates.io page) is compiled and run as a doctest, so its
+// example cannot go stale.
 #[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 struct ReadmeExample;

@@ -6,7 +6,7 @@ use common::hex;
 use corrected_utf8::utf_inf8::{self, StreamDecoder};
 use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind, ErrorKind::*, Event, Located};
 
-/// Seed 003 §4, all 17 examples (the last one written out: 102 A digits, 72 bytes).
+/// UTF-∞-8 draft §4, all 17 examples (the last one written out: 102 A digits, 72 bytes).
 #[rustfmt::skip]
 const DRAFT_EXAMPLES: [(&str, &str); 17] = [
     ("U+0041", "41"),

@@ -482,7 +482,7 @@ pub fn render(report: &Report) -> String {
     let _ = match report.table {
         Table::Transcribed => writeln!(
             out,
-            "Table 3.1b (seed 001, as transcribed) against Table 3-7, every input of 1 to {n} bytes"
+            "Table 3.1b (Davis 2000, as transcribed) against Table 3-7, every input of 1 to {n} bytes"
         ),
         Table::Amended => writeln!(
             out,

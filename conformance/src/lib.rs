@@ -20,8 +20,8 @@ pub mod run;
 pub mod seed_corpus;
 pub mod vectors;
 
-// The codec's README (its crates.io page) is compiled and run as a doctest here, next to
-// the workspace README's in the codec, so that neither example can go stale.
+// The workspace README's example is compiled and run as a doctest here (the codec
+// doctests its own README), so that neither can go stale.
 #[cfg(doctest)]
-#[doc = include_str!("../../codec/README.md")]
-struct CodecReadmeExample;
+#[doc = include_str!("../../README.md")]
+struct WorkspaceReadmeExample;

@@ -114,7 +114,8 @@ mod tests {
             let found = loop {
                 let input: Vec<u8> = idx.iter().map(|&i| classes[i].0).collect();
                 let flagged = rest.iter().any(|r| {
-                    (0..input.len()).any(|o| conformance_literal::table31b::row_matches_at(r, &input, o))
+                    (0..input.len())
+                        .any(|o| conformance_literal::table31b::row_matches_at(r, &input, o))
                 });
                 if !flagged && !is_factor_of_well_formed(&input) {
                     break true;

@@ -50,9 +50,9 @@ fn row_ends(g: &mut Groups<DecodeTest>) {
 }
 
 fn seed_examples(g: &mut Groups<DecodeTest>) {
-    g.group("Seed examples and sample characters");
+    g.group("Source examples and sample characters");
     g.push(dec(
-        "seed 000: C0 AF, once an overlong '/', is U+00CF".into(),
+        "Corrected UTF-8: C0 AF, once an overlong '/', is U+00CF".into(),
         &["SeedExample"],
         &[0xC0, 0xAF],
     ));

@@ -138,7 +138,10 @@ fn warnings(g: &mut Groups<DocumentTest>) {
     ));
     for (b, name) in [
         (0x01u8, "U+0001"),
-        (0x09, "TAB (U+0009) is a c0-control, as the seed says"),
+        (
+            0x09,
+            "TAB (U+0009) is a c0-control, as Corrected UTF-8 says",
+        ),
         (0x0B, "VT"),
         (0x0C, "FF (form feed)"),
         (0x1B, "ESC"),

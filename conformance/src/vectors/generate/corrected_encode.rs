@@ -74,9 +74,9 @@ fn boundaries(g: &mut Groups<EncodeTest>) {
 }
 
 fn seed_examples(g: &mut Groups<EncodeTest>) {
-    g.group("Seed examples and sample characters");
+    g.group("Source examples and sample characters");
     g.push(enc(
-        "seed 000: U+00CF is C0 AF".into(),
+        "Corrected UTF-8: U+00CF is C0 AF".into(),
         &["SeedExample"],
         0xCF,
     ));

@@ -10,7 +10,7 @@ pub(super) const SEMANTICS: &str = "docs/semantics.md";
 /// Every flag but the numbered `Table3.1b-rowN` ones: name, description, links.
 #[rustfmt::skip]
 pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
-    ("TableRowFirst", "The first code point of a row of the encoding's table (Corrected UTF-8: seed 000 \"Putting it all together\"; UTF-8: Unicode Table 3-7), and its byte sequence.", &[SEMANTICS]),
+    ("TableRowFirst", "The first code point of a row of the encoding's table (Corrected UTF-8, \"Putting it all together\"; UTF-8: Unicode Table 3-7), and its byte sequence.", &[SEMANTICS]),
     ("TableRowLast", "The last code point of a row of the encoding's table, and its byte sequence.", &[SEMANTICS]),
     ("Boundary", "A code point on one side of a boundary: a row change, a gap that cannot be encoded, or the end of the code space.", &[SEMANTICS]),
     ("RowBoundary", "Table 3-7: one byte of a row's lowest or highest sequence set to the first or last byte of its range, or to the byte just outside it.", &[SEMANTICS]),
@@ -21,7 +21,7 @@ pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
     ("BeyondUnicode", "A code point above U+10FFFF, which Corrected UTF-8 (4-, 5- and 6-byte sequences) and UTF-∞-8 encode.", &[SEMANTICS]),
     ("Noncharacter", "A noncharacter (U+FDD0..U+FDEF, U+nFFFE, U+nFFFF): valid in every encoding here.", &[SEMANTICS]),
     ("Sample", "An ordinary character, encoded.", &[]),
-    ("SeedExample", "An example given in a seed text (000: C0 AF is U+00CF; 004: the decoder examples).", &[SEMANTICS]),
+    ("SeedExample", "An example given in a source text (Corrected UTF-8: C0 AF is U+00CF; All you need to know about UTF-8 decoding: the decoder examples).", &[SEMANTICS]),
     ("UnicodeTable3-8", "The example of Unicode Table 3-8 (\"Use of U+FFFD in UTF-8 Conversion\"): one U+FFFD per maximal subpart.", &["https://www.unicode.org/versions/latest/ch03.pdf"]),
     ("Empty", "The empty input.", &[]),
     ("Mixed", "Several characters and errors in one input: offsets and resynchronisation.", &[SEMANTICS]),
@@ -69,7 +69,7 @@ pub(super) fn note_for(flag: &str) -> Option<Note> {
         let row = table31b::TABLE_3_1B.iter().find(|r| r.number == number)?;
         return Some(Note {
             description: format!(
-                "Row {number} of Table 3.1b as transcribed in seed 001 ({}) matches a contiguous run of the input.",
+                "Row {number} of Davis 2000 Table 3.1b as transcribed ({}) matches a contiguous run of the input.",
                 row31b_text(row)
             ),
             links: Some(vec!["vectors/README.md".to_string()]),
@@ -112,7 +112,7 @@ pub(super) fn row31b_text(row: &table31b::Row) -> String {
 /// links.
 #[rustfmt::skip]
 pub(super) const UTF_INF8_FLAGS: &[(&str, &str, &[&str])] = &[
-    ("DraftExample", "One of the 17 examples of the UTF-∞-8 draft (seed 003, §4, Bishop & Cook 2009), byte for byte as printed there.", &[SEMANTICS]),
+    ("DraftExample", "One of the 17 examples of the UTF-∞-8 draft (§4, Bishop & Cook 2009), byte for byte as printed there.", &[SEMANTICS]),
     ("DraftByteCount", "The draft's remark for this example says \"thirty-four bytes\", but the bytes it prints, and its rules (§3.5.5-3.5.7), give 38: FF B4 A2 A1 and 34 USV-storage bytes. The vectors follow the rules (docs/semantics.md §4.4).", &[SEMANTICS]),
     ("DraftElided", "The draft elides part of this example (\"one hundred A's omitted\", \"sixty-six AA's omitted\"); here it is written out: U+ and 102 A's is FF B4 A5 A4 and 68 AA, 72 bytes.", &[SEMANTICS]),
     ("LengthClassFirst", "The first (lowest) code point whose UTF-∞-8 code has this many bytes.", &[SEMANTICS]),

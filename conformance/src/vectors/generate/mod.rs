@@ -49,8 +49,8 @@ pub fn generate_files(
         (cdoc, finish(Schema::Document, "corrected-utf8", header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
         (ud, finish(Schema::Decode, "utf-8", header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),
         (ue, finish(Schema::Encode, "utf-8", header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode::groups(), existing(ue))?),
-        (ut, finish(Schema::Decode, "utf-8", header("Table 3.1b (seed 001, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
-        (id, finish(Schema::Decode, "utf-inf-8", header("UTF-∞-8 decode vectors (seed 003 and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
+        (ut, finish(Schema::Decode, "utf-8", header("Table 3.1b (Davis 2000, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
+        (id, finish(Schema::Decode, "utf-inf-8", header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
         (ie, finish(Schema::Encode, "utf-inf-8", header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
     ])
 }

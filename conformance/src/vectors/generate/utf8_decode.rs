@@ -98,7 +98,7 @@ fn row_boundaries(g: &mut Groups<DecodeTest>) {
 }
 
 fn seed_examples(g: &mut Groups<DecodeTest>) {
-    g.group("Seed 004 examples");
+    g.group("All you need to know about UTF-8 decoding: examples");
     for (input, comment) in [
         (&[0x41][..], "41 is U+0041"),
         (&[0xED, 0x9F, 0x80], "ED 9F 80 is U+D7C0"),
@@ -332,7 +332,7 @@ fn lead_bytes(g: &mut Groups<DecodeTest>) {
 fn magic_number(g: &mut Groups<DecodeTest>) {
     g.group("The Corrected UTF-8 magic number read as UTF-8");
     g.push(dec(
-        "EF B7 9D is U+FDDD (a noncharacter), then ED B2 AE is a surrogate (seed 000)".into(),
+        "EF B7 9D is U+FDDD (a noncharacter), then ED B2 AE is a surrogate (Corrected UTF-8, magic number)".into(),
         &["MagicNumber", "Surrogate", "Noncharacter"],
         &corrected::MAGIC,
     ));

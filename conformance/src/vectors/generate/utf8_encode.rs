@@ -64,12 +64,18 @@ fn surrogates_and_end(g: &mut Groups<EncodeTest>) {
 }
 
 fn seed_examples(g: &mut Groups<EncodeTest>) {
-    g.group("Seed examples and sample characters");
+    g.group("Source examples and sample characters");
     for (cp, comment) in [
-        (0x41, "seed 004: U+0041"),
-        (0xD7C0, "seed 004: U+D7C0"),
-        (0x10000F, "seed 004: U+10000F"),
-        (0x807E2, "seed 004: U+807E2"),
+        (0x41, "All you need to know about UTF-8 decoding: U+0041"),
+        (0xD7C0, "All you need to know about UTF-8 decoding: U+D7C0"),
+        (
+            0x10000F,
+            "All you need to know about UTF-8 decoding: U+10000F",
+        ),
+        (
+            0x807E2,
+            "All you need to know about UTF-8 decoding: U+807E2",
+        ),
     ] {
         g.push(enc(comment.into(), &["SeedExample"], cp));
     }

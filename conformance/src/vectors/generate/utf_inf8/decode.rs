@@ -106,7 +106,7 @@ fn filled(prefix: &[u8], len: usize) -> Vec<u8> {
 }
 
 fn draft_examples(g: &mut Groups<DecodeTest>) {
-    g.group("The draft's 17 examples (seed 003, §4)");
+    g.group("The draft's 17 examples (UTF-∞-8 draft §4)");
     for (i, (_, bytes, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
         let mut flags = vec!["DraftExample"];
         match i {

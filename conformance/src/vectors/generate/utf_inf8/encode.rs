@@ -16,7 +16,7 @@ pub(in crate::vectors::generate) fn groups() -> Groups<EncodeTest> {
 }
 
 fn draft_examples(g: &mut Groups<EncodeTest>) {
-    g.group("The draft's 17 examples (seed 003, §4)");
+    g.group("The draft's 17 examples (UTF-∞-8 draft §4)");
     for (i, (hex, _, remark)) in lit::DRAFT_EXAMPLES.iter().enumerate() {
         let mut flags = vec!["DraftExample"];
         match i {

@@ -83,7 +83,7 @@ fn magic_number() {
 }
 
 #[test]
-fn seed_004_decoder_examples() {
+fn decoder_demo_examples() {
     events_are(Encoding::Utf8, "41", &[cp(0x41)]);
     events_are(Encoding::Utf8, "ED 9F 80", &[cp(0xD7C0)]);
     events_are(Encoding::Utf8, "F4 80 80 8F", &[cp(0x10_000F)]);
