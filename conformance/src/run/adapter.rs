@@ -6,15 +6,20 @@
 //! process that exits, hangs, prints something that is not a JSON object or answers with
 //! the wrong id is killed (the whole group) and reaped, and started again for the next
 //! case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills the group.
+//!
+//! Each start begins with the handshake ([`super::handshake`]): the hello gets the
+//! start-up allowance (`--startup-timeout`), and only then do cases get `--timeout`.
+//! An answer line longer than `--max-line-bytes` is a PROTOCOL error, read no further.
 
+use super::handshake::{self, Declared};
 use super::suite::Case;
 use super::{Answer, Implementation};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -31,6 +36,8 @@ const QUOTE: usize = 200;
 enum Msg {
     /// One line of stdout, without its line ending.
     Line(Vec<u8>),
+    /// A line longer than the cap (nothing more is read).
+    TooLong(usize),
     /// Stdout closed (or failed to read).
     Eof,
     /// Writing a request to stdin failed (a broken pipe: the process is gone).
@@ -44,26 +51,41 @@ struct Running {
     requests: Option<Sender<Vec<u8>>>,
     msgs: Receiver<Msg>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Whether any byte came on stdout since the start (a silent adapter's hint).
+    spoke: Arc<AtomicBool>,
+}
+
+/// The limits an adapter runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Per case.
+    pub timeout: Duration,
+    /// For the handshake after each start.
+    pub startup_timeout: Duration,
+    /// The longest answer line, in bytes.
+    pub max_line: usize,
 }
 
 /// An external implementation: a command speaking the line protocol.
 pub struct Adapter {
     name: String,
     command: String,
-    timeout: Duration,
+    limits: Limits,
     running: Option<Running>,
     starts: usize,
+    declared: Declared,
 }
 
 impl Adapter {
     /// An adapter named `name` that runs `command` through `sh -c` when first needed.
-    pub fn new(name: &str, command: &str, timeout: Duration) -> Adapter {
+    pub fn new(name: &str, command: &str, limits: Limits) -> Adapter {
         Adapter {
             name: name.to_string(),
             command: command.to_string(),
-            timeout,
+            limits,
             running: None,
             starts: 0,
+            declared: Declared::Unknown,
         }
     }
 
@@ -72,8 +94,49 @@ impl Adapter {
         self.starts
     }
 
-    fn start(&mut self) -> std::io::Result<&mut Running> {
-        if self.running.is_none() {
+    /// Starts the process if it is not running, and shakes hands with it.
+    fn start(&mut self) -> Result<(), Answer> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        self.spawn().map_err(|e| {
+            Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command))
+        })?;
+        let limit = self.limits.startup_timeout;
+        let hello = handshake::hello_request();
+        let obj = match self.exchange(&hello, handshake::HELLO_ID, limit) {
+            Ok(obj) => obj,
+            Err(Answer::Timeout(m)) => {
+                return Err(Answer::Timeout(format!(
+                    "no answer to the hello (the first line, the handshake) within \
+                     --startup-timeout; {m}"
+                )))
+            }
+            Err(Answer::Crash(m)) => {
+                return Err(Answer::Crash(format!("at start-up (the hello): {m}")))
+            }
+            Err(Answer::Protocol(m)) => {
+                return Err(Answer::Protocol(format!("answer to the hello: {m}")))
+            }
+            Err(other) => return Err(other),
+        };
+        match handshake::parse_hello(&obj) {
+            Ok(declared) => {
+                // The first start's declaration holds for the whole run.
+                if self.declared == Declared::Unknown {
+                    self.declared = declared;
+                }
+                Ok(())
+            }
+            Err(m) => {
+                self.stop(true);
+                Err(Answer::Protocol(format!("answer to the hello: {m}")))
+            }
+        }
+    }
+
+    fn spawn(&mut self) -> std::io::Result<()> {
+        {
             become_subreaper();
             let mut child = Command::new("sh")
                 .arg("-c")
@@ -102,16 +165,27 @@ impl Adapter {
             });
 
             let stdout = child.stdout.take().expect("piped stdout");
+            let spoke = Arc::new(AtomicBool::new(false));
+            let spoke_w = Arc::clone(&spoke);
+            let max_line = self.limits.max_line;
             spawn(&self.name, "stdout", move || {
                 let mut reader = BufReader::new(stdout);
                 loop {
                     let mut line = Vec::new();
-                    match reader.read_until(b'\n', &mut line) {
+                    // At most the cap and a newline: an endless line costs no more.
+                    let cap = max_line as u64 + 1;
+                    match reader.by_ref().take(cap).read_until(b'\n', &mut line) {
                         Ok(0) | Err(_) => {
                             let _ = msg_tx.send(Msg::Eof);
                             return;
                         }
                         Ok(_) => {
+                            spoke_w.store(true, Ordering::SeqCst);
+                            let ended = line.last() == Some(&b'\n');
+                            if !ended && line.len() > max_line {
+                                let _ = msg_tx.send(Msg::TooLong(max_line));
+                                return;
+                            }
                             while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                                 line.pop();
                             }
@@ -152,9 +226,10 @@ impl Adapter {
                 requests: Some(requests),
                 msgs,
                 stderr,
+                spoke,
             });
         }
-        Ok(self.running.as_mut().expect("just started"))
+        Ok(())
     }
 
     /// Kills the process group and reaps the process; returns how it ended and its last
@@ -246,21 +321,44 @@ impl Implementation for Adapter {
     }
 
     fn answer(&mut self, case: &Case) -> Answer {
-        let mut line = case.request().to_string().into_bytes();
+        if let Err(answer) = self.start() {
+            return answer;
+        }
+        let timeout = self.limits.timeout;
+        match self.exchange(&case.request(), &case.id, timeout) {
+            Ok(obj) => Answer::Response(obj),
+            Err(answer) => answer,
+        }
+    }
+
+    fn declared(&self) -> Declared {
+        self.declared.clone()
+    }
+}
+
+impl Adapter {
+    /// Sends one request line and reads its answer: a JSON object with the id `id` (the
+    /// hello's answer may also have a null id, as protocol 1's robustness rule gives).
+    fn exchange(
+        &mut self,
+        request: &Value,
+        id: &str,
+        timeout: Duration,
+    ) -> Result<Map<String, Value>, Answer> {
+        let mut line = request.to_string().into_bytes();
         line.push(b'\n');
-        let timeout = self.timeout;
-        let running = match self.start() {
-            Ok(r) => r,
-            Err(e) => return Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)),
+        let Some(running) = self.running.as_mut() else {
+            return Err(Answer::Crash("the adapter is not running".into()));
         };
         if running
             .requests
             .as_ref()
             .is_some_and(|r| r.send(line).is_err())
         {
-            return self.crash("the request could not be sent");
+            return Err(self.crash("the request could not be sent"));
         }
         let msg = running.msgs.recv_timeout(timeout);
+        let spoke = running.spoke.load(Ordering::SeqCst);
         match msg {
             Ok(Msg::Line(bytes)) => {
                 let text = String::from_utf8_lossy(&bytes);
@@ -268,42 +366,63 @@ impl Implementation for Adapter {
                     Ok(v) => v,
                     Err(e) => {
                         self.stop(true);
-                        return Answer::Protocol(format!(
+                        return Err(Answer::Protocol(format!(
                             "not JSON ({e}): {:?}",
                             truncate(&text, QUOTE)
-                        ));
+                        )));
                     }
                 };
                 let Value::Object(obj) = value else {
                     self.stop(true);
-                    return Answer::Protocol(format!(
+                    return Err(Answer::Protocol(format!(
                         "not a JSON object: {}",
                         truncate(&text, QUOTE)
-                    ));
+                    )));
                 };
+                let hello = id == handshake::HELLO_ID;
                 match obj.get("id") {
-                    Some(Value::String(id)) if *id == case.id => Answer::Response(obj),
+                    Some(Value::String(got)) if got == id => Ok(obj),
+                    Some(Value::Null) if hello => Ok(obj),
                     Some(other) => {
                         let other = other.to_string();
                         self.stop(true);
-                        Answer::Protocol(format!(
-                            "answered id {} to request {:?}",
+                        Err(Answer::Protocol(format!(
+                            "answered id {} to request {id:?} (answers must come in order, \
+                             one line per request)",
                             truncate(&other, QUOTE),
-                            case.id
-                        ))
+                        )))
                     }
                     None => {
                         self.stop(true);
-                        Answer::Protocol(format!("no `id` in {}", truncate(&text, QUOTE)))
+                        Err(Answer::Protocol(format!(
+                            "no `id` in {}",
+                            truncate(&text, QUOTE)
+                        )))
                     }
                 }
             }
-            Ok(Msg::Eof) => self.crash("stdout closed"),
-            Ok(Msg::WriteFailed(e)) => self.crash(&format!("writing the request failed ({e})")),
-            Err(RecvTimeoutError::Disconnected) => self.crash("the adapter's pipes closed"),
+            Ok(Msg::TooLong(max)) => {
+                self.stop(true);
+                Err(Answer::Protocol(format!(
+                    "an answer line longer than {max} bytes (--max-line-bytes): is every \
+                     answer one line ending in a newline?"
+                )))
+            }
+            Ok(Msg::Eof) => Err(self.crash("stdout closed")),
+            Ok(Msg::WriteFailed(e)) => {
+                Err(self.crash(&format!("writing the request failed ({e})")))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.crash("the adapter's pipes closed")),
             Err(RecvTimeoutError::Timeout) => {
                 self.stop(true);
-                Answer::Timeout(timeout)
+                let mut m = format!("no answer within {} s; killed", timeout.as_secs_f64());
+                if !spoke {
+                    m.push_str(
+                        " (nothing at all came on its stdout since it started: did it flush \
+                         stdout after each line?)",
+                    );
+                }
+                Err(Answer::Timeout(m))
             }
         }
     }

@@ -6,6 +6,7 @@
 //! `check_document`), so a run checks each of them against the vectors.
 
 use super::suite::{Case, Test};
+use super::handshake::{Declaration, Declared, Support};
 use super::{Answer, Implementation};
 use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
 use corrected_utf8::{
@@ -190,5 +191,37 @@ impl Implementation for Reference {
 
     fn answer(&mut self, case: &Case) -> Answer {
         Answer::Response(Self::respond(case))
+    }
+
+    fn declared(&self) -> Declared {
+        Declared::Protocol2(Self::declaration())
+    }
+}
+
+impl Reference {
+    /// What the reference answers, as a protocol-2 adapter would declare it: every
+    /// decode field and encode's kinds for each encoding the codec implements, and the
+    /// document findings where it has a document checker.
+    pub fn declaration() -> Declaration {
+        let mut supports = Vec::new();
+        for name in super::suite::ENCODINGS {
+            let Some(codec) = Encoding::from_name(name).and_then(codec) else {
+                continue;
+            };
+            let support = |op: &str, fields: &[&str]| Support {
+                encoding: name.to_string(),
+                op: op.to_string(),
+                fields: fields.iter().map(|f| f.to_string()).collect(),
+            };
+            supports.push(support("decode", &["output", "lossy", "valid", "strict"]));
+            supports.push(support("encode", &["bytes", "error", "error-kind"]));
+            if codec.document.is_some() {
+                supports.push(support("document", &["findings"]));
+            }
+        }
+        Declaration {
+            name: Some("corrected-utf8 crate".into()),
+            supports,
+        }
     }
 }
