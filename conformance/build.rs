@@ -31,7 +31,8 @@ fn main() {
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
     walk(&root, &mut files);
-    let mut code = String::from("/// The embedded vector files: (name relative to `vectors/`, text).\n");
+    let mut code =
+        String::from("/// The embedded vector files: (name relative to `vectors/`, text).\n");
     code.push_str("pub const FILES: &[(&str, &str)] = &[\n");
     for file in &files {
         // Folders are watched too, so that a new file triggers a rebuild.
@@ -46,7 +47,11 @@ fn main() {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        let _ = writeln!(code, "    ({rel:?}, include_str!({:?})),", file.display().to_string());
+        let _ = writeln!(
+            code,
+            "    ({rel:?}, include_str!({:?})),",
+            file.display().to_string()
+        );
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo"));

@@ -99,9 +99,8 @@ impl Adapter {
         if self.running.is_some() {
             return Ok(());
         }
-        self.spawn().map_err(|e| {
-            Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command))
-        })?;
+        self.spawn()
+            .map_err(|e| Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)))?;
         let limit = self.limits.startup_timeout;
         let hello = handshake::hello_request();
         let obj = match self.exchange(&hello, handshake::HELLO_ID, limit) {

@@ -223,8 +223,10 @@ mod tests {
     fn hello_answers() {
         let p1 = obj(json!({"id": "hello", "unsupported": true}));
         assert_eq!(parse_hello(&p1), Ok(Declared::Protocol1));
-        let p2 = obj(json!({"id": "hello", "protocol": 2, "name": "x", "streaming": true,
-            "supports": [{"encoding": "utf-8", "op": "decode", "fields": ["lossy"]}]}));
+        let p2 = obj(
+            json!({"id": "hello", "protocol": 2, "name": "x", "streaming": true,
+            "supports": [{"encoding": "utf-8", "op": "decode", "fields": ["lossy"]}]}),
+        );
         let d = parse_hello(&p2).unwrap();
         assert_eq!(
             d.declaration().unwrap().fields("utf-8", "decode"),
@@ -236,7 +238,8 @@ mod tests {
 
     #[test]
     fn encode_pseudo_fields() {
-        let f = |v: Value| missing_fields("encode", &["bytes".into(), "error-kind".into()], &obj(v));
+        let f =
+            |v: Value| missing_fields("encode", &["bytes".into(), "error-kind".into()], &obj(v));
         assert!(f(json!({"bytes": "41"})).is_empty());
         assert!(f(json!({"error": "surrogate"})).is_empty());
         assert_eq!(f(json!({"error": null})), ["error-kind"]);

@@ -542,14 +542,16 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
         )?
     };
     if suite.cases.is_empty() {
-        return Err(UsageError(if suite.files.is_empty() && args.encodings.is_empty() {
-            "no vector file found: nothing to gate on (give --vectors a file or a folder \
+        return Err(UsageError(
+            if suite.files.is_empty() && args.encodings.is_empty() {
+                "no vector file found: nothing to gate on (give --vectors a file or a folder \
              holding *.json vector files)"
-                .into()
-        } else {
-            "no vector case selected: nothing to gate on (check --vectors and --encoding)"
-                .into()
-        }));
+                    .into()
+            } else {
+                "no vector case selected: nothing to gate on (check --vectors and --encoding)"
+                    .into()
+            },
+        ));
     }
 
     let mut implementations: Vec<Box<dyn Implementation>> = Vec::new();
@@ -876,6 +878,22 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
 /// What `conformance run` does: run, print the terminal report, write the report files;
 /// returns the exit code.
 pub fn main(args: &RunArgs) -> i32 {
+    // A report that cannot be written is found before the run, not after it.
+    for (kind, path) in [
+        ("json", &args.json),
+        ("junit", &args.junit),
+        ("html", &args.html),
+    ] {
+        if let Some(path) = path {
+            if let Err(e) = std::fs::write(path, "") {
+                eprintln!(
+                    "conformance run: cannot write the {kind} report {}: {e}",
+                    path.display()
+                );
+                return EXIT_USAGE;
+            }
+        }
+    }
     let report = match execute(args) {
         Ok(r) => r,
         Err(e) => {

@@ -5,8 +5,8 @@
 //! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into`,
 //! `check_document`), so a run checks each of them against the vectors.
 
-use super::suite::{Case, Test};
 use super::handshake::{Declaration, Declared, Support};
+use super::suite::{Case, Test};
 use super::{Answer, Implementation};
 use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
 use corrected_utf8::{

@@ -217,6 +217,9 @@ pub fn load(
             found.push((rel, source.clone()));
         }
     }
+    // A file reached twice (alone and in its folder) is one file, named where first met.
+    let mut seen = HashSet::new();
+    found.retain(|(_, path)| seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())));
     found.sort();
     let mut unique: Vec<(String, PathBuf)> = Vec::with_capacity(found.len());
     for (rel, path) in found {
@@ -280,10 +283,9 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
                 })?;
                 (path, text)
             }
-            Origin::Embedded(text) => (
-                PathBuf::from(format!("(embedded)/{rel}")),
-                text.to_string(),
-            ),
+            Origin::Embedded(text) => {
+                (PathBuf::from(format!("(embedded)/{rel}")), text.to_string())
+            }
         };
         let parsed = parse_file(&text).map_err(|(line, column, message)| LoadError {
             path: path.clone(),
