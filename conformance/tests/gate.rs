@@ -170,6 +170,13 @@ fn answering_unsupported_for_a_declared_encoding_fails_and_says_which() {
         stdout.contains("declared: utf-8 decode (valid)"),
         "{stdout}"
     );
+    // JUnit and HTML readers see it too.
+    let (code, _, _) = run_t(&dir, &["--junit", "r.xml", "--html", "r.html"]);
+    assert_eq!(code, Some(1));
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(xml.contains(r#"<testsuite name="gate""#), "{xml}");
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    assert!(html.contains("Gate not met (1)"), "{html}");
 
     // A declared field missing from an answer fails too.
     let hello = HELLO_VALID.replace(r#"["valid"]"#, r#"["valid","lossy"]"#);
