@@ -233,7 +233,7 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
     if !report.gate.is_empty() {
         let _ = writeln!(
             out,
-            "GATE NOT MET ({}): the run fails even where no case did",
+            "GATE NOT MET ({}): what was declared or required is not met",
             report.gate.len()
         );
         for p in &report.gate {
