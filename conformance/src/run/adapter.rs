@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 const GRACE: Duration = Duration::from_secs(2);
 /// Lines of stderr kept for crash messages.
 const STDERR_LINES: usize = 8;
+/// Handshakes that time out in a row before the adapter is no longer started (each costs
+/// a whole `--startup-timeout`).
+const HELLO_TIMEOUTS: usize = 2;
 /// How much of an offending stdout line a PROTOCOL message quotes.
 const QUOTE: usize = 200;
 
@@ -74,6 +77,8 @@ pub struct Adapter {
     running: Option<Running>,
     starts: usize,
     declared: Declared,
+    /// Handshakes timed out in a row.
+    hello_timeouts: usize,
 }
 
 impl Adapter {
@@ -86,6 +91,7 @@ impl Adapter {
             running: None,
             starts: 0,
             declared: Declared::Unknown,
+            hello_timeouts: 0,
         }
     }
 
@@ -99,6 +105,13 @@ impl Adapter {
         if self.running.is_some() {
             return Ok(());
         }
+        if self.hello_timeouts >= HELLO_TIMEOUTS {
+            return Err(Answer::Crash(format!(
+                "not started again: its last {HELLO_TIMEOUTS} starts never answered the hello \
+                 within --startup-timeout ({} s)",
+                self.limits.startup_timeout.as_secs_f64()
+            )));
+        }
         self.spawn()
             .map_err(|e| Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)))?;
         let limit = self.limits.startup_timeout;
@@ -106,10 +119,11 @@ impl Adapter {
         let obj = match self.exchange(&hello, handshake::HELLO_ID, limit) {
             Ok(obj) => obj,
             Err(Answer::Timeout(m)) => {
+                self.hello_timeouts += 1;
                 return Err(Answer::Timeout(format!(
                     "no answer to the hello (the first line, the handshake) within \
                      --startup-timeout; {m}"
-                )))
+                )));
             }
             Err(Answer::Crash(m)) => {
                 return Err(Answer::Crash(format!("at start-up (the hello): {m}")))
@@ -119,6 +133,7 @@ impl Adapter {
             }
             Err(other) => return Err(other),
         };
+        self.hello_timeouts = 0;
         match handshake::parse_hello(&obj) {
             Ok(declared) => {
                 // The first start's declaration holds for the whole run.
