@@ -403,10 +403,29 @@ def _respond(request: dict) -> dict:
     raise Unsupported("%s/%s" % (encoding, op))
 
 
+_DECODE_FIELDS = ["output", "lossy", "valid", "strict"]
+_ENCODE_FIELDS = ["bytes", "error", "error-kind"]
+
+# Protocol 2's handshake: what this adapter answers for every case (README.md, "Protocol 2").
+HELLO = {
+    "protocol": 2,
+    "name": "independent Python implementation (stdlib only)",
+    "supports": [
+        {"encoding": e, "op": op, "fields": fields}
+        for e in ("corrected-utf8", "utf-8", "utf-inf-8")
+        for op, fields in (("decode", _DECODE_FIELDS), ("encode", _ENCODE_FIELDS))
+    ]
+    + [{"encoding": "corrected-utf8", "op": "document", "fields": ["findings"]}],
+}
+
+
 def handle(request) -> dict:
     """One protocol response for one parsed request (any JSON value)."""
     rid = request.get("id") if isinstance(request, dict) else None
     response = {"id": rid}
+    if isinstance(request, dict) and request.get("op") == "hello":
+        response.update(HELLO)
+        return response
     try:
         if not isinstance(request, dict):
             raise Unsupported("request is not an object")

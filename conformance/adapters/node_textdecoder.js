@@ -66,6 +66,17 @@ function respond(request) {
   return null;
 }
 
+// Protocol 2's handshake: what this adapter answers for every case (README.md,
+// "Protocol 2"). Encode failures are sent as `error: null`: no "error-kind".
+const HELLO = {
+  protocol: 2,
+  name: "Node.js " + process.version + " TextDecoder / TextEncoder",
+  supports: [
+    { encoding: "utf-8", op: "decode", fields: ["lossy", "valid"] },
+    { encoding: "utf-8", op: "encode", fields: ["bytes", "error"] },
+  ],
+};
+
 function handleLine(line) {
   let request;
   try {
@@ -77,6 +88,7 @@ function handleLine(line) {
     return { id: null, unsupported: true };
   }
   const response = { id: request.id === undefined ? null : request.id };
+  if (request.op === "hello") return Object.assign(response, HELLO);
   let result = null;
   try {
     result = respond(request);

@@ -73,6 +73,19 @@ def _respond(request: dict) -> dict:
     raise Unsupported
 
 
+# Protocol 2's handshake: what this adapter answers for every case (README.md, "Protocol 2").
+# Encode failures other than surrogates and out-of-range would be sent as `error: null`,
+# so no "error-kind" is declared.
+HELLO = {
+    "protocol": 2,
+    "name": "CPython %d.%d utf-8 codec" % sys.version_info[:2],
+    "supports": [
+        {"encoding": "utf-8", "op": "decode", "fields": ["lossy", "valid", "strict"]},
+        {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]},
+    ],
+}
+
+
 def handle_line(line: str) -> dict:
     try:
         request = json.loads(line)
@@ -81,6 +94,9 @@ def handle_line(line: str) -> dict:
     if not isinstance(request, dict):
         return {"id": None, "unsupported": True}
     response = {"id": request.get("id")}
+    if request.get("op") == "hello":
+        response.update(HELLO)
+        return response
     try:
         response.update(_respond(request))
     except Unsupported:

@@ -449,6 +449,23 @@ class Smoke(unittest.TestCase):
         self.assertEqual(more[0], {"id": "n#1", "bytes": "efbfbd"}, "TextEncoder replaces a lone surrogate")
         self.assertEqual(more[1], {"id": "n#2", "unsupported": True})
 
+    def test_hello_declares_protocol_2(self):
+        # The handshake (README.md, "Protocol 2"): what each adapter answers on every case.
+        want = {
+            "corrected_utf8": {("corrected-utf8", "document"), ("utf-8", "decode"), ("utf-inf-8", "encode")},
+            "python_codec": {("utf-8", "decode"), ("utf-8", "encode")},
+            "node_textdecoder": {("utf-8", "decode"), ("utf-8", "encode")},
+        }
+        for name in ADAPTERS:
+            if name == "node_textdecoder" and not NODE:
+                continue
+            with self.subTest(adapter=name):
+                r = run_adapter(name, [{"id": "hello", "op": "hello", "protocol": 2}])[0]
+                self.assertEqual((r["id"], r["protocol"]), ("hello", 2))
+                declared = {(s["encoding"], s["op"]): s["fields"] for s in r["supports"]}
+                self.assertLessEqual(want[name], set(declared))
+                self.assertTrue(all(declared.values()))
+
     def test_responses_are_flushed_one_by_one(self):
         # The runner waits for each response before it sends the next request.
         for name in ADAPTERS:

@@ -6,14 +6,20 @@
 //! process that exits, hangs, prints something that is not a JSON object or answers with
 //! the wrong id is killed (the whole group) and reaped, and started again for the next
 //! case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills the group.
-//! Process groups are a Unix notion: elsewhere only the `sh` process itself is killed.
+//!
+//! Each start begins with the handshake ([`super::handshake`]): the hello gets the
+//! start-up allowance (`--startup-timeout`), and only then do cases get `--timeout`.
+//! An answer line longer than `--max-line-bytes` is a PROTOCOL error, read no further.
 
+use super::handshake::{self, Declared};
 use super::outcome::{Answer, Implementation};
 use super::suite::Case;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -23,6 +29,9 @@ use std::time::{Duration, Instant};
 const GRACE: Duration = Duration::from_secs(2);
 /// Lines of stderr kept for crash messages.
 const STDERR_LINES: usize = 8;
+/// Handshakes that time out in a row before the adapter is no longer started (each costs
+/// a whole `--startup-timeout`).
+const HELLO_TIMEOUTS: usize = 2;
 /// How much of an offending stdout line a PROTOCOL message quotes.
 const QUOTE: usize = 200;
 
@@ -30,6 +39,8 @@ const QUOTE: usize = 200;
 enum Msg {
     /// One line of stdout, without its line ending.
     Line(Vec<u8>),
+    /// A line longer than the cap (nothing more is read).
+    TooLong(usize),
     /// Stdout closed (or failed to read).
     Eof,
     /// Writing a request to stdin failed (a broken pipe: the process is gone).
@@ -43,26 +54,44 @@ struct Running {
     requests: Option<Sender<Vec<u8>>>,
     msgs: Receiver<Msg>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Whether any byte came on stdout since the start (a silent adapter's hint).
+    spoke: Arc<AtomicBool>,
+}
+
+/// The limits an adapter runs under.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Per case.
+    pub timeout: Duration,
+    /// For the handshake after each start.
+    pub startup_timeout: Duration,
+    /// The longest answer line, in bytes.
+    pub max_line: usize,
 }
 
 /// An external implementation: a command speaking the line protocol.
 pub struct Adapter {
     name: String,
     command: String,
-    timeout: Duration,
+    limits: Limits,
     running: Option<Running>,
     starts: usize,
+    declared: Declared,
+    /// Handshakes timed out in a row.
+    hello_timeouts: usize,
 }
 
 impl Adapter {
     /// An adapter named `name` that runs `command` through `sh -c` when first needed.
-    pub fn new(name: &str, command: &str, timeout: Duration) -> Adapter {
+    pub fn new(name: &str, command: &str, limits: Limits) -> Adapter {
         Adapter {
             name: name.to_string(),
             command: command.to_string(),
-            timeout,
+            limits,
             running: None,
             starts: 0,
+            declared: Declared::Unknown,
+            hello_timeouts: 0,
         }
     }
 
@@ -71,20 +100,69 @@ impl Adapter {
         self.starts
     }
 
-    fn start(&mut self) -> std::io::Result<&mut Running> {
-        if self.running.is_none() {
-            let mut command = Command::new("sh");
-            command
+    /// Starts the process if it is not running, and shakes hands with it.
+    fn start(&mut self) -> Result<(), Answer> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        if self.hello_timeouts >= HELLO_TIMEOUTS {
+            return Err(Answer::Crash(format!(
+                "not started again: its last {HELLO_TIMEOUTS} starts never answered the hello \
+                 within --startup-timeout ({} s)",
+                self.limits.startup_timeout.as_secs_f64()
+            )));
+        }
+        self.spawn()
+            .map_err(|e| Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)))?;
+        let limit = self.limits.startup_timeout;
+        let hello = handshake::hello_request();
+        let obj = match self.exchange(&hello, handshake::HELLO_ID, limit) {
+            Ok(obj) => obj,
+            Err(Answer::Timeout(m)) => {
+                self.hello_timeouts += 1;
+                return Err(Answer::Timeout(format!(
+                    "no answer to the hello (the first line, the handshake) within \
+                     --startup-timeout; {m}"
+                )));
+            }
+            Err(Answer::Crash(m)) => {
+                return Err(Answer::Crash(format!("at start-up (the hello): {m}")))
+            }
+            Err(Answer::Protocol(m)) => {
+                return Err(Answer::Protocol(format!("answer to the hello: {m}")))
+            }
+            Err(other) => return Err(other),
+        };
+        self.hello_timeouts = 0;
+        match handshake::parse_hello(&obj) {
+            Ok(declared) => {
+                // The first start's declaration holds for the whole run.
+                if self.declared == Declared::Unknown {
+                    self.declared = declared;
+                }
+                Ok(())
+            }
+            Err(m) => {
+                self.stop(true);
+                Err(Answer::Protocol(format!("answer to the hello: {m}")))
+            }
+        }
+    }
+
+    fn spawn(&mut self) -> std::io::Result<()> {
+        {
+            become_subreaper();
+            let mut child = Command::new("sh")
                 .arg("-c")
                 .arg(&self.command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            group::prepare(&mut command);
-            let mut child = command.spawn()?;
+                .stderr(Stdio::piped())
+                .process_group(0)
+                .spawn()?;
             self.starts += 1;
             let pgid = child.id() as i32;
-            group::register(pgid);
+            register(pgid);
             let (msg_tx, msgs) = mpsc::channel();
             let (requests, req_rx) = mpsc::channel::<Vec<u8>>();
 
@@ -101,16 +179,27 @@ impl Adapter {
             });
 
             let stdout = child.stdout.take().expect("piped stdout");
+            let spoke = Arc::new(AtomicBool::new(false));
+            let spoke_w = Arc::clone(&spoke);
+            let max_line = self.limits.max_line;
             spawn(&self.name, "stdout", move || {
                 let mut reader = BufReader::new(stdout);
                 loop {
                     let mut line = Vec::new();
-                    match reader.read_until(b'\n', &mut line) {
+                    // At most the cap and a newline: an endless line costs no more.
+                    let cap = max_line as u64 + 1;
+                    match reader.by_ref().take(cap).read_until(b'\n', &mut line) {
                         Ok(0) | Err(_) => {
                             let _ = msg_tx.send(Msg::Eof);
                             return;
                         }
                         Ok(_) => {
+                            spoke_w.store(true, Ordering::SeqCst);
+                            let ended = line.last() == Some(&b'\n');
+                            if !ended && line.len() > max_line {
+                                let _ = msg_tx.send(Msg::TooLong(max_line));
+                                return;
+                            }
                             while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                                 line.pop();
                             }
@@ -151,9 +240,10 @@ impl Adapter {
                 requests: Some(requests),
                 msgs,
                 stderr,
+                spoke,
             });
         }
-        Ok(self.running.as_mut().expect("just started"))
+        Ok(())
     }
 
     /// Kills the process group and reaps the process; returns how it ended and its last
@@ -162,18 +252,18 @@ impl Adapter {
         let mut running = self.running.take()?;
         running.requests = None; // closes stdin once the writer thread sees it
         let status = if kill {
-            group::kill(&mut running.child, running.pgid);
+            kill_group(running.pgid);
             running.child.wait().ok()
         } else {
             wait_for(&mut running.child, GRACE).or_else(|| {
-                group::kill(&mut running.child, running.pgid);
+                kill_group(running.pgid);
                 running.child.wait().ok()
             })
         };
         // Anything left in the group (children of `sh`) goes too, and is reaped.
-        group::kill(&mut running.child, running.pgid);
-        group::reap(running.pgid);
-        group::unregister(running.pgid);
+        kill_group(running.pgid);
+        reap_group(running.pgid);
+        unregister(running.pgid);
         // Let the stderr thread catch the last lines of a process that just died.
         thread::sleep(Duration::from_millis(20));
         let stderr = running
@@ -219,7 +309,7 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    match (status.code(), group::signal(status)) {
+    match (status.code(), status.signal()) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => format!("was killed by signal {sig}"),
         _ => "ended".to_string(),
@@ -245,21 +335,44 @@ impl Implementation for Adapter {
     }
 
     fn answer(&mut self, case: &Case) -> Answer {
-        let mut line = case.request().to_string().into_bytes();
+        if let Err(answer) = self.start() {
+            return answer;
+        }
+        let timeout = self.limits.timeout;
+        match self.exchange(&case.request(), &case.id, timeout) {
+            Ok(obj) => Answer::Response(obj),
+            Err(answer) => answer,
+        }
+    }
+
+    fn declared(&self) -> Declared {
+        self.declared.clone()
+    }
+}
+
+impl Adapter {
+    /// Sends one request line and reads its answer: a JSON object with the id `id` (the
+    /// hello's answer may also have a null id, as protocol 1's robustness rule gives).
+    fn exchange(
+        &mut self,
+        request: &Value,
+        id: &str,
+        timeout: Duration,
+    ) -> Result<Map<String, Value>, Answer> {
+        let mut line = request.to_string().into_bytes();
         line.push(b'\n');
-        let timeout = self.timeout;
-        let running = match self.start() {
-            Ok(r) => r,
-            Err(e) => return Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)),
+        let Some(running) = self.running.as_mut() else {
+            return Err(Answer::Crash("the adapter is not running".into()));
         };
         if running
             .requests
             .as_ref()
             .is_some_and(|r| r.send(line).is_err())
         {
-            return self.crash("the request could not be sent");
+            return Err(self.crash("the request could not be sent"));
         }
         let msg = running.msgs.recv_timeout(timeout);
+        let spoke = running.spoke.load(Ordering::SeqCst);
         match msg {
             Ok(Msg::Line(bytes)) => {
                 let text = String::from_utf8_lossy(&bytes);
@@ -267,42 +380,63 @@ impl Implementation for Adapter {
                     Ok(v) => v,
                     Err(e) => {
                         self.stop(true);
-                        return Answer::Protocol(format!(
+                        return Err(Answer::Protocol(format!(
                             "not JSON ({e}): {:?}",
                             truncate(&text, QUOTE)
-                        ));
+                        )));
                     }
                 };
                 let Value::Object(obj) = value else {
                     self.stop(true);
-                    return Answer::Protocol(format!(
+                    return Err(Answer::Protocol(format!(
                         "not a JSON object: {}",
                         truncate(&text, QUOTE)
-                    ));
+                    )));
                 };
+                let hello = id == handshake::HELLO_ID;
                 match obj.get("id") {
-                    Some(Value::String(id)) if *id == case.id => Answer::Response(obj),
+                    Some(Value::String(got)) if got == id => Ok(obj),
+                    Some(Value::Null) if hello => Ok(obj),
                     Some(other) => {
                         let other = other.to_string();
                         self.stop(true);
-                        Answer::Protocol(format!(
-                            "answered id {} to request {:?}",
+                        Err(Answer::Protocol(format!(
+                            "answered id {} to request {id:?} (answers must come in order, \
+                             one line per request)",
                             truncate(&other, QUOTE),
-                            case.id
-                        ))
+                        )))
                     }
                     None => {
                         self.stop(true);
-                        Answer::Protocol(format!("no `id` in {}", truncate(&text, QUOTE)))
+                        Err(Answer::Protocol(format!(
+                            "no `id` in {}",
+                            truncate(&text, QUOTE)
+                        )))
                     }
                 }
             }
-            Ok(Msg::Eof) => self.crash("stdout closed"),
-            Ok(Msg::WriteFailed(e)) => self.crash(&format!("writing the request failed ({e})")),
-            Err(RecvTimeoutError::Disconnected) => self.crash("the adapter's pipes closed"),
+            Ok(Msg::TooLong(max)) => {
+                self.stop(true);
+                Err(Answer::Protocol(format!(
+                    "an answer line longer than {max} bytes (--max-line-bytes): is every \
+                     answer one line ending in a newline?"
+                )))
+            }
+            Ok(Msg::Eof) => Err(self.crash("stdout closed")),
+            Ok(Msg::WriteFailed(e)) => {
+                Err(self.crash(&format!("writing the request failed ({e})")))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.crash("the adapter's pipes closed")),
             Err(RecvTimeoutError::Timeout) => {
                 self.stop(true);
-                Answer::Timeout(timeout)
+                let mut m = format!("no answer within {} s; killed", timeout.as_secs_f64());
+                if !spoke {
+                    m.push_str(
+                        " (nothing at all came on its stdout since it started: did it flush \
+                         stdout after each line?)",
+                    );
+                }
+                Err(Answer::Timeout(m))
             }
         }
     }
@@ -314,155 +448,97 @@ impl Drop for Adapter {
     }
 }
 
-// --- Killing every adapter, also when the runner itself is interrupted. ---
+// --- Killing every adapter when the runner itself is interrupted. ---
 
-/// Process groups: killing an adapter with everything it started, also when the runner
-/// itself is interrupted.
-#[cfg(unix)]
-mod group {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    use std::process::{Child, Command, ExitStatus};
-    use std::sync::atomic::{AtomicI32, Ordering};
-    use std::thread;
-    use std::time::{Duration, Instant};
+/// Process groups of running adapters (0 = free slot).
+static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
 
-    /// Runs the adapter in a process group of its own, the runner being its subreaper.
-    pub(super) fn prepare(command: &mut Command) {
-        become_subreaper();
-        command.process_group(0);
-    }
-
-    /// Kills the adapter's whole process group.
-    pub(super) fn kill(_child: &mut Child, pgid: i32) {
-        kill_group(pgid);
-    }
-
-    /// The signal that ended the process, if one did.
-    pub(super) fn signal(status: ExitStatus) -> Option<i32> {
-        status.signal()
-    }
-
-    /// Process groups of running adapters (0 = free slot).
-    static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
-
-    pub(super) fn register(pgid: i32) {
-        for slot in &GROUPS {
-            if slot
-                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-            {
-                return;
-            }
-        }
-    }
-
-    pub(super) fn unregister(pgid: i32) {
-        for slot in &GROUPS {
-            let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
-        }
-    }
-
-    fn kill_group(pgid: i32) {
-        if pgid > 0 {
-            // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-
-    /// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
-    /// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap`] rather than
-    /// left to an init process that may not reap (as in some containers).
-    fn become_subreaper() {
-        #[cfg(target_os = "linux")]
+fn register(pgid: i32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
         {
-            static ONCE: std::sync::Once = std::sync::Once::new();
-            ONCE.call_once(|| {
-                // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
-                unsafe {
-                    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-                }
-            });
-        }
-    }
-
-    /// Reaps every child of the runner left in process group `pgid` (all of them were just
-    /// sent SIGKILL), waiting at most a second.
-    pub(super) fn reap(pgid: i32) {
-        let start = Instant::now();
-        loop {
-            let mut status = 0;
-            // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
-            let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
-            if r > 0 {
-                continue; // reaped one; look for more
-            }
-            if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                return; // ECHILD: none left
-            }
-            if start.elapsed() > Duration::from_secs(1) {
-                return;
-            }
-            // r == 0: a member has not died yet.
-            kill_group(pgid);
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    extern "C" fn on_signal(sig: libc::c_int) {
-        for slot in &GROUPS {
-            kill_group(slot.load(Ordering::SeqCst));
-        }
-        // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
-        // and raising again ends the runner the way the signal would have.
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
-        }
-    }
-
-    /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
-    /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
-    /// reach them).
-    pub(super) fn kill_adapters_on_signal() {
-        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: installs a handler that only calls async-signal-safe functions.
-            unsafe {
-                libc::signal(sig, handler);
-            }
+            return;
         }
     }
 }
 
-/// Without process groups: only the adapter's `sh` process is killed.
-#[cfg(not(unix))]
-mod group {
-    use std::process::{Child, Command, ExitStatus};
-
-    pub(super) fn prepare(_command: &mut Command) {}
-
-    pub(super) fn register(_pgid: i32) {}
-
-    pub(super) fn unregister(_pgid: i32) {}
-
-    pub(super) fn kill(child: &mut Child, _pgid: i32) {
-        let _ = child.kill();
+fn unregister(pgid: i32) {
+    for slot in &GROUPS {
+        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
     }
+}
 
-    pub(super) fn reap(_pgid: i32) {}
-
-    pub(super) fn signal(_status: ExitStatus) -> Option<i32> {
-        None
+fn kill_group(pgid: i32) {
+    if pgid > 0 {
+        // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
     }
+}
 
-    pub(super) fn kill_adapters_on_signal() {}
+/// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
+/// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap_group`] rather than
+/// left to an init process that may not reap (as in some containers).
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
+            unsafe {
+                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+            }
+        });
+    }
+}
+
+/// Reaps every child of the runner left in process group `pgid` (all of them were just
+/// sent SIGKILL), waiting at most a second.
+fn reap_group(pgid: i32) {
+    let start = Instant::now();
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
+        let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+        if r > 0 {
+            continue; // reaped one; look for more
+        }
+        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+            return; // ECHILD: none left
+        }
+        if start.elapsed() > Duration::from_secs(1) {
+            return;
+        }
+        // r == 0: a member has not died yet.
+        kill_group(pgid);
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    for slot in &GROUPS {
+        kill_group(slot.load(Ordering::SeqCst));
+    }
+    // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
+    // and raising again ends the runner the way the signal would have.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
 /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
-/// reach them). Does nothing where there are no process groups.
+/// reach them).
 pub fn kill_adapters_on_signal() {
-    group::kill_adapters_on_signal();
+    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: installs a handler that only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(sig, handler);
+        }
+    }
 }

@@ -1,19 +1,23 @@
 //! `conformance run`: the vectors against the reference codec or any implementation that
 //! speaks the line protocol, with terminal, JSON, JUnit and HTML reports.
 //!
-//! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2).
-//! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
+//! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2);
+//!   [`embedded`]: the vector files built into the binary, the default.
+//! * [`handshake`]: protocol 2's hello, the declaration, `--require`: the gate's floor.
+//! * [`reference`]: the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
 //! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
 //! * [`verdict`]: one response against its vector.
 //! * [`expected`]: the known failures of `--expected-failures`.
 //! * [`report`]: the terminal report and the `--json`, `--junit`, `--html` files.
 //!
-//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`run()`]
+//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`main`]
 //! (what the `run` subcommand does, returning the exit code).
 
 pub mod adapter;
+pub mod embedded;
 pub mod expected;
+pub mod handshake;
 pub mod outcome;
 pub mod reference;
 pub mod report;
@@ -21,6 +25,7 @@ pub mod suite;
 pub mod verdict;
 
 use expected::ExpectedFailures;
+use handshake::{describe_supports, Declared, Requirement};
 pub use outcome::{
     Answer, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport, Status,
     UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
@@ -35,13 +40,16 @@ use verdict::Verdict;
 /// The arguments of `conformance run`.
 #[derive(clap::Args, Clone, Debug)]
 #[command(
-    after_help = "Exit status: 0 every checked case passed; 1 a case failed, crashed, \
-timed out, broke the protocol or passed unexpectedly; 2 bad usage or an unreadable or \
-malformed vector file (nothing run). See conformance/README.md."
+    after_help = "Exit status: 0 every checked case passed and the gate's floor was met; 1 a \
+case failed, crashed, timed out, broke the protocol or passed unexpectedly, or an adapter \
+answered less than it declared, declared nothing that the vectors test, or missed a \
+--require; 2 bad usage, an unreadable or malformed vector file, no vectors at all (nothing \
+run), or a report file that cannot be written. Killed by a signal: the shell's 128+N. \
+See docs/gating.md and conformance/README.md."
 )]
 pub struct RunArgs {
     /// A vector file or folder (searched recursively for *.json, *.schema.json excluded);
-    /// repeatable. Default: the project's vectors/.
+    /// repeatable. Default: the vectors embedded in this binary at build time.
     #[arg(long = "vectors", value_name = "PATH")]
     pub vectors: Vec<PathBuf>,
 
@@ -64,6 +72,27 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_secs)]
     pub timeout: Duration,
 
+    /// Seconds an adapter may take to start and answer the hello (the handshake), after
+    /// every start; the per-case --timeout starts after it.
+    #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_secs)]
+    pub startup_timeout: Duration,
+
+    /// The longest answer line an adapter may write, in bytes; a longer one is a protocol
+    /// error (and is read no further).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE)]
+    pub max_line_bytes: usize,
+
+    /// ENCODING:OP[:FIELD,…]: every implementation must answer every case of ENCODING
+    /// and OP with these fields (levels: events, lossy, strict, validity), and declare
+    /// them when it speaks protocol 2; repeatable. Exit 1 otherwise.
+    #[arg(long = "require", value_name = "ENCODING:OP[:FIELD,…]",
+          value_parser = handshake::parse_requirement)]
+    pub require: Vec<Requirement>,
+
+    /// Let an adapter that declares nothing (protocol 1) pass without --require.
+    #[arg(long)]
+    pub allow_undeclared: bool,
+
     /// Stop sending cases to an adapter after this many crashes, timeouts or protocol
     /// errors in a row (the rest count as crashes); 0 never gives up.
     #[arg(long, value_name = "N", default_value_t = 10)]
@@ -84,6 +113,31 @@ pub struct RunArgs {
     /// Write a self-contained HTML page here: the vectors x implementations matrix.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+}
+
+/// The default of `--max-line-bytes`: 16 MiB, far above any vector's answer.
+pub const DEFAULT_MAX_LINE: usize = 16 << 20;
+
+impl Default for RunArgs {
+    /// The defaults of the command line: embedded vectors, the reference, no reports.
+    fn default() -> Self {
+        RunArgs {
+            vectors: vec![],
+            encodings: vec![],
+            adapters: vec![],
+            reference: false,
+            timeout: Duration::from_secs(5),
+            startup_timeout: Duration::from_secs(60),
+            max_line_bytes: DEFAULT_MAX_LINE,
+            require: vec![],
+            allow_undeclared: false,
+            give_up_after: 10,
+            expected_failures: None,
+            json: None,
+            junit: None,
+            html: None,
+        }
+    }
 }
 
 fn parse_adapter(s: &str) -> Result<(String, String), String> {
@@ -134,13 +188,27 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
         Some(path) => ExpectedFailures::load(path)?,
         None => ExpectedFailures::default(),
     };
-    let default_root = crate::vectors::default_dir();
-    let sources = if args.vectors.is_empty() {
-        vec![default_root.clone()]
+    let suite = if args.vectors.is_empty() {
+        suite::load_embedded(&args.encodings)?
     } else {
-        args.vectors.clone()
+        suite::load(
+            &args.vectors,
+            &args.encodings,
+            &crate::vectors::default_dir(),
+        )?
     };
-    let suite = suite::load(&sources, &args.encodings, &default_root)?;
+    if suite.cases.is_empty() {
+        return Err(UsageError(
+            if suite.files.is_empty() && args.encodings.is_empty() {
+                "no vector file found: nothing to gate on (give --vectors a file or a folder \
+             holding *.json vector files)"
+                    .into()
+            } else {
+                "no vector case selected: nothing to gate on (check --vectors and --encoding)"
+                    .into()
+            },
+        ));
+    }
 
     let mut implementations: Vec<Box<dyn Implementation>> = Vec::new();
     if args.adapters.is_empty() || args.reference {
@@ -150,7 +218,12 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
         adapter::kill_adapters_on_signal();
     }
     for (name, command) in &args.adapters {
-        implementations.push(Box::new(adapter::Adapter::new(name, command, args.timeout)));
+        let limits = adapter::Limits {
+            timeout: args.timeout,
+            startup_timeout: args.startup_timeout,
+            max_line: args.max_line_bytes,
+        };
+        implementations.push(Box::new(adapter::Adapter::new(name, command, limits)));
     }
 
     let results: Vec<ImplResult> = std::thread::scope(|scope| {
@@ -172,13 +245,140 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
     let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
     let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
     let unmatched_expected = expected_failures.unmatched(&ran, &ids);
+    let gate = gate(&suite, &results, args);
     Ok(RunReport {
         implementations: results,
         unmatched_expected,
         expected_failures,
         timeout: args.timeout,
         suite,
+        gate,
     })
+}
+
+/// The gate's floor: what makes a run fail though no case did.
+fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
+    let mut problems = Vec::new();
+    let tested: BTreeSet<(&str, &str)> = suite
+        .cases
+        .iter()
+        .map(|c| (c.encoding.as_str(), c.op()))
+        .collect();
+    for imp in results {
+        let name = &imp.name;
+        match &imp.declared {
+            Declared::Protocol2(d) => {
+                if !d
+                    .supports
+                    .iter()
+                    .any(|s| tested.contains(&(s.encoding.as_str(), s.op.as_str())))
+                {
+                    problems.push(format!(
+                        "[{name}] declared nothing that these vectors test (declared: {}; \
+                         tested: {})",
+                        describe_supports(&d.supports),
+                        tested
+                            .iter()
+                            .map(|(e, o)| format!("{e} {o}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                // Cases that answered less than declared, per encoding, op and shortfall.
+                let mut short: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+                for (case, r) in suite.cases.iter().zip(&imp.results) {
+                    if let (Some(what), true) = (&r.undeclared, r.status.is_failure()) {
+                        short.entry(what).or_insert((0, &case.id)).0 += 1;
+                    }
+                }
+                for (what, (n, first)) in short {
+                    problems.push(format!(
+                        "[{name}] answered less than it declared: {what} on {n} case(s) \
+                         (first: {first})"
+                    ));
+                }
+            }
+            Declared::Protocol1 | Declared::Unknown
+                if args.require.is_empty() && !args.allow_undeclared =>
+            {
+                let how = if imp.declared == Declared::Protocol1 {
+                    "declared nothing (protocol 1)"
+                } else {
+                    "never completed the handshake, so declared nothing"
+                };
+                problems.push(format!(
+                    "[{name}] {how}: skipped cases could hide a regression. Add a handshake \
+                     (protocol 2, conformance/adapters/README.md) or pass --require \
+                     ENCODING:OP[:FIELD,…] (or --allow-undeclared)"
+                ));
+            }
+            _ => {}
+        }
+        for req in &args.require {
+            let cases: Vec<(&Case, &CaseResult)> = suite
+                .cases
+                .iter()
+                .zip(&imp.results)
+                .filter(|(c, _)| c.encoding == req.encoding && c.op() == req.op)
+                .collect();
+            if cases.is_empty() {
+                continue; // said once below, not per implementation
+            }
+            if let Some(d) = imp.declared.declaration() {
+                let declared = d.fields(&req.encoding, &req.op);
+                let missing: Vec<&String> = req
+                    .fields
+                    .iter()
+                    .filter(|f| declared.is_none_or(|d| !d.contains(f)))
+                    .collect();
+                if declared.is_none() {
+                    problems.push(format!("[{name}] --require {req}: not declared"));
+                } else if !missing.is_empty() {
+                    problems.push(format!(
+                        "[{name}] --require {req}: declared without {}",
+                        missing
+                            .iter()
+                            .map(|f| f.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+            let short: Vec<&Case> = cases
+                .iter()
+                .filter(|(_, r)| {
+                    !matches!(r.raw, Status::Pass | Status::Fail)
+                        || req
+                            .fields
+                            .iter()
+                            .any(|f| !handshake::has_answered(&req.op, f, &r.answered))
+                })
+                .map(|(c, _)| *c)
+                .collect();
+            if let Some(first) = short.first() {
+                problems.push(format!(
+                    "[{name}] --require {req}: {} of {} case(s) not answered{} (first: {})",
+                    short.len(),
+                    cases.len(),
+                    if req.fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {}", req.fields.join(", "))
+                    },
+                    first.id
+                ));
+            }
+        }
+    }
+    for req in &args.require {
+        if !tested.contains(&(req.encoding.as_str(), req.op.as_str())) {
+            problems.push(format!(
+                "--require {req}: no vector of this run tests {} {}",
+                req.encoding, req.op
+            ));
+        }
+    }
+    problems
 }
 
 /// Runs every case through one implementation.
@@ -206,8 +406,41 @@ fn run_one(
                      or protocol errors in a row"
                 )),
                 expected_failure: None,
+                answered: vec![],
+                undeclared: None,
             },
-            None => judge(case, imp.answer(case)),
+            None => {
+                let answer = imp.answer(case);
+                let declared = imp.declared();
+                let fields = declared
+                    .declaration()
+                    .and_then(|d| d.fields(&case.encoding, case.op()));
+                let shortfall = match (&answer, fields) {
+                    (Answer::Response(obj), Some(fields)) => {
+                        if obj.get("unsupported") == Some(&serde_json::Value::Bool(true)) {
+                            Some("answered `unsupported`".to_string())
+                        } else {
+                            let missing = handshake::missing_fields(case.op(), fields, obj);
+                            (!missing.is_empty())
+                                .then(|| format!("no `{}` in the answer", missing.join("`, `")))
+                        }
+                    }
+                    _ => None,
+                };
+                let mut r = judge(case, answer);
+                if let Some(what) = shortfall {
+                    r.message = Some(format!(
+                        "{what}, but the handshake declared {} {} with {}",
+                        case.encoding,
+                        case.op(),
+                        fields.unwrap_or_default().join(", ")
+                    ));
+                    r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
+                    r.status = Status::Fail;
+                    r.raw = Status::Fail;
+                }
+                r
+            }
         };
         if matches!(r.raw, Status::Crash | Status::Timeout | Status::Protocol) {
             in_a_row += 1;
@@ -236,6 +469,7 @@ fn run_one(
         }
     }
     let describe = imp.describe();
+    let declared = imp.declared();
     drop(imp); // ends an adapter's process before the report is written
     ImplResult {
         name,
@@ -243,11 +477,22 @@ fn run_one(
         results,
         elapsed: start.elapsed(),
         gave_up_at: gave_up_at.filter(|&i| i < suite.cases.len()),
+        declared,
     }
 }
 
 /// Turns an answer into a result (expected failures not applied yet).
 pub fn judge(case: &Case, answer: Answer) -> CaseResult {
+    let answered = match &answer {
+        Answer::Response(obj) => {
+            let mut keys: Vec<String> = obj.keys().filter(|k| *k != "id").cloned().collect();
+            if obj.get("error").is_some_and(serde_json::Value::is_string) {
+                keys.push("error-kind".into());
+            }
+            keys
+        }
+        _ => vec![],
+    };
     let (raw, checked, mismatches, message) = match answer {
         Answer::Response(obj) => match verdict::verdict(case, &obj) {
             Verdict::Pass { checked } => (Status::Pass, checked, vec![], None),
@@ -259,12 +504,7 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
             Verdict::Protocol { message } => (Status::Protocol, vec![], vec![], Some(message)),
         },
         Answer::Crash(m) => (Status::Crash, vec![], vec![], Some(m)),
-        Answer::Timeout(t) => (
-            Status::Timeout,
-            vec![],
-            vec![],
-            Some(format!("no answer within {} s; killed", t.as_secs_f64())),
-        ),
+        Answer::Timeout(m) => (Status::Timeout, vec![], vec![], Some(m)),
         Answer::Protocol(m) => (Status::Protocol, vec![], vec![], Some(m)),
     };
     CaseResult {
@@ -274,17 +514,33 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
         mismatches,
         message,
         expected_failure: None,
+        answered,
+        undeclared: None,
     }
 }
 
-/// What `conformance run` does: run, print the terminal report, write the report files;
-/// returns the exit code.
+/// What `conformance run` does: run, print the terminal report, write the report files.
 pub fn run(args: &RunArgs) -> ExitCode {
     ExitCode::from(run_code(args) as u8)
 }
 
-/// [`run()`]'s exit code as a number ([`EXIT_OK`], [`EXIT_FAILED`], [`EXIT_USAGE`]).
 fn run_code(args: &RunArgs) -> i32 {
+    // A report that cannot be written is found before the run, not after it.
+    for (kind, path) in [
+        ("json", &args.json),
+        ("junit", &args.junit),
+        ("html", &args.html),
+    ] {
+        if let Some(path) = path {
+            if let Err(e) = std::fs::write(path, "") {
+                eprintln!(
+                    "conformance run: cannot write the {kind} report {}: {e}",
+                    path.display()
+                );
+                return EXIT_USAGE;
+            }
+        }
+    }
     let report = match execute(args) {
         Ok(r) => r,
         Err(e) => {

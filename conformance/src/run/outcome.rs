@@ -2,6 +2,7 @@
 //! and the report the output formats render.
 
 use super::expected::ExpectedFailures;
+use super::handshake::Declared;
 use super::suite::{Case, LoadError, Suite};
 use super::verdict::Mismatch;
 use serde_json::{Map, Value};
@@ -9,9 +10,11 @@ use std::time::Duration;
 
 /// Exit code: every checked case passed.
 pub const EXIT_OK: i32 = 0;
-/// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly.
+/// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly;
+/// or the gate's floor was not met (see [`RunReport::gate`]).
 pub const EXIT_FAILED: i32 = 1;
-/// Exit code: bad usage, or an unreadable or malformed vector (or expected-failures) file.
+/// Exit code: bad usage, an unreadable or malformed vector (or expected-failures) file, no
+/// vectors at all, or a report file that cannot be written.
 pub const EXIT_USAGE: i32 = 2;
 
 /// What an implementation answered to one case, before checking.
@@ -21,8 +24,8 @@ pub enum Answer {
     Response(Map<String, Value>),
     /// The process ended or its pipes broke; the detail says how.
     Crash(String),
-    /// No answer within the timeout; the process was killed.
-    Timeout(Duration),
+    /// No answer within the timeout; the process was killed. The message says so.
+    Timeout(String),
     /// A line that is not a JSON object, or the wrong or no `id`.
     Protocol(String),
 }
@@ -35,6 +38,8 @@ pub trait Implementation: Send {
     fn describe(&self) -> String;
     /// Answers one case.
     fn answer(&mut self, case: &Case) -> Answer;
+    /// What its handshake declared (known once it has started).
+    fn declared(&self) -> Declared;
 }
 
 /// The outcome of one case for one implementation.
@@ -110,6 +115,11 @@ pub struct CaseResult {
     pub message: Option<String>,
     /// The reason given in the expected-failures file, when listed.
     pub expected_failure: Option<String>,
+    /// The fields the response had (every key but `id`, and `error-kind` when `error` is
+    /// a kind; empty without a response).
+    pub answered: Vec<String>,
+    /// When it failed because it answered less than declared: `ENCODING OP: what`.
+    pub undeclared: Option<String>,
 }
 
 /// Counts of statuses.
@@ -210,6 +220,8 @@ pub struct ImplResult {
     /// When it gave up after too many crashes in a row: the index of the first case not
     /// sent.
     pub gave_up_at: Option<usize>,
+    /// What its handshake declared.
+    pub declared: Declared,
 }
 
 impl ImplResult {
@@ -292,6 +304,9 @@ pub struct RunReport {
     pub unmatched_expected: Vec<(String, String)>,
     /// The per-case timeout.
     pub timeout: Duration,
+    /// Why the gate's floor was not met (empty: met): an implementation answered less
+    /// than it declared, declared nothing, or missed a `--require`.
+    pub gate: Vec<String>,
 }
 
 impl RunReport {
@@ -306,7 +321,7 @@ impl RunReport {
 
     /// [`EXIT_OK`] or [`EXIT_FAILED`].
     pub fn exit_code(&self) -> i32 {
-        if self.totals().failed() == 0 {
+        if self.totals().failed() == 0 && self.gate.is_empty() {
             EXIT_OK
         } else {
             EXIT_FAILED
@@ -319,6 +334,9 @@ impl RunReport {
         let mut s = format!("{} passed, {} failed", t.passed(), t.failed());
         if t.skipped() > 0 {
             s.push_str(&format!(", {} skipped", t.skipped()));
+        }
+        if !self.gate.is_empty() {
+            s.push_str(&format!("; gate not met ({})", self.gate.len()));
         }
         s
     }

@@ -1,14 +1,14 @@
 //! The built-in implementation `reference`: the project's codec (`corrected-utf8`),
 //! answering every request with every field it can compute, as an adapter would.
 //!
-//! Each field comes from its own codec function (the [`Encoding`] handle's
-//! `events_located` for `output`, `decode_lossy` for `lossy`, `validate` for `valid`,
-//! `decode` for `strict`; each encoding's `encode_into`/`encode`; `check_document`), so a
-//! run checks each of them against the vectors.
+//! Each field comes from its own codec function (`events` for `output`, `decode_lossy`
+//! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into`,
+//! `check_document`), so a run checks each of them against the vectors.
 
+use super::handshake::{Declaration, Declared, Support};
 use super::outcome::{Answer, Implementation};
 use super::suite::{Case, Test};
-use crate::vectors::model::{from_hex, parse_codepoint, to_hex};
+use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
 use corrected_utf8::{
     check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, EncodeError, Encoding,
     Event, Finding, Located,
@@ -22,10 +22,16 @@ pub struct Reference;
 /// A function from bytes to a list of JSON values.
 type Fields = fn(&[u8]) -> Vec<Value>;
 
-/// The codec for one encoding: the encoding's handle answers the decode fields; each
-/// encoding's own encoder, and the document checker where there is one, the rest.
+/// The codec's functions for one encoding, each giving its protocol field's JSON value.
 struct Codec {
-    encoding: Encoding,
+    /// `output`: every event.
+    output: fn(&[u8]) -> Vec<Value>,
+    /// `lossy`: code points and U+FFFD, as `U+…` strings.
+    lossy: fn(&[u8]) -> Vec<String>,
+    /// `valid`.
+    valid: fn(&[u8]) -> bool,
+    /// `strict`: null or the first error span.
+    strict: fn(&[u8]) -> Value,
     /// `bytes` (Ok, hex) or `error` (Err, a kind) for a `U+…` code point; `None` when the
     /// code point is outside what the encoder takes.
     encode: fn(&str) -> Option<Result<String, &'static str>>,
@@ -35,25 +41,50 @@ struct Codec {
 
 /// The codec for an encoding, or `None` when the reference does not implement it (yet).
 fn codec(encoding: Encoding) -> Option<Codec> {
-    let (encode, document): (fn(&str) -> _, Option<Fields>) = match encoding {
-        Encoding::CorrectedUtf8 => (
-            |cp| {
+    match encoding {
+        Encoding::CorrectedUtf8 => Some(Codec {
+            output: |b| output(corrected::events(b).located()),
+            lossy: |b| codepoints(corrected::decode_lossy(b)),
+            valid: |b| corrected::validate(b).is_ok(),
+            strict: |b| strict(corrected::decode(b).map(drop)),
+            encode: |cp| {
                 encode_u32(cp, |c| {
                     corrected::encode_into(c, &mut [0; corrected::MAX_LEN]).map(to_hex)
                 })
             },
-            Some(|b| check_document(b).iter().map(finding).collect()),
-        ),
-        Encoding::Utf8 => (
-            |cp| {
+            document: Some(|b| check_document(b).iter().map(finding).collect()),
+        }),
+        Encoding::Utf8 => Some(Codec {
+            output: |b| output(utf8::events(b).located()),
+            lossy: |b| codepoints(utf8::decode_lossy(b)),
+            valid: |b| utf8::validate(b).is_ok(),
+            strict: |b| strict(utf8::decode(b).map(drop)),
+            encode: |cp| {
                 encode_u32(cp, |c| {
                     utf8::encode_into(c, &mut [0; utf8::MAX_LEN]).map(to_hex)
                 })
             },
-            None,
-        ),
-        Encoding::UtfInf8 => (
-            |cp| {
+            document: None,
+        }),
+        Encoding::UtfInf8 => Some(Codec {
+            output: |b| {
+                let mut events = utf_inf8::events(b);
+                std::iter::from_fn(|| events.next_located())
+                    .map(|l| match &l.event {
+                        Event::CodePoint(cp) => json!({"codepoint": cp.to_string()}),
+                        Event::Error(e) => span(e),
+                    })
+                    .collect()
+            },
+            lossy: |b| {
+                utf_inf8::decode_lossy(b)
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            },
+            valid: |b| utf_inf8::validate(b).is_ok(),
+            strict: |b| strict(utf_inf8::decode(b).map(drop)),
+            encode: |cp| {
                 let cp: BigCodePoint = cp.parse().ok()?;
                 Some(
                     utf_inf8::encode([&cp])
@@ -61,27 +92,27 @@ fn codec(encoding: Encoding) -> Option<Codec> {
                         .map_err(|e| e.kind.as_str()),
                 )
             },
-            None,
-        ),
-    };
-    Some(Codec {
-        encoding,
-        encode,
-        document,
-    })
+            document: None,
+        }),
+    }
 }
 
 fn span(e: &DecodeError) -> Value {
     json!({"error": e.kind.as_str(), "offset": e.offset, "length": e.length})
 }
 
-fn output(events: Vec<Located<BigCodePoint>>) -> Vec<Value> {
+fn output(events: impl Iterator<Item = Located>) -> Vec<Value> {
     events
-        .iter()
         .map(|l| match &l.event {
-            Event::CodePoint(cp) => json!({"codepoint": cp.to_string()}),
+            Event::CodePoint(cp) => json!({"codepoint": format_codepoint((*cp).into())}),
             Event::Error(e) => span(e),
         })
+        .collect()
+}
+
+fn codepoints(cps: Vec<u32>) -> Vec<String> {
+    cps.into_iter()
+        .map(|cp| format_codepoint(cp.into()))
         .collect()
 }
 
@@ -127,19 +158,10 @@ impl Reference {
         match &case.test {
             Test::Decode(t) => {
                 let bytes = from_hex(&t.input).ok()?;
-                let encoding = codec.encoding;
-                let lossy: Vec<String> = encoding
-                    .decode_lossy(&bytes)
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect();
-                out.insert(
-                    "output".into(),
-                    json!(output(encoding.events_located(&bytes))),
-                );
-                out.insert("lossy".into(), json!(lossy));
-                out.insert("valid".into(), json!(encoding.validate(&bytes).is_ok()));
-                out.insert("strict".into(), strict(encoding.decode(&bytes).map(drop)));
+                out.insert("output".into(), json!((codec.output)(&bytes)));
+                out.insert("lossy".into(), json!((codec.lossy)(&bytes)));
+                out.insert("valid".into(), json!((codec.valid)(&bytes)));
+                out.insert("strict".into(), (codec.strict)(&bytes));
             }
             Test::Encode(t) => match (codec.encode)(&t.codepoint)? {
                 Ok(hex) => {
@@ -169,5 +191,37 @@ impl Implementation for Reference {
 
     fn answer(&mut self, case: &Case) -> Answer {
         Answer::Response(Self::respond(case))
+    }
+
+    fn declared(&self) -> Declared {
+        Declared::Protocol2(Self::declaration())
+    }
+}
+
+impl Reference {
+    /// What the reference answers, as a protocol-2 adapter would declare it: every
+    /// decode field and encode's kinds for each encoding the codec implements, and the
+    /// document findings where it has a document checker.
+    pub fn declaration() -> Declaration {
+        let mut supports = Vec::new();
+        for name in super::suite::ENCODINGS {
+            let Some(codec) = Encoding::from_name(name).and_then(codec) else {
+                continue;
+            };
+            let support = |op: &str, fields: &[&str]| Support {
+                encoding: name.to_string(),
+                op: op.to_string(),
+                fields: fields.iter().map(|f| f.to_string()).collect(),
+            };
+            supports.push(support("decode", &["output", "lossy", "valid", "strict"]));
+            supports.push(support("encode", &["bytes", "error", "error-kind"]));
+            if codec.document.is_some() {
+                supports.push(support("document", &["findings"]));
+            }
+        }
+        Declaration {
+            name: Some("corrected-utf8 crate".into()),
+            supports,
+        }
     }
 }

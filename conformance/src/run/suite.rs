@@ -130,6 +130,18 @@ pub struct Suite {
     pub files: Vec<SuiteFile>,
     /// The cases.
     pub cases: Vec<Case>,
+    /// Whether the files are the ones embedded in the binary (no `--vectors`).
+    pub embedded: bool,
+}
+
+impl Suite {
+    /// The distinct `version`s of the files, sorted.
+    pub fn versions(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.files.iter().map(|f| f.version.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
 }
 
 /// A vector file that cannot be used, with where.
@@ -164,17 +176,20 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Where the vector files come from.
+/// Where a vector file's text comes from.
 #[derive(Clone, Debug)]
-pub struct Source {
-    /// A file or a folder (searched recursively for `*.json`, schemas excluded).
-    pub path: PathBuf,
+enum Origin {
+    /// A file on disk.
+    Path(PathBuf),
+    /// A file embedded in the binary ([`super::embedded`]).
+    Embedded(&'static str),
 }
 
 /// Loads every vector file under `sources` (files and folders), keeping only the files
 /// whose encoding is in `encodings` (all when empty). `default_root` is the project's
 /// `vectors/`: a file inside it is named relative to it, so that ids are the same
-/// however the file was selected.
+/// however the file was selected. Two different files that would get the same name (and
+/// so the same case ids) are an error naming both, never one silently dropped.
 pub fn load(
     sources: &[PathBuf],
     encodings: &[String],
@@ -202,17 +217,76 @@ pub fn load(
             found.push((rel, source.clone()));
         }
     }
+    // A file reached twice (alone and in its folder) is one file, named where first met.
+    let mut seen = HashSet::new();
+    found.retain(|(_, path)| seen.insert(path.canonicalize().unwrap_or_else(|_| path.clone())));
     found.sort();
-    found.dedup_by(|a, b| a.0 == b.0);
-
-    let mut suite = Suite::default();
+    let mut unique: Vec<(String, PathBuf)> = Vec::with_capacity(found.len());
     for (rel, path) in found {
-        let text = std::fs::read_to_string(&path).map_err(|e| LoadError {
-            path: path.clone(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read: {e}"),
-        })?;
+        if let Some((prev_rel, prev)) = unique.last() {
+            if *prev_rel == rel {
+                if same_file(prev, &path) {
+                    continue; // the same file reached twice (a file and its folder)
+                }
+                return Err(LoadError {
+                    path: path.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "this file and {} would both be named {rel:?}, so their case ids \
+                         would clash: give their common parent folder with --vectors, or \
+                         rename one",
+                        prev.display()
+                    ),
+                });
+            }
+        }
+        unique.push((rel, path));
+    }
+    let origins = unique
+        .into_iter()
+        .map(|(rel, path)| (rel, Origin::Path(path)))
+        .collect();
+    build(origins, encodings)
+}
+
+/// Loads the vector files embedded in the binary, keeping only the files whose encoding
+/// is in `encodings` (all when empty).
+pub fn load_embedded(encodings: &[String]) -> Result<Suite, LoadError> {
+    let origins = super::embedded::FILES
+        .iter()
+        .map(|&(rel, text)| (rel.to_string(), Origin::Embedded(text)))
+        .collect();
+    let mut suite = build(origins, encodings)?;
+    suite.embedded = true;
+    Ok(suite)
+}
+
+/// Whether two paths are the same file, or files with the same bytes.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) if x == y => true,
+        _ => matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y),
+    }
+}
+
+fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, LoadError> {
+    let mut suite = Suite::default();
+    for (rel, origin) in found {
+        let (path, text) = match origin {
+            Origin::Path(path) => {
+                let text = std::fs::read_to_string(&path).map_err(|e| LoadError {
+                    path: path.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!("cannot read: {e}"),
+                })?;
+                (path, text)
+            }
+            Origin::Embedded(text) => {
+                (PathBuf::from(format!("(embedded)/{rel}")), text.to_string())
+            }
+        };
         let parsed = parse_file(&text).map_err(|(line, column, message)| LoadError {
             path: path.clone(),
             line,

@@ -179,12 +179,33 @@ fn first_error(output: &[OutputEvent]) -> Option<(&str, u64, u64)> {
     })
 }
 
+/// An answer's `output`, with a protocol message (never a Rust type's name) saying which
+/// event is wrong and what shape was expected.
+fn parse_events(got: &Value) -> Result<Vec<OutputEvent>, String> {
+    const SHAPE: &str = r#"{"codepoint": "U+…"} or {"error": KIND, "offset": N, "length": N}"#;
+    let list = got
+        .as_array()
+        .ok_or_else(|| format!("not a list of events ({SHAPE})"))?;
+    list.iter()
+        .enumerate()
+        .map(|(i, e)| {
+            serde_json::from_value(e.clone()).map_err(|_| {
+                let text = e.to_string();
+                let text = if text.chars().count() > 80 {
+                    format!("{}…", text.chars().take(80).collect::<String>())
+                } else {
+                    text
+                };
+                format!("event {i} is {text}, expected {SHAPE}")
+            })
+        })
+        .collect()
+}
+
 fn check_decode(field: &str, output: &[OutputEvent], got: &Value) -> Checked {
     match field {
         "output" => {
-            let events: Vec<OutputEvent> = serde_json::from_value(got.clone()).map_err(|e| {
-                format!("not a list of {{\"codepoint\"}} / {{\"error\", \"offset\", \"length\"}} events: {e}")
-            })?;
+            let events = parse_events(got)?;
             match first_difference(output, &events, same_event) {
                 None => Ok(None),
                 note => mismatch(field, json!(output), got, note),

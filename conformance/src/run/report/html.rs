@@ -151,6 +151,24 @@ pub fn render(report: &RunReport) -> String {
             .unwrap_or_default()
     );
 
+    let _ = writeln!(
+        h,
+        "<p class=\"sum\">vectors: {} (version {})</p>",
+        if suite.embedded {
+            "embedded in the runner"
+        } else {
+            "from --vectors"
+        },
+        escape(&suite.versions().join(", "))
+    );
+    if !report.gate.is_empty() {
+        let _ = writeln!(h, "<h2>Gate not met ({})</h2>\n<ul>", report.gate.len());
+        for p in &report.gate {
+            let _ = writeln!(h, "<li>{}</li>", escape(p));
+        }
+        h.push_str("</ul>\n");
+    }
+
     // Summary per implementation.
     h.push_str(
         "<table class=\"summary\">\n<tr><th>implementation</th><th>command</th><th>level</th>",

@@ -1,23 +1,42 @@
-//! `--json FILE`: the machine-readable report.
+//! `--json FILE`: the machine-readable report, a contract: its JSON Schema is
+//! `conformance/schema/report.schema.json` (version [`REPORT_VERSION`]), documented field
+//! by field in `docs/report.md`.
 //!
 //! ```text
-//! { "report": "conformance-run", "reportVersion": 1,
-//!   "summary": {"passed", "failed", "skipped", "line"},
+//! { "report": "conformance-run", "reportVersion": 2,
+//!   "summary": {"passed", "failed", "skipped", "line"}, "counts",
+//!   "gate": {"met", "problems": [TEXT]},
 //!   "timeoutSeconds", "expectedFailuresFile",
+//!   "vectors": {"source": "embedded" | "files", "versions": [VERSION]},
 //!   "vectorFiles": [{"file", "path", "schema", "encoding", "version", "cases"}],
 //!   "implementations": [{"name", "command", "elapsedSeconds", "gaveUpAt",
+//!       "declared": {"protocol": 1 | 2 | null, "name", "supports": [{"encoding", "op", "fields"}]},
 //!       "counts": {"pass", "fail", …}, "files": {FILE: counts},
 //!       "coverage": [{"encoding", "op", "level", "answered", "total", "fields"}],
 //!       "results": [{"id", "file", "tcId", "encoding", "op", "comment", "status", "raw",
 //!                    "checked", "mismatches": [{"field", "expected", "got", "note"}],
-//!                    "message", "expectedFailure"}]}],
+//!                    "message", "expectedFailure", "undeclared"}]}],
 //!   "unmatchedExpectedFailures": [{"implementation", "id"}] }
 //! ```
 //!
 //! `status` is the final outcome (`pass`, `fail`, `crash`, `timeout`, `protocol`,
 //! `skip`, `xfail`, `xpass`), `raw` the one before expected failures were applied.
 
+use crate::run::handshake::Declared;
 use crate::run::outcome::{Counts, RunReport, Status};
+
+/// The `reportVersion`: 2 added `gate`, `vectors`, `declared` and `undeclared`.
+pub const REPORT_VERSION: u64 = 2;
+
+fn declared_json(d: &Declared) -> Value {
+    match d {
+        Declared::Protocol2(d) => {
+            json!({"protocol": 2, "name": d.name, "supports": d.supports})
+        }
+        Declared::Protocol1 => json!({"protocol": 1, "name": null, "supports": []}),
+        Declared::Unknown => json!({"protocol": null, "name": null, "supports": []}),
+    }
+}
 use serde_json::{json, Map, Value};
 
 fn counts_json(c: &Counts) -> Value {
@@ -74,6 +93,7 @@ pub fn render(report: &RunReport) -> String {
                         "mismatches": r.mismatches,
                         "message": r.message,
                         "expectedFailure": r.expected_failure,
+                        "undeclared": r.undeclared,
                     })
                 })
                 .collect();
@@ -82,6 +102,7 @@ pub fn render(report: &RunReport) -> String {
                 "command": imp.describe,
                 "elapsedSeconds": imp.elapsed.as_secs_f64(),
                 "gaveUpAt": imp.gave_up_at,
+                "declared": declared_json(&imp.declared),
                 "counts": counts_json(&imp.counts(suite, None)),
                 "files": per_file,
                 "coverage": coverage,
@@ -96,10 +117,13 @@ pub fn render(report: &RunReport) -> String {
         .collect();
     let doc = json!({
         "report": "conformance-run",
-        "reportVersion": 1,
+        "reportVersion": REPORT_VERSION,
         "summary": {"passed": t.passed(), "failed": t.failed(), "skipped": t.skipped(),
                     "line": report.summary_line()},
         "counts": counts_json(&t),
+        "gate": {"met": report.gate.is_empty(), "problems": report.gate},
+        "vectors": {"source": if suite.embedded { "embedded" } else { "files" },
+                    "versions": suite.versions()},
         "timeoutSeconds": report.timeout.as_secs_f64(),
         "expectedFailuresFile": report.expected_failures.path.as_ref().map(|p| p.display().to_string()),
         "vectorFiles": files,

@@ -1,7 +1,7 @@
 //! `--junit FILE`: JUnit XML, a `<testsuite>` per implementation and vector file, a
 //! `<testcase>` per case. fail and unexpected pass are `<failure>`; crash, timeout and
 //! protocol are `<error>`; skip and expected failure are `<skipped>` (as pytest writes
-//! xfail).
+//! xfail). A gate not met adds a `<testsuite name="gate">` with one failure per problem.
 
 use super::detail_lines;
 use crate::run::outcome::{RunReport, Status};
@@ -67,6 +67,18 @@ pub fn render(report: &RunReport) -> String {
             }
             xml.add_test_suite(ts);
         }
+    }
+    // The gate's floor, as failing test cases, so that a JUnit reader fails too.
+    if !report.gate.is_empty() {
+        let mut ts = TestSuite::new("gate");
+        for (i, p) in report.gate.iter().enumerate() {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_type("gate").set_message(p.clone());
+            let mut tc = TestCase::new(format!("floor {}", i + 1), s);
+            tc.set_classname("gate");
+            ts.add_test_case(tc);
+        }
+        xml.add_test_suite(ts);
     }
     xml.set_time(total);
     xml.to_string()

@@ -3,8 +3,14 @@
 //! `N passed, M failed[, K skipped]`.
 
 use super::detail_lines;
+use crate::run::handshake::describe_supports;
+use crate::run::handshake::Declared;
 use crate::run::outcome::{RunReport, Status};
 use std::fmt::Write;
+
+/// Failures shown in full per implementation; the rest are counted in one line (every
+/// one is in the JSON, JUnit and HTML reports).
+pub const FULL_FAILURES: usize = 10;
 
 /// Renders the report; `written` lists the report files written (`"json: path"`).
 pub fn render(report: &RunReport, written: &[String]) -> String {
@@ -22,6 +28,16 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
         suite.cases.len(),
         names.join(", ")
     );
+    let _ = writeln!(
+        out,
+        "vectors: {} (version {})",
+        if suite.embedded {
+            "embedded in this binary"
+        } else {
+            "from --vectors"
+        },
+        suite.versions().join(", ")
+    );
 
     let width = suite
         .files
@@ -33,6 +49,15 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
     let columns = Status::ALL;
     for imp in &report.implementations {
         let _ = writeln!(out, "\n{} ({})", imp.name, imp.describe);
+        let _ = writeln!(
+            out,
+            "  declared: {}",
+            match &imp.declared {
+                Declared::Protocol2(d) => describe_supports(&d.supports),
+                Declared::Protocol1 => "nothing (protocol 1: no handshake)".into(),
+                Declared::Unknown => "unknown (the handshake never completed)".into(),
+            }
+        );
         let _ = write!(out, "  {:width$}", "file");
         for s in columns {
             let _ = write!(out, " {:>8}", s.as_str());
@@ -83,11 +108,18 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
             let mut n = 0;
             let mut body = String::new();
             for imp in &report.implementations {
+                let mut shown = 0;
+                let mut rest = crate::run::Counts::default();
                 for (case, r) in suite.cases.iter().zip(&imp.results) {
                     if !pick(r.status) {
                         continue;
                     }
                     n += 1;
+                    if full && shown == FULL_FAILURES {
+                        rest.add(r.status);
+                        continue;
+                    }
+                    shown += 1;
                     let _ = writeln!(
                         body,
                         "[{}] {}  {}",
@@ -107,6 +139,21 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
                             r.raw.as_str()
                         );
                     }
+                }
+                let more: Vec<String> = Status::ALL
+                    .iter()
+                    .filter(|&&s| rest.get(s) > 0)
+                    .map(|&s| format!("{} {}", rest.get(s), s.as_str()))
+                    .collect();
+                if !more.is_empty() {
+                    let _ = writeln!(
+                        body,
+                        "[{}] … and {} more like these ({}): every one is in the --json, \
+                         --junit and --html reports",
+                        imp.name,
+                        rest.0.iter().sum::<usize>(),
+                        more.join(", ")
+                    );
                 }
             }
             if n > 0 {
@@ -183,6 +230,16 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
     }
     if t.passed() + t.failed() == 0 {
         let _ = writeln!(out, "warning: no case was checked");
+    }
+    if !report.gate.is_empty() {
+        let _ = writeln!(
+            out,
+            "GATE NOT MET ({}): what was declared or required is not met",
+            report.gate.len()
+        );
+        for p in &report.gate {
+            let _ = writeln!(out, "  {p}");
+        }
     }
     let _ = writeln!(out, "{}", report.summary_line());
     out

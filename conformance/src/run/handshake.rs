@@ -1,0 +1,269 @@
+//! Protocol 2's handshake: what an implementation declares it supports, and the gate's
+//! floor built on it (`conformance/adapters/README.md`, "Protocol 2").
+//!
+//! The runner's first line to an adapter is [`hello_request`]. A protocol-2 adapter
+//! answers with a [`Declaration`]: per encoding and operation, the response fields it will
+//! send for *every* case. Any other JSON object (a protocol-1 adapter's
+//! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
+
+use serde_json::{json, Map, Value};
+
+/// The id of the hello request and of its answer.
+pub const HELLO_ID: &str = "hello";
+
+/// The protocol version this runner speaks.
+pub const PROTOCOL: u64 = 2;
+
+/// The hello line's object.
+pub fn hello_request() -> Value {
+    json!({"id": HELLO_ID, "op": "hello", "protocol": PROTOCOL})
+}
+
+/// One declared encoding and operation with the fields sent for every case of it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Support {
+    /// `corrected-utf8`, `utf-8`, `utf-inf-8`, or one this runner does not know (ignored).
+    pub encoding: String,
+    /// `decode`, `encode`, `document`, or one this runner does not know (ignored).
+    pub op: String,
+    /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
+    /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
+    pub fields: Vec<String>,
+}
+
+/// A protocol-2 adapter's answer to the hello.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Declaration {
+    /// The `name` it gave (free text).
+    pub name: Option<String>,
+    /// What it supports.
+    pub supports: Vec<Support>,
+}
+
+impl Declaration {
+    /// The declared fields of an encoding and operation, if declared.
+    pub fn fields(&self, encoding: &str, op: &str) -> Option<&[String]> {
+        self.supports
+            .iter()
+            .find(|s| s.encoding == encoding && s.op == op)
+            .map(|s| s.fields.as_slice())
+    }
+}
+
+/// What is known of an implementation's handshake after a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Declared {
+    /// Never started (every case was skipped or not sent), or no answer to the hello.
+    #[default]
+    Unknown,
+    /// Answered the hello without `"protocol": 2`: nothing declared.
+    Protocol1,
+    /// Declared what it supports.
+    Protocol2(Declaration),
+}
+
+impl Declared {
+    /// The declaration, under protocol 2.
+    pub fn declaration(&self) -> Option<&Declaration> {
+        match self {
+            Declared::Protocol2(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the answer to the hello (an object whose `id` is [`HELLO_ID`] or null).
+pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
+    if obj.get("protocol").and_then(Value::as_u64) != Some(PROTOCOL) {
+        return Ok(Declared::Protocol1);
+    }
+    let name = obj.get("name").and_then(Value::as_str).map(str::to_string);
+    let list = match obj.get("supports") {
+        Some(Value::Array(list)) => list,
+        _ => return Err("the hello answer has no `supports` list".into()),
+    };
+    let mut supports = Vec::new();
+    for (i, s) in list.iter().enumerate() {
+        let bad = || {
+            format!(
+                "`supports` item {i} is not {{\"encoding\": \"…\", \"op\": \"…\", \"fields\": [\"…\", …]}}"
+            )
+        };
+        let o = s.as_object().ok_or_else(bad)?;
+        let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
+        let (Some(encoding), Some(op)) = (text("encoding"), text("op")) else {
+            return Err(bad());
+        };
+        let fields = match o.get("fields") {
+            Some(Value::Array(f)) => f
+                .iter()
+                .map(|v| v.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(bad)?,
+            _ => return Err(bad()),
+        };
+        if fields.is_empty() {
+            return Err(format!(
+                "`supports` item {i} ({encoding} {op}) declares no field"
+            ));
+        }
+        supports.push(Support {
+            encoding,
+            op,
+            fields,
+        });
+    }
+    Ok(Declared::Protocol2(Declaration { name, supports }))
+}
+
+/// The declared fields missing from a response (encode's `error` and `error-kind` read
+/// as described on [`Support::fields`]).
+pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Value>) -> Vec<String> {
+    declared
+        .iter()
+        .filter(|f| !has_field(op, f, response))
+        .cloned()
+        .collect()
+}
+
+/// Whether a response has the (declared or required) field `field` of operation `op`.
+pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
+    let outcome = response.contains_key("bytes") || response.contains_key("error");
+    match (op, field) {
+        ("encode", "bytes" | "error") => outcome,
+        ("encode", "error-kind") => match response.get("error") {
+            Some(e) => e.is_string(),
+            None => response.contains_key("bytes"),
+        },
+        _ => response.contains_key(field),
+    }
+}
+
+/// Like [`has_field`], over the keys a response had (`error-kind` among them when its
+/// `error` was a kind).
+pub fn has_answered(op: &str, field: &str, answered: &[String]) -> bool {
+    let has = |k: &str| answered.iter().any(|a| a == k);
+    match (op, field) {
+        ("encode", "bytes" | "error") => has("bytes") || has("error"),
+        ("encode", "error-kind") => has("bytes") || has("error-kind"),
+        _ => has(field),
+    }
+}
+
+/// One `--require ENCODING:OP[:FIELD,…]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requirement {
+    /// The encoding.
+    pub encoding: String,
+    /// The operation.
+    pub op: String,
+    /// The fields every case must have (none: any answer).
+    pub fields: Vec<String>,
+}
+
+impl std::fmt::Display for Requirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.encoding, self.op)?;
+        if !self.fields.is_empty() {
+            write!(f, ":{}", self.fields.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses `ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`, `validity`
+/// stand for the decode fields `output`, `lossy`, `strict`, `valid`.
+pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
+    let mut parts = s.splitn(3, ':');
+    let encoding = parts.next().unwrap_or_default().to_string();
+    let op = parts.next().unwrap_or_default().to_string();
+    if !super::suite::ENCODINGS.contains(&encoding.as_str()) {
+        return Err(format!(
+            "unknown encoding {encoding:?} (expected one of {})",
+            super::suite::ENCODINGS.join(", ")
+        ));
+    }
+    if !["decode", "encode", "document"].contains(&op.as_str()) {
+        return Err(format!(
+            "unknown operation {op:?} (expected decode, encode or document)"
+        ));
+    }
+    let fields = parts
+        .next()
+        .map(|f| {
+            f.split(',')
+                .filter(|f| !f.is_empty())
+                .map(|f| {
+                    match (op.as_str(), f) {
+                        ("decode", "events") => "output",
+                        ("decode", "validity") => "valid",
+                        (_, f) => f,
+                    }
+                    .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Requirement {
+        encoding,
+        op,
+        fields,
+    })
+}
+
+/// `utf-8 decode (lossy, valid), …`.
+pub fn describe_supports(supports: &[Support]) -> String {
+    if supports.is_empty() {
+        return "nothing".into();
+    }
+    supports
+        .iter()
+        .map(|s| format!("{} {} ({})", s.encoding, s.op, s.fields.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().unwrap().clone()
+    }
+
+    #[test]
+    fn hello_answers() {
+        let p1 = obj(json!({"id": "hello", "unsupported": true}));
+        assert_eq!(parse_hello(&p1), Ok(Declared::Protocol1));
+        let p2 = obj(
+            json!({"id": "hello", "protocol": 2, "name": "x", "streaming": true,
+            "supports": [{"encoding": "utf-8", "op": "decode", "fields": ["lossy"]}]}),
+        );
+        let d = parse_hello(&p2).unwrap();
+        assert_eq!(
+            d.declaration().unwrap().fields("utf-8", "decode"),
+            Some(&["lossy".to_string()][..])
+        );
+        let bad = obj(json!({"id": "hello", "protocol": 2, "supports": [{"op": "decode"}]}));
+        assert!(parse_hello(&bad).is_err());
+    }
+
+    #[test]
+    fn encode_pseudo_fields() {
+        let f =
+            |v: Value| missing_fields("encode", &["bytes".into(), "error-kind".into()], &obj(v));
+        assert!(f(json!({"bytes": "41"})).is_empty());
+        assert!(f(json!({"error": "surrogate"})).is_empty());
+        assert_eq!(f(json!({"error": null})), ["error-kind"]);
+        assert_eq!(f(json!({})), ["bytes", "error-kind"]);
+    }
+
+    #[test]
+    fn requirements() {
+        let r = parse_requirement("utf-8:decode:events,strict").unwrap();
+        assert_eq!(r.fields, ["output", "strict"]);
+        assert_eq!(r.to_string(), "utf-8:decode:output,strict");
+        assert!(parse_requirement("utf8:decode").is_err());
+        assert!(parse_requirement("utf-8").is_err());
+    }
+}
