@@ -17,9 +17,8 @@ use super::suite::Case;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -151,18 +150,18 @@ impl Adapter {
 
     fn spawn(&mut self) -> std::io::Result<()> {
         {
-            become_subreaper();
-            let mut child = Command::new("sh")
+            let mut command = Command::new("sh");
+            command
                 .arg("-c")
                 .arg(&self.command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .process_group(0)
-                .spawn()?;
+                .stderr(Stdio::piped());
+            group::prepare(&mut command);
+            let mut child = command.spawn()?;
             self.starts += 1;
             let pgid = child.id() as i32;
-            register(pgid);
+            group::register(pgid);
             let (msg_tx, msgs) = mpsc::channel();
             let (requests, req_rx) = mpsc::channel::<Vec<u8>>();
 
@@ -252,18 +251,20 @@ impl Adapter {
         let mut running = self.running.take()?;
         running.requests = None; // closes stdin once the writer thread sees it
         let status = if kill {
-            kill_group(running.pgid);
+            group::kill_group(running.pgid);
+            let _ = running.child.kill();
             running.child.wait().ok()
         } else {
             wait_for(&mut running.child, GRACE).or_else(|| {
-                kill_group(running.pgid);
+                group::kill_group(running.pgid);
+                let _ = running.child.kill();
                 running.child.wait().ok()
             })
         };
         // Anything left in the group (children of `sh`) goes too, and is reaped.
-        kill_group(running.pgid);
-        reap_group(running.pgid);
-        unregister(running.pgid);
+        group::kill_group(running.pgid);
+        group::reap_group(running.pgid);
+        group::unregister(running.pgid);
         // Let the stderr thread catch the last lines of a process that just died.
         thread::sleep(Duration::from_millis(20));
         let stderr = running
@@ -309,7 +310,7 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
+    match (status.code(), group::signal(status)) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => format!("was killed by signal {sig}"),
         _ => "ended".to_string(),
@@ -448,97 +449,147 @@ impl Drop for Adapter {
     }
 }
 
-// --- Killing every adapter when the runner itself is interrupted. ---
+// --- Process groups (Unix): killing an adapter's children too, and every adapter when the
+// runner itself is interrupted. Elsewhere only the adapter's `sh` is killed. ---
 
-/// Process groups of running adapters (0 = free slot).
-static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
+/// Process groups: each adapter runs in a group of its own, killed and reaped as a whole.
+#[cfg(unix)]
+mod group {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::{Command, ExitStatus};
+    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::thread;
+    use std::time::{Duration, Instant};
 
-fn register(pgid: i32) {
-    for slot in &GROUPS {
-        if slot
-            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
-        {
-            return;
-        }
+    /// Puts the adapter's `sh` in a process group of its own.
+    pub(super) fn prepare(command: &mut Command) {
+        become_subreaper();
+        command.process_group(0);
     }
-}
 
-fn unregister(pgid: i32) {
-    for slot in &GROUPS {
-        let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+    /// The signal that ended a process, if one did.
+    pub(super) fn signal(status: ExitStatus) -> Option<i32> {
+        status.signal()
     }
-}
+    /// Process groups of running adapters (0 = free slot).
+    static GROUPS: [AtomicI32; 64] = [const { AtomicI32::new(0) }; 64];
 
-fn kill_group(pgid: i32) {
-    if pgid > 0 {
-        // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
-}
-
-/// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
-/// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap_group`] rather than
-/// left to an init process that may not reap (as in some containers).
-fn become_subreaper() {
-    #[cfg(target_os = "linux")]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
-            unsafe {
-                libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    pub(super) fn register(pgid: i32) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
             }
-        });
+        }
+    }
+
+    pub(super) fn unregister(pgid: i32) {
+        for slot in &GROUPS {
+            let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
+        }
+    }
+
+    pub(super) fn kill_group(pgid: i32) {
+        if pgid > 0 {
+            // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+
+    /// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
+    /// an adapter's `sh` (reparented when `sh` dies) are reaped by [`reap_group`] rather than
+    /// left to an init process that may not reap (as in some containers).
+    pub(super) fn become_subreaper() {
+        #[cfg(target_os = "linux")]
+        {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
+                unsafe {
+                    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+                }
+            });
+        }
+    }
+
+    /// Reaps every child of the runner left in process group `pgid` (all of them were just
+    /// sent SIGKILL), waiting at most a second.
+    pub(super) fn reap_group(pgid: i32) {
+        let start = Instant::now();
+        loop {
+            let mut status = 0;
+            // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
+            let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+            if r > 0 {
+                continue; // reaped one; look for more
+            }
+            if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
+                return; // ECHILD: none left
+            }
+            if start.elapsed() > Duration::from_secs(1) {
+                return;
+            }
+            // r == 0: a member has not died yet.
+            kill_group(pgid);
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        for slot in &GROUPS {
+            kill_group(slot.load(Ordering::SeqCst));
+        }
+        // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
+        // and raising again ends the runner the way the signal would have.
+        unsafe {
+            libc::signal(sig, libc::SIG_DFL);
+            libc::raise(sig);
+        }
+    }
+
+    /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
+    /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
+    /// reach them).
+    pub(super) fn kill_adapters_on_signal() {
+        let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installs a handler that only calls async-signal-safe functions.
+            unsafe {
+                libc::signal(sig, handler);
+            }
+        }
     }
 }
 
-/// Reaps every child of the runner left in process group `pgid` (all of them were just
-/// sent SIGKILL), waiting at most a second.
-fn reap_group(pgid: i32) {
-    let start = Instant::now();
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
-        let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
-        if r > 0 {
-            continue; // reaped one; look for more
-        }
-        if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-            return; // ECHILD: none left
-        }
-        if start.elapsed() > Duration::from_secs(1) {
-            return;
-        }
-        // r == 0: a member has not died yet.
-        kill_group(pgid);
-        thread::sleep(Duration::from_millis(5));
-    }
-}
+/// Without process groups: only the adapter's `sh` process is killed.
+#[cfg(not(unix))]
+mod group {
+    use std::process::{Command, ExitStatus};
 
-extern "C" fn on_signal(sig: libc::c_int) {
-    for slot in &GROUPS {
-        kill_group(slot.load(Ordering::SeqCst));
+    pub(super) fn prepare(_command: &mut Command) {}
+
+    pub(super) fn register(_pgid: i32) {}
+
+    pub(super) fn unregister(_pgid: i32) {}
+
+    pub(super) fn kill_group(_pgid: i32) {}
+
+    pub(super) fn reap_group(_pgid: i32) {}
+
+    pub(super) fn signal(_status: ExitStatus) -> Option<i32> {
+        None
     }
-    // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
-    // and raising again ends the runner the way the signal would have.
-    unsafe {
-        libc::signal(sig, libc::SIG_DFL);
-        libc::raise(sig);
-    }
+
+    pub(super) fn kill_adapters_on_signal() {}
 }
 
 /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group before the
 /// runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
-/// reach them).
+/// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
-    let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-        // SAFETY: installs a handler that only calls async-signal-safe functions.
-        unsafe {
-            libc::signal(sig, handler);
-        }
-    }
+    group::kill_adapters_on_signal();
 }
