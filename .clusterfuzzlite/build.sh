@@ -2,7 +2,7 @@
 # Builds every libFuzzer target into $OUT with its seed corpus, for ClusterFuzzLite /
 # OSS-Fuzz (run as $SRC/build.sh inside their image) or by hand outside Docker:
 #
-#   SRC=/work OUT=/tmp/out .clusterfuzzlite/build.sh
+#   OUT=/tmp/out .clusterfuzzlite/build.sh      (from the checkout)
 #
 # The checkout is the working directory if it has fuzz/Cargo.toml, else the directory
 # above this script, else $SRC/corrected-utf8.
