@@ -1,7 +1,8 @@
 //! Lints every vector file: it validates against its JSON Schema in `vectors/schema/`,
 //! reads back through the serde model, is formatted exactly as `generate` writes it, and
 //! is consistent (unique tcIds, right `numberOfTests`, every flag explained, events that
-//! cover the input, results that match outputs, findings in order).
+//! cover the input, results that match outputs — `valid`, `reserved` or `invalid` —, no
+//! error event of kind `reserved`, findings in order).
 //!
 //! The schema check is a small validator for the subset of JSON Schema the schema files
 //! use; it fails loudly on any keyword or pattern it does not know, so the schemas cannot
@@ -288,11 +289,8 @@ fn lint_common<T: TestCase + serde::Serialize>(
 /// The kinds a decoder of `encoding` may report.
 fn decode_kinds(encoding: &str) -> &'static [Kind] {
     match encoding {
-        "corrected-utf8" => &[
-            Kind::UnexpectedContinuation,
-            Kind::Truncated,
-            Kind::Reserved,
-        ],
+        // A reserved span is its own event, never an error of kind `reserved`.
+        "corrected-utf8" => &[Kind::UnexpectedContinuation, Kind::Truncated],
         "utf-8" => &[
             Kind::UnexpectedContinuation,
             Kind::Truncated,
@@ -364,7 +362,6 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                     continue;
                 };
                 let mut at = 0usize;
-                let mut has_error = false;
                 for e in &t.output {
                     match e {
                         OutputEvent::CodePoint { codepoint } => {
@@ -386,12 +383,28 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                             offset,
                             length,
                         } => {
-                            has_error = true;
                             let known = Kind::from_name(error)
                                 .is_some_and(|k| decode_kinds(&encoding).contains(&k));
                             if !known {
                                 errors
                                     .push(format!("{name} {id}: kind {error} not for {encoding}"));
+                            }
+                            if *offset != at as u64 || *length == 0 {
+                                errors
+                                    .push(format!("{name} {id}: span at {offset}, expected {at}"));
+                                break;
+                            }
+                            at += *length as usize;
+                        }
+                        OutputEvent::Reserved {
+                            reserved,
+                            offset,
+                            length,
+                        } => {
+                            if !reserved || encoding != "corrected-utf8" {
+                                errors.push(format!(
+                                    "{name} {id}: \"reserved\": {reserved} in {encoding}"
+                                ));
                             }
                             if *offset != at as u64 || *length == 0 {
                                 errors
@@ -408,13 +421,11 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                         input.len()
                     ));
                 }
-                let want = if has_error {
-                    TestResult::Invalid
-                } else {
-                    TestResult::Valid
-                };
-                if t.result != want {
-                    errors.push(format!("{name} {id}: result does not match output"));
+                if t.result != TestResult::of_output(&t.output) {
+                    errors.push(format!(
+                        "{name} {id}: result {} does not match output",
+                        t.result.as_str()
+                    ));
                 }
             }
         }
@@ -450,6 +461,8 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 let mut has_error = false;
                 for (i, fd) in t.findings.iter().enumerate() {
                     let severity = match fd.kind.as_str() {
+                        // Reserved spans and inner magic numbers are warnings.
+                        "reserved" | "inner-magic" => Severity::Warning,
                         "nul" => Severity::Error,
                         k if Kind::from_name(k).is_some() => Severity::Error,
                         _ => Severity::Warning,
@@ -609,4 +622,86 @@ fn the_validator_rejects_broken_files() {
             "{what} passed the schema"
         );
     }
+}
+
+#[test]
+fn the_lint_rejects_reserved_errors_and_wrong_results() {
+    let dir = default_dir();
+    let rel = "corrected-utf8/decode.json";
+    let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+    let good: Value = serde_json::from_str(&text).unwrap();
+    let reserved_only = |v: &Value| {
+        v["result"] == "reserved" && v["output"].as_array().is_some_and(|o| o.len() == 1)
+    };
+    let (g, t) = good["testGroups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .find_map(|(g, group)| {
+            let tests = group["tests"].as_array()?;
+            tests.iter().position(reserved_only).map(|t| (g, t))
+        })
+        .expect("a reserved-only vector");
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    // (what, mutation, whether the schema alone rejects it too)
+    let mutations: Vec<(&str, Mutation, bool)> = vec![
+        (
+            "an error of kind reserved",
+            Box::new(move |v| {
+                let e = &mut v["testGroups"][g]["tests"][t]["output"][0];
+                let (offset, length) = (e["offset"].clone(), e["length"].clone());
+                *e = serde_json::json!({"error": "reserved", "offset": offset, "length": length});
+                v["testGroups"][g]["tests"][t]["result"] = "invalid".into();
+            }),
+            true,
+        ),
+        (
+            "\"reserved\": false",
+            Box::new(move |v| {
+                v["testGroups"][g]["tests"][t]["output"][0]["reserved"] = false.into()
+            }),
+            true,
+        ),
+        (
+            "a reserved span called valid",
+            Box::new(move |v| v["testGroups"][g]["tests"][t]["result"] = "valid".into()),
+            false,
+        ),
+        (
+            "a reserved span called invalid",
+            Box::new(move |v| v["testGroups"][g]["tests"][t]["result"] = "invalid".into()),
+            false,
+        ),
+    ];
+    let path = std::env::temp_dir().join(format!("vectors-lint-{}", std::process::id()));
+    for (what, mutate, schema_rejects) in mutations {
+        let mut bad = good.clone();
+        mutate(&mut bad);
+        let bad_dir = path.join(what.replace(['"', ' ', ':'], "_"));
+        let file = bad_dir.join(rel);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(bad_dir.join("schema")).unwrap();
+        for s in ["decode", "encode", "document"] {
+            std::fs::copy(
+                dir.join("schema").join(format!("{s}.schema.json")),
+                bad_dir.join("schema").join(format!("{s}.schema.json")),
+            )
+            .unwrap();
+        }
+        std::fs::write(&file, to_pretty_json(&bad).unwrap()).unwrap();
+        let errors = lint_file(&file, &bad_dir);
+        assert!(
+            errors
+                .iter()
+                .any(|e| !e.contains("schema:") && !e.contains("canonical")),
+            "{what} passed the lint's own checks: {errors:?}"
+        );
+        assert_eq!(
+            errors.iter().any(|e| e.contains("schema:")),
+            schema_rejects,
+            "{what}: {errors:?}"
+        );
+    }
+    std::fs::remove_dir_all(&path).ok();
 }

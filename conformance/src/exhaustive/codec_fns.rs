@@ -338,6 +338,8 @@ pub fn fill_literal(events: Vec<(usize, usize, literal::Event)>, out: &mut EvBuf
         let value = match e {
             literal::Event::CodePoint(cp) => Ok(cp),
             literal::Event::Error { kind, .. } => Err(kind),
+            // The walk's events tag a reserved span as `step` does.
+            literal::Event::Reserved { .. } => Err(literal::Kind::Reserved),
         };
         if !out.push(Ev::from_step(offset, length, value)) {
             break;

@@ -163,7 +163,7 @@ fn lossy_of(output: &[OutputEvent]) -> Vec<String> {
         .iter()
         .map(|e| match e {
             OutputEvent::CodePoint { codepoint } => codepoint.clone(),
-            OutputEvent::Error { .. } => "U+FFFD".to_string(),
+            OutputEvent::Error { .. } | OutputEvent::Reserved { .. } => "U+FFFD".to_string(),
         })
         .collect()
 }
@@ -175,6 +175,8 @@ fn first_error(output: &[OutputEvent]) -> Option<(&str, u64, u64)> {
             offset,
             length,
         } => Some((error.as_str(), *offset, *length)),
+        // A strict decode also stops at a reserved span.
+        OutputEvent::Reserved { offset, length, .. } => Some(("reserved", *offset, *length)),
         OutputEvent::CodePoint { .. } => None,
     })
 }

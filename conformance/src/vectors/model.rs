@@ -1,4 +1,4 @@
-//! The serde model of a vector file (schema v1), for writing and for reading.
+//! The serde model of a vector file (vectors 2.0.0), for writing and for reading.
 //!
 //! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`] or
 //! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
@@ -37,11 +37,42 @@ impl Schema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TestResult {
-    /// Decode: no error span. Encode: the code point encodes. Document: no `error`
+    /// Decode: code points only. Encode: the code point encodes. Document: no `error`
     /// finding (warnings allowed).
     Valid,
-    /// The opposite of [`TestResult::Valid`].
+    /// Decode only (Corrected UTF-8): no error span, at least one reserved span.
+    Reserved,
+    /// Decode: at least one error span. Encode: the code point has no encoding.
+    /// Document: at least one `error` finding.
     Invalid,
+}
+
+impl TestResult {
+    /// `"valid"`, `"reserved"` or `"invalid"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TestResult::Valid => "valid",
+            TestResult::Reserved => "reserved",
+            TestResult::Invalid => "invalid",
+        }
+    }
+
+    /// The result a decode's `output` implies (`docs/semantics.md` §1).
+    pub fn of_output(output: &[OutputEvent]) -> TestResult {
+        if output
+            .iter()
+            .any(|e| matches!(e, OutputEvent::Error { .. }))
+        {
+            TestResult::Invalid
+        } else if output
+            .iter()
+            .any(|e| matches!(e, OutputEvent::Reserved { .. }))
+        {
+            TestResult::Reserved
+        } else {
+            TestResult::Valid
+        }
+    }
 }
 
 /// The explanation of one flag, in a file's `notes`.
@@ -122,6 +153,16 @@ pub enum OutputEvent {
         /// Length of the span in bytes (at least 1).
         length: u64,
     },
+    /// `{"reserved": true, "offset": N, "length": N}`: a Corrected UTF-8 reserved span,
+    /// not an error (`docs/semantics.md` §2.4a).
+    Reserved {
+        /// Always `true` (the lint and the schema reject `false`).
+        reserved: bool,
+        /// Byte offset of the span in the input.
+        offset: u64,
+        /// Length of the span in bytes (at least 1).
+        length: u64,
+    },
 }
 
 /// A decode test: bytes in, the complete event list out.
@@ -136,9 +177,10 @@ pub struct DecodeTest {
     pub flags: Vec<String>,
     /// The input bytes, lowercase hex without separators (may be empty).
     pub input: String,
-    /// Every event, in order: code points and error spans cover the input exactly.
+    /// Every event, in order: code points and spans cover the input exactly.
     pub output: Vec<OutputEvent>,
-    /// `valid` when `output` has no error span.
+    /// `valid` for code points only, `reserved` when the only spans are reserved spans,
+    /// `invalid` when there is an error span.
     pub result: TestResult,
 }
 
@@ -204,7 +246,8 @@ pub struct DocumentTest {
     pub input: String,
     /// Every finding, in offset order (`missing-magic` first).
     pub findings: Vec<DocumentFinding>,
-    /// `valid` when no finding has severity `error`.
+    /// `valid` when no finding has severity `error` (never `reserved`: reserved spans
+    /// and inner magic numbers are warnings).
     pub result: TestResult,
 }
 
@@ -359,8 +402,11 @@ mod tests {
 
     #[test]
     fn events_round_trip() {
-        let json = r#"[{"codepoint":"U+00A0"},{"error":"truncated","offset":2,"length":1}]"#;
+        let json = r#"[{"codepoint":"U+00A0"},{"error":"truncated","offset":2,"length":1},{"reserved":true,"offset":3,"length":2}]"#;
         let events: Vec<OutputEvent> = serde_json::from_str(json).unwrap();
         assert_eq!(serde_json::to_string(&events).unwrap(), json);
+        assert_eq!(TestResult::of_output(&events), TestResult::Invalid);
+        assert_eq!(TestResult::of_output(&events[2..]), TestResult::Reserved);
+        assert_eq!(TestResult::of_output(&events[..1]), TestResult::Valid);
     }
 }

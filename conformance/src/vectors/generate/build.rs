@@ -5,7 +5,7 @@ use crate::vectors::model::{
     format_codepoint, to_hex, DecodeTest, DocumentFinding, DocumentTest, EncodeTest, OutputEvent,
     Severity, TestGroup, TestResult,
 };
-use conformance_literal::{corrected, Event, Kind};
+use conformance_literal::{corrected, Event, Kind, Validity};
 use std::collections::HashSet;
 
 /// Bytes as in comments: `C0 AF`, shortened when long.
@@ -57,6 +57,11 @@ pub(super) fn output_of(events: &[Event]) -> Vec<OutputEvent> {
                 offset: offset as u64,
                 length: length as u64,
             },
+            Event::Reserved { offset, length } => OutputEvent::Reserved {
+                reserved: true,
+                offset: offset as u64,
+                length: length as u64,
+            },
         })
         .collect()
 }
@@ -68,10 +73,10 @@ pub(super) fn decode_test(
     input: &[u8],
 ) -> DecodeTest {
     let events = decoder(input);
-    let result = if events.iter().any(Event::is_error) {
-        TestResult::Invalid
-    } else {
-        TestResult::Valid
+    let result = match Validity::of(&events) {
+        Validity::Valid => TestResult::Valid,
+        Validity::Reserved => TestResult::Reserved,
+        Validity::Invalid => TestResult::Invalid,
     };
     DecodeTest {
         tc_id: 0,

@@ -4,7 +4,7 @@ use super::build::{cp_text, decode_test, spaced, Groups, CONTS, TERMINATORS};
 use super::table31b::cases as table31b_cases;
 use super::utf_inf8;
 use crate::vectors::model::DecodeTest;
-use conformance_literal::{corrected, table31b};
+use conformance_literal::{corrected, table31b, Event};
 use std::collections::BTreeSet;
 
 /// The test groups, in file order.
@@ -23,8 +23,19 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     g
 }
 
+/// A decode test; a reserved span's outcome gets its own flag: `ReservedOnly` (result
+/// reserved) or `ReservedAndError` (result invalid).
 fn dec(comment: String, flags: &[&str], input: &[u8]) -> DecodeTest {
-    decode_test(corrected::decode, comment, flags, input)
+    let events = corrected::decode(input);
+    let mut flags = flags.to_vec();
+    if events.iter().any(Event::is_reserved) {
+        flags.push(if events.iter().any(Event::is_error) {
+            "ReservedAndError"
+        } else {
+            "ReservedOnly"
+        });
+    }
+    decode_test(corrected::decode, comment, &flags, input)
 }
 
 fn row_ends(g: &mut Groups<DecodeTest>) {
@@ -197,6 +208,13 @@ fn reserved_runs(g: &mut Groups<DecodeTest>) {
         ("a stray continuation, then FF", vec![0x80, 0xFF], Some("UnexpectedContinuation")),
         ("a long run: FE and 999 bytes of FE, FF and continuations, then A", long, Some("ReservedLongRun")),
         ("a long run of 1000 bytes at the end of input", long_end, Some("ReservedLongRun")),
+        ("FF C0 80: the source's sketched 8-byte form starts FF 110xxxxx, but C0 is a recognized lead: FF is a reserved span of 1, then C0 80 is U+00A0", vec![0xFF, 0xC0, 0x80], Some("FutureEightByteForm")),
+        ("FF DF BF 41: FF alone, then U+089F and A", vec![0xFF, 0xDF, 0xBF, 0x41], Some("FutureEightByteForm")),
+        ("FF C5 and 6 continuation bytes, a whole sketched 8-byte sequence: FF alone, C5 80 a character, then 5 unexpected continuation bytes", vec![0xFF, 0xC5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80], Some("FutureEightByteForm")),
+        ("FF E0 and 7 continuation bytes, the sketched 9-byte form (FF 1110xxxx): FF alone, E0 80 80 a character, then 5 unexpected continuation bytes", vec![0xFF, 0xE0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80], Some("FutureEightByteForm")),
+        ("FE FF FE FF: reserved spans only, one span", vec![0xFE, 0xFF, 0xFE, 0xFF], None),
+        ("FE 41 FF 42: two reserved spans between characters, no error", vec![0xFE, 0x41, 0xFF, 0x42], None),
+        ("FE 80 and a stray continuation after a character: C3 A9 80 FE 80", vec![0xC3, 0xA9, 0x80, 0xFE, 0x80], Some("UnexpectedContinuation")),
     ];
     for (comment, input, extra) in cases {
         let mut flags = vec!["Reserved"];

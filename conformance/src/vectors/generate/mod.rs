@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The vector set's version (`vectors/README.md`, "Versioning").
-pub const VERSION: &str = "1.1.0";
+pub const VERSION: &str = "2.0.0";
 
 /// The generated files, relative to `vectors/`.
 pub const FILES: [&str; 8] = [
@@ -44,7 +44,7 @@ pub fn generate_files(
 ) -> Result<Vec<(&'static str, String)>, String> {
     let [cd, ce, cdoc, ud, ue, ut, id, ie] = FILES;
     Ok(vec![
-        (cd, finish(Schema::Decode, "corrected-utf8", header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points and error spans) out."), corrected_decode::groups(), existing(cd))?),
+        (cd, finish(Schema::Decode, "corrected-utf8", header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
         (ce, finish(Schema::Encode, "corrected-utf8", header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
         (cdoc, finish(Schema::Document, "corrected-utf8", header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
         (ud, finish(Schema::Decode, "utf-8", header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),

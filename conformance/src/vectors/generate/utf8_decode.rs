@@ -99,16 +99,25 @@ fn row_boundaries(g: &mut Groups<DecodeTest>) {
 
 fn seed_examples(g: &mut Groups<DecodeTest>) {
     g.group("All you need to know about UTF-8 decoding: examples");
-    for (input, comment) in [
-        (&[0x41][..], "41 is U+0041"),
-        (&[0xED, 0x9F, 0x80], "ED 9F 80 is U+D7C0"),
-        (&[0xF4, 0x80, 0x80, 0x8F], "F4 80 80 8F is U+10000F"),
-        (&[0xED, 0xBF, 0x80], "ED BF 80: surrogate"),
-        (&[0xC1, 0x81], "C1 81: overlong"),
-        (&[0x41, 0x42, 0x80], "41 42 80: invalid code unit"),
-        (&[0xF2, 0x80, 0x9F, 0xA2], "F2 80 9F A2 is U+807E2"),
-    ] {
-        g.push(dec(comment.into(), &["SeedExample"], input));
+    // The source's decoder reports a whole bad sequence as one error "near byte N"; these
+    // vectors use maximal subparts (docs/semantics.md §3), so its wording is quoted.
+    #[rustfmt::skip]
+    let examples: [(&[u8], &str, bool); 7] = [
+        (&[0x41], "41 is U+0041", false),
+        (&[0xED, 0x9F, 0x80], "ED 9F 80 is U+D7C0", false),
+        (&[0xF4, 0x80, 0x80, 0x8F], "F4 80 80 8F is U+10000F", false),
+        (&[0xED, 0xBF, 0x80], "ED BF 80: the source's decoder reports the whole sequence as one error, \"Decoded surrogate near byte 4\"; with maximal subparts ED alone is a surrogate span, then BF and 80 are unexpected continuation bytes", true),
+        (&[0xC1, 0x81], "C1 81: the source's decoder reports the whole sequence as one error, \"Overlong near byte 3\"; with maximal subparts C1 alone is an overlong span, then 81 is an unexpected continuation byte", true),
+        (&[0x41, 0x42, 0x80], "41 42 80: the source's decoder says \"Invalid code unit at byte 4\"; here the span is the 80 alone, at offset 2 (0-based)", false),
+        (&[0xF2, 0x80, 0x9F, 0xA2], "F2 80 9F A2 is U+807E2", false),
+    ];
+    for (input, comment, subparts) in examples {
+        let flags: &[&str] = if subparts {
+            &["SeedExample", "SourceExampleMaximalSubparts"]
+        } else {
+            &["SeedExample"]
+        };
+        g.push(dec(comment.into(), flags, input));
     }
 }
 

@@ -407,19 +407,30 @@ fn length_limit(g: &mut Groups<DecodeTest>) {
     let over = cp(&format!("1{}", "0".repeat(98_289)));
     let over_bytes = bytes_of(&over);
     let b4 = |n: usize| vec![lit::B4; n];
+    let hostile = cat(&[&[0xFF], &b4(1000)]);
+    let design = [
+        0xFF, 0xB4, 0xB4, 0xB4, 0xA1, 0xA7, 0xAF, 0xAE, 0xA0, 0x80, 0x81, 0x80, 0x80, 0x80, 0x80,
+    ];
+    let l = ["LimitExceeded", "LimitSpan"];
     #[rustfmt::skip]
     let cases: Vec<(Vec<u8>, String, Vec<&str>)> = vec![
         (cat(&[&[0xFF], &b4(4)]), "FF + 4 B4: NME has 5+ digits, ≥ 16^4, shortest completion 43 714 bytes: truncated".into(), vec!["Truncated"]),
-        (cat(&[&[0xFF], &b4(5)]), "FF + 5 B4 (docs/semantics.md §4.3): NME ≥ 16^5, NUD ≥ 16^5 + 18, more than 65 536 bytes: limit-exceeded over 6 bytes".into(), vec!["LimitExceeded"]),
-        (cat(&[&[0xFF], &b4(5), &[0x41]]), "FF + 5 B4, then A".into(), vec!["LimitExceeded"]),
-        (cat(&[&[0xFF], &b4(6)]), "FF + 6 B4: limit-exceeded at the fifth B4, then B4 alone".into(), vec!["LimitExceeded", "UnexpectedContinuation"]),
-        (cat(&[&[0xFF], &b4(5), &[0xA1, 0xA0, 0xA0, 0xA0, 0xA0, 0xA0]]), "a whole 6-digit length: limit-exceeded at the fifth B4, the digits alone".into(), vec!["LimitExceeded", "UnexpectedContinuation"]),
+        (cat(&[&[0xFF], &b4(5)]), "FF + 5 B4 (docs/semantics.md §4.3): NME ≥ 16^5, NUD ≥ 16^5 + 18, more than 65 536 bytes: limit-exceeded at the fifth B4, one span of 6 bytes to the end of input".into(), l.to_vec()),
+        (cat(&[&[0xFF], &b4(5), &[0x41]]), "FF + 5 B4, then A: the span of 6 ends before A, which cannot continue the code".into(), l.to_vec()),
+        (cat(&[&[0xFF], &b4(6)]), "FF + 6 B4: the sixth B4 still continues the length: one span of 7 bytes".into(), l.to_vec()),
+        (cat(&[&[0xFF], &b4(5), &[0xA1, 0xA0, 0xA0, 0xA0, 0xA0, 0xA0]]), "a whole 6-digit length: limit-exceeded at the fifth B4, the digits continue the code: one span of 12 bytes".into(), l.to_vec()),
         (cat(&[&[0xFF], &b4(4), &[0xA1]]), "FF + 4 B4 + A1: NME ≥ 0x10000, shortest completion 43 714 bytes: truncated".into(), vec!["Truncated"]),
-        (cat(&[&[0xFF], &b4(4), &[0xA2]]), "FF + 4 B4 + A2: NME ≥ 0x20000, NUD ≥ 131 090: limit-exceeded over 6 bytes".into(), vec!["LimitExceeded"]),
+        (cat(&[&[0xFF], &b4(4), &[0xA2]]), "FF + 4 B4 + A2: NME ≥ 0x20000, NUD ≥ 131 090: limit-exceeded, one span of 6 bytes".into(), l.to_vec()),
         (at_limit_bytes[..10].to_vec(), format!("the length of the largest code at the limit ({}, 65 536 bytes): truncated", cp_text(&at_limit)), vec!["AtLimit", "Truncated"]),
         (at_limit_bytes[..12].to_vec(), "the same with 2 USV-storage bytes: truncated".into(), vec!["AtLimit", "Truncated"]),
-        (over_bytes[..10].to_vec(), format!("the length of the smallest code over the limit ({}, 65 538 bytes; no code has 65 537): limit-exceeded at the fourth digit, whatever the fifth", cp_text(&over)), vec!["LimitExceeded", "UnexpectedContinuation"]),
-        (over_bytes[..16].to_vec(), "the same with 6 USV-storage bytes: each alone".into(), vec!["LimitExceeded", "UnexpectedContinuation", "ContinuationRun"]),
+        (over_bytes[..10].to_vec(), format!("the length of the smallest code over the limit ({}, 65 538 bytes; no code has 65 537): limit-exceeded at the fourth digit; the fifth continues it: one span of 10 bytes to the end of input", cp_text(&over)), l.to_vec()),
+        (over_bytes[..16].to_vec(), "the same with 6 USV-storage bytes: one span of 16 bytes, not one error per storage byte".into(), l.to_vec()),
+        (cat(&[&over_bytes[..100], &[0x41]]), "the same code cut after 100 bytes by A: one span of 100 bytes, then A".into(), l.to_vec()),
+        (cat(&[&over_bytes[..10], &[0xBF, 0x80]]), "the same length, then BF, whose set padding bits no well-formed code has: the span of 10 ends before BF, which is decoded afresh (unexpected-continuation, as is 80)".into(), vec!["LimitExceeded", "LimitSpan", "UnexpectedContinuation"]),
+        (cat(&[&over_bytes, &[0x80]]), format!("all 65 538 bytes of {}, then 80: one span to the code's declared end (inclusive), then 80 alone", cp_text(&over)), vec!["LimitExceeded", "LimitSpan", "LargeInput", "UnexpectedContinuation"]),
+        (design.to_vec(), "FF B4 B4 B4 A1 A7 AF AE A0 80 81 80 80 80 80: NME = 0x17FE, a code of 4 116 bytes, under the limit; its first USV-storage byte A0 sets a padding bit: invalid-length over 8 bytes, then each continuation byte alone".into(), vec!["LengthB4", "InvalidLength", "NonzeroPadding", "UnexpectedContinuation", "ContinuationRun"]),
+        (hostile.clone(), "a hostile length field, FF and 1000 B4: one limit-exceeded span of 1001 bytes, in constant memory".into(), l.to_vec()),
+        (cat(&[&hostile, &[0x41]]), "the same, then A".into(), l.to_vec()),
         (at_limit_bytes.clone(), format!("{}: a code of exactly 65 536 bytes, the limit, is valid", cp_text(&at_limit)), vec!["AtLimit", "LargeInput", "LongForm", "LengthB4", "ManyDigits"]),
     ];
     debug_assert_eq!(at_limit_bytes.len(), lit::DEFAULT_LIMIT);
