@@ -365,6 +365,7 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 };
                 let mut at = 0usize;
                 let mut has_error = false;
+                let mut has_reserved = false;
                 for e in &t.output {
                     match e {
                         OutputEvent::CodePoint { codepoint } => {
@@ -400,6 +401,15 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                             }
                             at += *length as usize;
                         }
+                        OutputEvent::Reserved { offset, length, .. } => {
+                            has_reserved = true;
+                            if *offset != at as u64 || *length == 0 {
+                                errors
+                                    .push(format!("{name} {id}: span at {offset}, expected {at}"));
+                                break;
+                            }
+                            at += *length as usize;
+                        }
                     }
                 }
                 if at != input.len() {
@@ -410,6 +420,8 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 }
                 let want = if has_error {
                     TestResult::Invalid
+                } else if has_reserved {
+                    TestResult::Reserved
                 } else {
                     TestResult::Valid
                 };

@@ -37,10 +37,14 @@ impl Schema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TestResult {
-    /// Decode: no error span. Encode: the code point encodes. Document: no `error`
+    /// Decode: code points only. Encode: the code point encodes. Document: no `error`
     /// finding (warnings allowed).
     Valid,
-    /// The opposite of [`TestResult::Valid`].
+    /// Decode only: no error span and at least one reserved span (Corrected UTF-8:
+    /// well formed, but this version cannot say what it means).
+    Reserved,
+    /// Decode: at least one error span. Encode: the code point has no encoding.
+    /// Document: at least one `error` finding.
     Invalid,
 }
 
@@ -122,6 +126,16 @@ pub enum OutputEvent {
         /// Length of the span in bytes (at least 1).
         length: u64,
     },
+    /// `{"reserved": true, "offset": N, "length": N}`: a reserved span (Corrected UTF-8
+    /// only), not an error.
+    Reserved {
+        /// Always `true` (the marker that tells this shape apart).
+        reserved: bool,
+        /// Byte offset of the span in the input.
+        offset: u64,
+        /// Length of the span in bytes (at least 1).
+        length: u64,
+    },
 }
 
 /// A decode test: bytes in, the complete event list out.
@@ -136,9 +150,10 @@ pub struct DecodeTest {
     pub flags: Vec<String>,
     /// The input bytes, lowercase hex without separators (may be empty).
     pub input: String,
-    /// Every event, in order: code points and error spans cover the input exactly.
+    /// Every event, in order: code points and spans cover the input exactly.
     pub output: Vec<OutputEvent>,
-    /// `valid` when `output` has no error span.
+    /// `valid` when `output` has code points only, `reserved` when it has reserved
+    /// spans and no error span, else `invalid`.
     pub result: TestResult,
 }
 
@@ -359,8 +374,13 @@ mod tests {
 
     #[test]
     fn events_round_trip() {
-        let json = r#"[{"codepoint":"U+00A0"},{"error":"truncated","offset":2,"length":1}]"#;
+        let json = r#"[{"codepoint":"U+00A0"},{"error":"truncated","offset":2,"length":1},{"reserved":true,"offset":3,"length":2}]"#;
         let events: Vec<OutputEvent> = serde_json::from_str(json).unwrap();
         assert_eq!(serde_json::to_string(&events).unwrap(), json);
+        assert_eq!(
+            serde_json::to_string(&[TestResult::Valid, TestResult::Reserved, TestResult::Invalid])
+                .unwrap(),
+            r#"["valid","reserved","invalid"]"#
+        );
     }
 }
