@@ -419,10 +419,12 @@ class Limit(unittest.TestCase):
         self.assertEqual(ev(h("ff 80 c2 80"), limit=12), [("limit-exceeded", 0, 2), 0x80])
         # A continuation byte that breaks well-formedness cannot continue it either.
         self.assertEqual(ev(h("e0 80"), limit=2), [("limit-exceeded", 0, 1), ("unexpected-continuation", 1, 1)])
-        # FF + 35 zero payload bits: only 36 bits left, below U+1000000000: overlong there.
-        self.assertEqual(ev(h("ff 80 80 80 80 80"), limit=14), [("overlong", 0, 5), ("unexpected-continuation", 5, 1)])
-        self.assertEqual(ev(h("ff 80 80 80 80 80"), limit=12),
-                         [("limit-exceeded", 0, 5), ("unexpected-continuation", 5, 1)])
+        # FF 80 and five 80: 35 zero payload bits, 36 left, below U+1000000000: overlong
+        # at the 7th byte, which therefore cannot continue the over-long code either.
+        self.assertEqual(ev(h("ff 80 80 80 80 80 80"), limit=14),
+                         [("overlong", 0, 6), ("unexpected-continuation", 6, 1)])
+        self.assertEqual(ev(h("ff 80 80 80 80 80 80"), limit=12),
+                         [("limit-exceeded", 0, 6), ("unexpected-continuation", 6, 1)])
 
     def test_code_at_the_limit(self):
         # NME ≥ 0x10000 takes FF, B4×4 and 5 digits: 10 bytes before the storage.

@@ -15,7 +15,8 @@ pub struct Mismatch {
     pub expected: Value,
     /// What the implementation answered.
     pub got: Value,
-    /// Where the first difference is, for lists.
+    /// Where the first difference is, for lists; for `valid` and `strict`, what is wrong
+    /// about a reserved span.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
