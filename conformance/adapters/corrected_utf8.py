@@ -6,7 +6,7 @@ Python 3.11, standard library only.
 
 Use as a module (pure functions):
 
-    decode_corrected(data)  -> list of CodePoint / Span events      (section 2.4)
+    decode_corrected(data)  -> list of CodePoint / Span / Reserved events (2.4, 2.4a)
     encode_corrected(cp)    -> bytes, or raises EncodeError(kind)   (section 2.3)
     check_document(data)    -> list of Finding                      (section 2.6)
     decode_utf8(data)       -> list of CodePoint / Span events      (section 3)
@@ -40,12 +40,21 @@ class CodePoint(NamedTuple):
 
 
 class Span(NamedTuple):
+    """An error span."""
+
     kind: str
     offset: int
     length: int
 
 
-Event = Union[CodePoint, Span]
+class Reserved(NamedTuple):
+    """A reserved span (Corrected UTF-8 only, section 2.4a): not an error."""
+
+    offset: int
+    length: int
+
+
+Event = Union[CodePoint, Span, Reserved]
 
 
 class EncodeError(ValueError):
@@ -60,16 +69,28 @@ def format_codepoint(value: int) -> str:
 
 
 def lossy(events: list[Event]) -> list[int]:
-    """Every code point, one U+FFFD per error span (section 1)."""
+    """Every code point, one U+FFFD per span, error or reserved (section 1)."""
     return [e.value if isinstance(e, CodePoint) else 0xFFFD for e in events]
 
 
 def first_error(events: list[Event]) -> Span | None:
-    """The first error span, or None when the input is valid (strict decode / validate)."""
-    for e in events:
-        if isinstance(e, Span):
-            return e
-    return None
+    """The first error span, or None when there is none (reserved spans are no errors)."""
+    return next((e for e in events if isinstance(e, Span)), None)
+
+
+def first_span(events: list[Event]) -> Span | Reserved | None:
+    """The first span of either class: where a strict decode stops; None when valid."""
+    return next((e for e in events if not isinstance(e, CodePoint)), None)
+
+
+def validity(events: list[Event]) -> str:
+    """Section 1: "invalid" with an error span, else "reserved" with a reserved span,
+    else "valid" (code points only)."""
+    if any(isinstance(e, Span) for e in events):
+        return "invalid"
+    if any(isinstance(e, Reserved) for e in events):
+        return "reserved"
+    return "valid"
 
 
 # --------------------------------------------------------------------------- Corrected UTF-8
@@ -133,10 +154,11 @@ def decode_corrected(data: bytes, base: int = 0) -> list[Event]:
         elif n == -1:
             # FE/FF: this byte and everything up to (not including) the next recognized
             # lead byte, or the end of input. FE, FF and continuation bytes all join.
+            # A reserved span, not an error (section 2.4a).
             j = i + 1
             while j < end and not _is_recognized_lead(data[j]):
                 j += 1
-            events.append(Span("reserved", base + i, j - i))
+            events.append(Reserved(base + i, j - i))
             i = j
         else:
             j = i + 1
@@ -211,6 +233,10 @@ class Finding(NamedTuple):
         return self._asdict()
 
 
+# The magic number's four code points (section 2.6).
+MAGIC_CODEPOINTS = (0x10E7D, 0xED4E, 0x0000, 0x000A)
+
+
 def check_document(data: bytes) -> list[Finding]:
     """Findings of a Corrected UTF-8 document (section 2.6), in order."""
     findings: list[Finding] = []
@@ -220,11 +246,26 @@ def check_document(data: bytes) -> list[Finding]:
         start = 0
         findings.append(Finding("missing-magic", WARNING, 0, 1, 1))
     events = decode_corrected(data[start:], base=start)
+    # A complete magic number after the start: four consecutive code point events (each
+    # code point has one encoding, so these are its 8 bytes). It is text, but its 00 is
+    # not nul; a lone 00 or one in an incomplete magic number is.
+    n = len(MAGIC_CODEPOINTS)
+    magic_at = {
+        k for k in range(len(events) - n + 1)
+        if all(isinstance(e, CodePoint) and e.value == cp
+               for e, cp in zip(events[k:k + n], MAGIC_CODEPOINTS))
+    }
+    exempt_nul = {k + 2 for k in magic_at}
     line, column = 1, 1  # position of the next event
-    for e in events:
+    for k, e in enumerate(events):
+        if k in magic_at:
+            findings.append(Finding("inner-magic", WARNING, e.offset, line, column))
         if isinstance(e, Span):
             findings.append(Finding(e.kind, ERROR, e.offset, line, column))
-        else:
+        elif isinstance(e, Reserved):
+            # Well formed, meaning unknown: a warning; the document stays valid.
+            findings.append(Finding("reserved", WARNING, e.offset, line, column))
+        elif k not in exempt_nul:
             cp = e.value
             if cp in _CODEPOINT_FINDINGS:
                 kind, severity = _CODEPOINT_FINDINGS[cp]
@@ -357,7 +398,18 @@ def parse_codepoint(text) -> int:
 def event_to_json(e: Event) -> dict:
     if isinstance(e, CodePoint):
         return {"codepoint": format_codepoint(e.value)}
+    if isinstance(e, Reserved):
+        return {"reserved": True, "offset": e.offset, "length": e.length}
     return {"error": e.kind, "offset": e.offset, "length": e.length}
+
+
+def strict_to_json(span: Span | Reserved | None) -> dict | None:
+    """`strict`: null when valid, else the first span with its class."""
+    if span is None:
+        return None
+    if isinstance(span, Reserved):
+        return {"offset": span.offset, "length": span.length, "reserved": True}
+    return {"offset": span.offset, "length": span.length, "error": span.kind}
 
 
 def decode_inf8(data: bytes) -> list[Event]:
@@ -384,12 +436,14 @@ def _respond(request: dict) -> dict:
     op = request.get("op")
     if op == "decode" and encoding in _DECODERS:
         events = _DECODERS[encoding](parse_hex(request.get("input")))
-        err = first_error(events)
+        result = validity(events)
         return {
             "output": [event_to_json(e) for e in events],
             "lossy": [format_codepoint(v) for v in lossy(events)],
-            "valid": err is None,
-            "strict": None if err is None else {"offset": err.offset, "length": err.length, "error": err.kind},
+            "result": result,
+            # `valid`: decodes to code points alone (a reserved input is not valid).
+            "valid": result == "valid",
+            "strict": strict_to_json(first_span(events)),
         }
     if op == "encode" and encoding in _ENCODERS:
         cp = parse_codepoint(request.get("codepoint"))
@@ -403,7 +457,7 @@ def _respond(request: dict) -> dict:
     raise Unsupported("%s/%s" % (encoding, op))
 
 
-_DECODE_FIELDS = ["output", "lossy", "valid", "strict"]
+_DECODE_FIELDS = ["output", "lossy", "result", "valid", "strict"]
 _ENCODE_FIELDS = ["bytes", "error", "error-kind"]
 
 # Protocol 2's handshake: what this adapter answers for every case (README.md, "Protocol 2").

@@ -5,6 +5,7 @@
 //         `valid` from new TextDecoder("utf-8", {fatal: true, ignoreBOM: true}).
 //         ignoreBOM keeps a leading EF BB BF as U+FEFF instead of silently dropping it.
 //         TextDecoder names no error kinds and gives no offsets: no `output`, no `strict`.
+//         `result` is "valid" or "invalid" from the same: UTF-8 has no reserved spans.
 // encode: new TextEncoder().encode(String.fromCodePoint(cp)), reported as produced.
 //         A lone surrogate becomes EF BF BD (U+FFFD), which is *not* the vectors'
 //         `surrogate` error: that mismatch is a real difference of this implementation.
@@ -37,7 +38,7 @@ function decode(bytes) {
     if (!(e instanceof TypeError)) throw e;
     valid = false;
   }
-  return { lossy, valid };
+  return { lossy, result: valid ? "valid" : "invalid", valid };
 }
 
 function encode(cp) {
@@ -72,7 +73,7 @@ const HELLO = {
   protocol: 2,
   name: "Node.js " + process.version + " TextDecoder / TextEncoder",
   supports: [
-    { encoding: "utf-8", op: "decode", fields: ["lossy", "valid"] },
+    { encoding: "utf-8", op: "decode", fields: ["lossy", "result", "valid"] },
     { encoding: "utf-8", op: "encode", fields: ["bytes", "error"] },
   ],
 };

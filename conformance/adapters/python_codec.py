@@ -4,6 +4,7 @@
 decode: `lossy` from bytes.decode("utf-8", errors="replace"), `valid` and `strict` from a
 strict decode (UnicodeDecodeError.start / .end). The codec does not name error kinds and
 does not give the later error spans, so `output` and the strict `error` kind are not sent.
+`result` is "valid" or "invalid" from the strict decode: UTF-8 has no reserved spans.
 
 encode: chr(cp).encode("utf-8"). On failure the kind is sent only when the codec's own
 error says which it is: chr() refuses values above U+10FFFF ("out-of-range"), and the
@@ -33,9 +34,11 @@ def _decode(data: bytes) -> dict:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
+        response["result"] = "invalid"
         response["valid"] = False
         response["strict"] = {"offset": e.start, "length": e.end - e.start}
     else:
+        response["result"] = "valid"
         response["valid"] = True
         response["strict"] = None
     return response
@@ -80,7 +83,7 @@ HELLO = {
     "protocol": 2,
     "name": "CPython %d.%d utf-8 codec" % sys.version_info[:2],
     "supports": [
-        {"encoding": "utf-8", "op": "decode", "fields": ["lossy", "valid", "strict"]},
+        {"encoding": "utf-8", "op": "decode", "fields": ["lossy", "result", "valid", "strict"]},
         {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]},
     ],
 }

@@ -25,7 +25,7 @@ VECTORS = os.environ.get("ADAPTER_VECTORS_DIR") or os.path.join(ROOT, "vectors")
 sys.path.insert(0, HERE)
 
 import corrected_utf8 as cu  # noqa: E402
-from corrected_utf8 import CodePoint, Span  # noqa: E402
+from corrected_utf8 import CodePoint, Reserved, Span  # noqa: E402
 
 NODE = shutil.which("node")
 
@@ -41,7 +41,11 @@ def h(text: str) -> bytes:
 
 
 def cps(events):
-    return [e.value if isinstance(e, CodePoint) else (e.kind, e.offset, e.length) for e in events]
+    """Code points as ints, error spans as (kind, offset, length), reserved spans as
+    ("reserved", offset, length) (a reserved span has no kind: the word is a label)."""
+    return [e.value if isinstance(e, CodePoint)
+            else ("reserved", e.offset, e.length) if isinstance(e, Reserved)
+            else (e.kind, e.offset, e.length) for e in events]
 
 
 # ============================================================================ Corrected UTF-8
@@ -126,7 +130,7 @@ class CorrectedDecodeErrors(unittest.TestCase):
         for lead in list(range(0x00, 0x80)) + list(range(0xC0, 0xFE)):
             data = bytes([0xFF, 0x80, 0xFE, 0xBF, lead])
             ev = cu.decode_corrected(data)
-            self.assertEqual(ev[0], Span("reserved", 0, 4), hex(lead))
+            self.assertEqual(ev[0], Reserved(0, 4), hex(lead))
 
     def test_reserved_to_end_and_alone(self):
         self.assertEqual(cps(cu.decode_corrected(h("ff"))), [("reserved", 0, 1)])
@@ -165,12 +169,36 @@ class CorrectedDecodeErrors(unittest.TestCase):
     def test_lossy_valid_strict(self):
         ev = cu.decode_corrected(h("41 fe 80 c0"))
         self.assertEqual(cu.lossy(ev), [0x41, 0xFFFD, 0xFFFD])
-        self.assertEqual(cu.first_error(ev), Span("reserved", 1, 2))
-        self.assertIsNone(cu.first_error(cu.decode_corrected(h("41 c0 80"))))
+        # SPEC §1: a strict decode stops at the first span of either class.
+        self.assertEqual(cu.first_span(ev), Reserved(1, 2))
+        self.assertEqual(cu.first_error(ev), Span("truncated", 3, 1))
+        self.assertIsNone(cu.first_span(cu.decode_corrected(h("41 c0 80"))))
+
+    def test_reserved_is_not_an_error(self):
+        # SPEC §1, §2.4a: three outcomes; a reserved span is its own class of event.
+        for data, result in [
+            ("41 c0 80", "valid"),
+            ("", "valid"),
+            ("fe", "reserved"),
+            ("41 fe fe 80 41", "reserved"),
+            ("fe 80 c0", "invalid"),  # both classes: invalid
+            ("80 fe", "invalid"),
+        ]:
+            with self.subTest(data=data):
+                ev = cu.decode_corrected(h(data))
+                self.assertEqual(cu.validity(ev), result)
+        ev = cu.decode_corrected(h("fe 80 41"))
+        self.assertEqual(ev, [Reserved(0, 2), CodePoint(0x41, 2, 1)])
+        self.assertIsNone(cu.first_error(ev))
+
+    def test_future_eight_byte_form_is_cut(self):
+        # SPEC §2.4a: the source's sketched 8-byte form FF 110xxxxx … is cut at the C0-DF
+        # byte, a recognized lead: a reserved span of 1, then the 2-byte sequence.
+        self.assertEqual(cps(cu.decode_corrected(h("ff c0 80"))), [("reserved", 0, 1), 0xA0])
 
 
 def F(kind, offset, line, column):
-    severity = "error" if kind in ("nul", "truncated", "reserved", "unexpected-continuation") else "warning"
+    severity = "error" if kind in ("nul", "truncated", "unexpected-continuation") else "warning"
     return cu.Finding(kind, severity, offset, line, column)
 
 
@@ -197,13 +225,54 @@ class Documents(unittest.TestCase):
         )
 
     def test_magic_elsewhere_is_text(self):
-        self.assertEqual(
-            self.doc(self.M + self.M),
-            [F("nul", 14, 1, 3)],
-        )
+        # SPEC §2.6: a complete magic number after the start is text with the warning
+        # inner-magic at its first byte; its 00 is not nul; its 0A ends a line.
+        self.assertEqual(self.doc(self.M + self.M), [F("inner-magic", 8, 1, 1)])
         self.assertEqual(
             self.doc("0a" + self.M),
-            [F("missing-magic", 0, 1, 1), F("nul", 7, 2, 3)],
+            [F("missing-magic", 0, 1, 1), F("inner-magic", 1, 2, 1)],
+        )
+        self.assertEqual(
+            self.doc(self.M + "41 0a 42" + self.M + "43 0a"),
+            [F("inner-magic", 11, 2, 2)],
+        )
+        # Line 3 starts after the inner magic number's 0A.
+        self.assertEqual(
+            self.doc(self.M + "42" + self.M + "0d 0a"),
+            [F("inner-magic", 9, 1, 2), F("cr", 17, 2, 1)],
+        )
+        # Two in a row, without a leading one.
+        self.assertEqual(
+            self.doc("41 42" + self.M + self.M),
+            [F("missing-magic", 0, 1, 1), F("inner-magic", 2, 1, 3), F("inner-magic", 10, 2, 1)],
+        )
+
+    def test_nul_in_an_incomplete_magic_number(self):
+        # SPEC §2.6: a lone 00 or a 00 in an incomplete magic number is nul.
+        incomplete = [
+            "efb79dedb2ae00 41 0a",  # the 0A is missing
+            "b79dedb2ae000a",  # EF is missing: a stray continuation
+            "edb2ae000a",  # U+10E7D is missing
+            "efb79d 41 edb2ae000a",  # not consecutive
+        ]
+        for text in incomplete:
+            with self.subTest(text=text):
+                found = self.doc(self.M + text)
+                nul = 8 + h(text).index(0)
+                self.assertIn(F("nul", nul, 1, sum(1 for _ in cu.decode_corrected(h(text)[: nul - 8])) + 1),
+                              found)
+                self.assertNotIn("inner-magic", [f.kind for f in found])
+        self.assertEqual(self.doc(self.M + "00 0a"), [F("nul", 8, 1, 1)])
+
+    def test_reserved_is_a_warning(self):
+        # SPEC §2.6: a reserved span is a warning at its offset (one column); the
+        # document stays valid; an error span next to it is still an error.
+        found = self.doc(self.M + "fe 80 41 0a")
+        self.assertEqual(found, [F("reserved", 8, 1, 1)])
+        self.assertEqual(found[0].severity, "warning")
+        self.assertEqual(
+            self.doc(self.M + "ff 41 c0 0a"),
+            [F("reserved", 8, 1, 1), F("truncated", 10, 1, 3)],
         )
 
     def test_tab_and_controls(self):
@@ -323,17 +392,23 @@ class Protocol(unittest.TestCase):
         r = cu.handle({"id": "f#1", "encoding": "corrected-utf8", "op": "decode", "input": "fefe8041"})
         self.assertEqual(r, {
             "id": "f#1",
-            "output": [{"error": "reserved", "offset": 0, "length": 3}, {"codepoint": "U+0041"}],
+            "output": [{"reserved": True, "offset": 0, "length": 3}, {"codepoint": "U+0041"}],
             "lossy": ["U+FFFD", "U+0041"],
+            "result": "reserved",
             "valid": False,
-            "strict": {"offset": 0, "length": 3, "error": "reserved"},
+            "strict": {"offset": 0, "length": 3, "reserved": True},
         })
+        r = cu.handle({"id": "f#2", "encoding": "corrected-utf8", "op": "decode", "input": "fe41c0"})
+        self.assertEqual((r["result"], r["valid"]), ("invalid", False))
+        self.assertEqual(r["strict"], {"offset": 0, "length": 1, "reserved": True})
+        r = cu.handle({"id": "f#3", "encoding": "corrected-utf8", "op": "decode", "input": "c0af"})
+        self.assertEqual((r["result"], r["valid"], r["strict"]), ("valid", True, None))
         self.assertEqual(cu.handle({"id": 1, "encoding": "corrected-utf8", "op": "encode", "codepoint": "U+00CF"}),
                          {"id": 1, "bytes": "c0af"})
         self.assertEqual(cu.handle({"id": 1, "encoding": "corrected-utf8", "op": "encode", "codepoint": "U+0085"}),
                          {"id": 1, "error": "c1-control"})
         self.assertEqual(cu.handle({"id": 2, "encoding": "utf-8", "op": "decode", "input": ""}),
-                         {"id": 2, "output": [], "lossy": [], "valid": True, "strict": None})
+                         {"id": 2, "output": [], "lossy": [], "result": "valid", "valid": True, "strict": None})
         self.assertEqual(cu.handle({"id": 3, "encoding": "corrected-utf8", "op": "document", "input": ""}),
                          {"id": 3, "findings": [{"kind": "missing-magic", "severity": "warning",
                                                  "offset": 0, "line": 1, "column": 1}]})
@@ -390,6 +465,8 @@ class Smoke(unittest.TestCase):
         self.assertEqual([x["id"] for x in r], ["s#1", None, "s#2", "s#3", "s#4", "s#5", "s#6", None, "s#8"])
         self.assertEqual(r[0]["lossy"], TABLE_3_8_LOSSY)
         self.assertIs(r[0]["valid"], False)
+        self.assertEqual(r[0]["result"], "invalid")
+        self.assertEqual(r[8]["result"], "valid")
         self.assertEqual(r[1], {"id": None, "unsupported": True})
         self.assertEqual(r[2]["lossy"], ["U+FEFF", "U+0041"], "a leading BOM is kept")
         self.assertEqual(r[3]["bytes"], "f48fbfbf")
@@ -411,6 +488,9 @@ class Smoke(unittest.TestCase):
             {"id": "c#3", "encoding": "corrected-utf8", "op": "document", "input": "efb79dedb2ae000a"},
         ])
         self.assertEqual(more[0]["lossy"], ["U+00CF", "U+FFFD", "U+0041"])
+        self.assertEqual(more[0]["output"][1], {"reserved": True, "offset": 2, "length": 3})
+        self.assertEqual((more[0]["result"], more[0]["valid"]), ("reserved", False))
+        self.assertEqual(more[0]["strict"], {"offset": 2, "length": 3, "reserved": True})
         self.assertEqual(more[1], {"id": "c#2", "error": "surrogate"})
         self.assertEqual(more[2], {"id": "c#3", "findings": []})
         inf8 = run_adapter("corrected_utf8", [
@@ -558,17 +638,22 @@ def compare(op, test, resp):
             exp_lossy = [norm_cp(c) for c in test["lossy"]]
         if "lossy" in resp and exp_lossy is not None:
             differ("lossy", exp_lossy, [norm_cp(c) for c in resp["lossy"]])
+        # `valid`: decodes to code points alone, i.e. result == "valid".
         exp_valid = None
-        if test.get("result") in ("valid", "invalid"):
+        if "result" in test:
             exp_valid = test["result"] == "valid"
         elif expected_events is not None:
             exp_valid = first is None
         if "valid" in resp and exp_valid is not None:
             differ("valid", exp_valid, resp["valid"])
+        if "result" in resp and "result" in test:
+            differ("result", test["result"], resp["result"])
         if "strict" in resp and expected_events is not None:
             exp_strict = None if first is None else {"offset": first["offset"], "length": first["length"]}
             got = resp["strict"]
-            if got is not None and exp_strict is not None and "error" in got:
+            if exp_strict is not None and "reserved" in first:
+                exp_strict["reserved"] = True
+            elif got is not None and exp_strict is not None and "error" in got:
                 exp_strict["error"] = first["error"]
             differ("strict", exp_strict, got)
     elif op == "encode":

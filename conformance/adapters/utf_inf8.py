@@ -13,6 +13,12 @@ byte, asks whether the bytes so far are still the start of some well-formed
 (shortest-form) code, by reasoning over the forms of §4.1. It keeps only what the
 bytes received say (never anything sized by a length field), so memory grows with
 the input, not with a claimed length.
+
+Past the limit (§4.3, SPEC §4) the whole over-long code is one `limit-exceeded` span:
+it goes on over every byte that still continues a well-formed code (the limit aside),
+up to the code's declared end inclusive, or stops just before the first byte that
+cannot continue it (decoded afresh), or at the end of input. While it skips, nothing
+grows: no digit is kept and a length too big for any input saturates.
 """
 
 from __future__ import annotations
@@ -68,6 +74,10 @@ NUD_MIN = 18  # NUD of the first code after the 13-byte form
 
 def _storage_bytes(nud: int) -> int:
     return (nud + 2) // 3 * 2
+
+
+# A length past every input: a saturated NME stays above it (an input cannot be longer).
+_SATURATED = 1 << 64
 
 
 def _is_continuation(b: int) -> bool:
@@ -143,6 +153,13 @@ class _Code:
         self.group = 0  # the first padded 3-digit group, as far as received
         self.pending = 0  # first byte of a storage pair (6 bits)
         self.hexdigits: list[str] = []  # grows with bytes received only
+        self.nme_mod3 = 0  # NME mod 3 (16 ≡ 1 mod 3: the sum of its digits), for padding
+        self.skipping = False  # past the limit: keep nothing that grows (see skip())
+
+    def skip(self) -> None:
+        """Past the limit: the code is judged to its end, but its digits are not kept."""
+        self.skipping = True
+        self.hexdigits = []
 
     # ---- the forms' constraints: None if some well-formed code starts with the bytes
     #      so far, else the kind that says why not (§4.2's table).
@@ -166,7 +183,7 @@ class _Code:
         digits zero (else the digits do not fit the length: invalid-length) and have
         a nonzero first significant digit (else overlong); NUD 18 must also be above
         the 13-byte form, i.e. start with a digit ≥ 8."""
-        pad = -self.nud % 3
+        pad = -(self.nme_mod3 + NUD_MIN) % 3
         g_hi = 16 ** (3 - pad) - 1
         g_lo = 0x800 if self.nud == NUD_MIN else 16 ** (2 - pad)
         rest = 12 - have_bits
@@ -222,6 +239,7 @@ class _Code:
                 return self._check_fixed()
             if 0xA0 <= b <= 0xAF:  # one length digit: NME < 16, no B4
                 self.nme = b - 0xA0
+                self.nme_mod3 = self.nme % 3
                 self._length_done()
                 return None
             if b == 0xB4:
@@ -238,6 +256,7 @@ class _Code:
             if 0xA1 <= b <= 0xAF:
                 # b4s ≥ 1, so at least one more digit follows.
                 self.phase, self.ndigits, self.nme = "digits", 1, b - 0xA0
+                self.nme_mod3 = self.nme % 3
                 return None
             return "invalid-length"
         if self.phase == "digits":
@@ -245,12 +264,17 @@ class _Code:
                 return "invalid-length"
             self.ndigits += 1
             self.nme = self.nme << 4 | (b - 0xA0)
+            self.nme_mod3 = (self.nme_mod3 + b - 0xA0) % 3
+            if self.skipping:
+                self.nme = min(self.nme, _SATURATED)
             if self.ndigits == self.b4s + 1:
                 self._length_done()
             return None
         if self.phase == "storage":
             self.storage_read += 1
-            if self.storage_read % 2 == 1:
+            if self.skipping:
+                pass
+            elif self.storage_read % 2 == 1:
                 self.pending = b & 0x3F
             else:
                 pair = self.pending << 6 | (b & 0x3F)
@@ -311,27 +335,28 @@ def decode(data: bytes, limit: Optional[int] = DEFAULT_LIMIT) -> list[Event]:
             i += 1
             continue
         j = i + 1  # the next byte to read
-        if over_limit(code):
-            events.append(Span("limit-exceeded", i, 1))
-            i = j
-            continue
+        over = over_limit(code)
+        if over:
+            code.skip()
         while not code.complete():
             if j == end or not _is_continuation(data[j]):
                 # Cut short: the span is the bytes so far; decoding resumes at this byte.
-                events.append(Span("truncated", i, j - i))
+                events.append(Span("limit-exceeded" if over else "truncated", i, j - i))
                 break
             kind = code.push(data[j])
             if kind is not None:
-                # The bytes before this one are the maximal subpart; resume at this byte.
-                events.append(Span(kind, i, j - i))
+                # The bytes before this one are the maximal subpart (or, past the limit,
+                # the over-long code's span); resume at this byte.
+                events.append(Span("limit-exceeded" if over else kind, i, j - i))
                 break
             j += 1
             # Well-formedness was decided first (above): it wins at the same byte.
-            if over_limit(code):
-                events.append(Span("limit-exceeded", i, j - i))
-                break
+            if not over and over_limit(code):
+                over = True
+                code.skip()
         else:
-            events.append(CodePoint(code.value(), i, j - i))
+            # Complete: a code point, or the over-long code's span to its declared end.
+            events.append(Span("limit-exceeded", i, j - i) if over else CodePoint(code.value(), i, j - i))
         i = j
     return events
 

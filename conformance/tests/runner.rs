@@ -301,3 +301,171 @@ fn bad_usage_exits_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stdout} {stderr}");
     }
 }
+
+/// Three Corrected UTF-8 decode cases in the vectors' 2.0 shapes: #1 `fe` reserved, #2
+/// `41fe` reserved, #3 `fe80` then a truncated `c0`: invalid (both classes).
+const RESERVED: &str = r#"{
+  "schema": "decode",
+  "encoding": "corrected-utf8",
+  "version": "2.0.0",
+  "numberOfTests": 3,
+  "header": ["runner test"],
+  "notes": {},
+  "testGroups": [
+    {
+      "comment": "reserved spans",
+      "tests": [
+        {"tcId": 1, "comment": "FE", "flags": [], "input": "fe", "output": [{"reserved": true, "offset": 0, "length": 1}], "result": "reserved"},
+        {"tcId": 2, "comment": "A FE", "flags": [], "input": "41fe", "output": [{"codepoint": "U+0041"}, {"reserved": true, "offset": 1, "length": 1}], "result": "reserved"},
+        {"tcId": 3, "comment": "FE 80 C0", "flags": [], "input": "fe80c0", "output": [{"reserved": true, "offset": 0, "length": 2}, {"error": "truncated", "offset": 2, "length": 1}], "result": "invalid"}
+      ]
+    }
+  ]
+}
+"#;
+
+/// A folder with only [`RESERVED`] (ids `t/reserved.json#N`) and an adapter that declares
+/// `fields` for Corrected UTF-8 decode and answers with `arms`.
+fn setup_reserved(name: &str, fields: &str, arms: &str) -> PathBuf {
+    let hello = format!(
+        r#"hello) echo '{{"id":"hello","protocol":2,"name":"t","supports":[{{"encoding":"corrected-utf8","op":"decode","fields":[{fields}]}}]}}';;"#
+    );
+    let dir = setup(name, &format!("{hello}\n{arms}"));
+    std::fs::remove_file(dir.join("vectors/t/decode.json")).unwrap();
+    std::fs::write(dir.join("vectors/t/reserved.json"), RESERVED).unwrap();
+    dir
+}
+
+/// `echo` of one JSON answer (single-quoted; `ID` stands for the request's id).
+fn answer(json: &str) -> String {
+    format!(
+        "echo '{}';;",
+        json.replace("ID", "'\"$id\"'").replace('\n', " ")
+    )
+}
+
+#[test]
+fn a_correct_reserved_answer_passes() {
+    let arms = [
+        format!(
+            "*#1) {}",
+            answer(
+                r#"{"id":"ID","output":[{"reserved":true,"offset":0,"length":1}],"lossy":["U+FFFD"],"result":"reserved","valid":false,"strict":{"offset":0,"length":1,"reserved":true}}"#
+            )
+        ),
+        format!(
+            "*#2) {}",
+            answer(
+                r#"{"id":"ID","output":[{"codepoint":"U+0041"},{"reserved":true,"offset":1,"length":1}],"lossy":["U+0041","U+FFFD"],"result":"reserved","valid":false,"strict":{"offset":1,"length":1,"reserved":true}}"#
+            )
+        ),
+        format!(
+            "*#3) {}",
+            answer(
+                r#"{"id":"ID","output":[{"reserved":true,"offset":0,"length":2},{"error":"truncated","offset":2,"length":1}],"lossy":["U+FFFD","U+FFFD"],"result":"invalid","valid":false,"strict":{"offset":0,"length":2,"reserved":true}}"#
+            )
+        ),
+    ];
+    let dir = setup_reserved(
+        "reserved-right",
+        r#""output","lossy","result","valid","strict""#,
+        &arms.join("\n"),
+    );
+    let (out, stdout, _) = run_in(&dir, &["--json", "r.json", "--html", "r.html"]);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(last_line(&stdout), "3 passed, 0 failed");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        json["implementations"][0]["results"][0]["checked"],
+        serde_json::json!(["output", "lossy", "result", "valid", "strict"])
+    );
+}
+
+#[test]
+fn a_reserved_span_answered_as_an_error_fails() {
+    // The protocol-1 shape of a reserved span: an error event of kind `reserved`, and a
+    // strict answer with that kind.
+    let dir = setup_reserved(
+        "reserved-as-error",
+        r#""output","strict""#,
+        &format!(
+            "*) {}",
+            answer(
+                r#"{"id":"ID","output":[{"error":"reserved","offset":0,"length":1}],"strict":{"offset":0,"length":1,"error":"reserved"}}"#
+            )
+        ),
+    );
+    let (out, stdout, _) = run_in(&dir, &["--junit", "r.xml"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/reserved.json#1  FAIL"), "{stdout}");
+    assert!(
+        stdout.contains(r#"output: expected [{"reserved":true,"offset":0,"length":1}]"#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(r#"strict: expected {"offset":0,"length":1,"reserved":true}"#),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("a reserved span, not an error span"),
+        "{stdout}"
+    );
+    assert_eq!(last_line(&stdout), "0 passed, 3 failed");
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(xml.contains("<failure"), "{xml}");
+}
+
+#[test]
+fn valid_true_for_a_reserved_input_fails() {
+    // `valid` means "decodes to code points alone": false for FE.
+    let dir = setup_reserved("reserved-valid", r#""valid""#, &format!("*) {VALID}"));
+    let (out, stdout, _) = run_in(&dir, &[]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("t/reserved.json#1  FAIL"), "{stdout}");
+    assert!(stdout.contains("valid: expected false"), "{stdout}");
+    assert!(
+        stdout.contains("a reserved input does not decode to code points alone"),
+        "{stdout}"
+    );
+    assert_eq!(last_line(&stdout), "0 passed, 3 failed");
+}
+
+#[test]
+fn a_wrong_result_fails_and_a_bad_one_is_a_protocol_error() {
+    // #1 says invalid (it is reserved), #2 valid, #3 an unknown word; `valid` false is
+    // right for all three.
+    let arms = [
+        format!(
+            "*#1) {}",
+            answer(r#"{"id":"ID","result":"invalid","valid":false}"#)
+        ),
+        format!(
+            "*#2) {}",
+            answer(r#"{"id":"ID","result":"valid","valid":false}"#)
+        ),
+        format!(
+            "*#3) {}",
+            answer(r#"{"id":"ID","result":"bad","valid":false}"#)
+        ),
+    ];
+    let dir = setup_reserved("reserved-result", r#""result","valid""#, &arms.join("\n"));
+    let (out, stdout, _) = run_in(&dir, &["--json", "r.json"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(r#"result: expected "reserved""#),
+        "{stdout}"
+    );
+    assert!(stdout.contains("t/reserved.json#3  PROTOCOL"), "{stdout}");
+    assert!(
+        stdout.contains(r#"field `result`: not "valid", "reserved" or "invalid""#),
+        "{stdout}"
+    );
+    assert_eq!(last_line(&stdout), "0 passed, 3 failed");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let first = &json["implementations"][0]["results"][0];
+    assert_eq!(first["mismatches"][0]["field"], "result");
+    assert_eq!(first["mismatches"][0]["expected"], "reserved");
+    assert_eq!(first["mismatches"][0]["got"], "invalid");
+}

@@ -163,7 +163,7 @@ impl Counts {
 /// encoding it answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
-    /// Only validity (`valid` and/or `strict`) on some case.
+    /// Only validity (`result`, `valid` and/or `strict`) on some case.
     Validity,
     /// At least `lossy` on every case.
     Lossy,

@@ -1,21 +1,22 @@
 //! Checking one response against its vector: every field present is compared.
 
 use super::suite::{Case, Test};
-use crate::vectors::model::{DocumentFinding, OutputEvent};
+use crate::vectors::model::{DecodeTest, DocumentFinding, OutputEvent, TestResult};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 /// One field whose value differs from the vector's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Mismatch {
-    /// The response field (`output`, `lossy`, `valid`, `strict`, `bytes`, `error`,
-    /// `findings`).
+    /// The response field (`output`, `lossy`, `result`, `valid`, `strict`, `bytes`,
+    /// `error`, `findings`).
     pub field: String,
     /// What the vector says it should be.
     pub expected: Value,
     /// What the implementation answered.
     pub got: Value,
-    /// Where the first difference is, for lists.
+    /// Where the first difference is, for lists; for `valid` and `strict`, what is wrong
+    /// about a reserved span.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -50,7 +51,7 @@ pub enum Verdict {
 /// The fields of each operation, in the order they are checked.
 pub fn fields_of(op: &str) -> &'static [&'static str] {
     match op {
-        "decode" => &["output", "lossy", "valid", "strict"],
+        "decode" => &["output", "lossy", "result", "valid", "strict"],
         "encode" => &["bytes", "error"],
         _ => &["findings"],
     }
@@ -70,7 +71,7 @@ pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
             continue;
         };
         let result = match &case.test {
-            Test::Decode(t) => check_decode(field, &t.output, got),
+            Test::Decode(t) => check_decode(field, t, got),
             Test::Encode(t) => check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got),
             Test::Document(t) => check_findings(&t.findings, got),
         };
@@ -163,48 +164,73 @@ fn lossy_of(output: &[OutputEvent]) -> Vec<String> {
         .iter()
         .map(|e| match e {
             OutputEvent::CodePoint { codepoint } => codepoint.clone(),
+            // One U+FFFD per span, error or reserved.
             OutputEvent::Error { .. } | OutputEvent::Reserved { .. } => "U+FFFD".to_string(),
         })
         .collect()
 }
 
-fn first_error(output: &[OutputEvent]) -> Option<(&str, u64, u64)> {
+/// The first span of either class, as `strict` shows it: `{"offset", "length", "error":
+/// KIND}` or `{"offset", "length", "reserved": true}`.
+fn first_span(output: &[OutputEvent]) -> Option<Value> {
     output.iter().find_map(|e| match e {
         OutputEvent::Error {
             error,
             offset,
             length,
-        } => Some((error.as_str(), *offset, *length)),
-        // A strict decode also stops at a reserved span.
-        OutputEvent::Reserved { offset, length, .. } => Some(("reserved", *offset, *length)),
+        } => Some(json!({"offset": offset, "length": length, "error": error})),
+        OutputEvent::Reserved { offset, length, .. } => {
+            Some(json!({"offset": offset, "length": length, "reserved": true}))
+        }
         OutputEvent::CodePoint { .. } => None,
     })
+}
+
+/// `"valid"`, `"reserved"` or `"invalid"`.
+fn result_str(result: TestResult) -> &'static str {
+    match result {
+        TestResult::Valid => "valid",
+        TestResult::Reserved => "reserved",
+        TestResult::Invalid => "invalid",
+    }
 }
 
 /// An answer's `output`, with a protocol message (never a Rust type's name) saying which
 /// event is wrong and what shape was expected.
 fn parse_events(got: &Value) -> Result<Vec<OutputEvent>, String> {
-    const SHAPE: &str = r#"{"codepoint": "U+…"} or {"error": KIND, "offset": N, "length": N}"#;
+    const SHAPE: &str = r#"{"codepoint": "U+…"}, {"error": KIND, "offset": N, "length": N} or {"reserved": true, "offset": N, "length": N}"#;
     let list = got
         .as_array()
         .ok_or_else(|| format!("not a list of events ({SHAPE})"))?;
     list.iter()
         .enumerate()
         .map(|(i, e)| {
-            serde_json::from_value(e.clone()).map_err(|_| {
-                let text = e.to_string();
-                let text = if text.chars().count() > 80 {
-                    format!("{}…", text.chars().take(80).collect::<String>())
-                } else {
-                    text
-                };
-                format!("event {i} is {text}, expected {SHAPE}")
-            })
+            let event = serde_json::from_value(e.clone());
+            match event {
+                Ok(OutputEvent::Reserved {
+                    reserved: false, ..
+                })
+                | Err(_) => {
+                    let text = e.to_string();
+                    let text = if text.chars().count() > 80 {
+                        format!("{}…", text.chars().take(80).collect::<String>())
+                    } else {
+                        text
+                    };
+                    Err(format!("event {i} is {text}, expected {SHAPE}"))
+                }
+                Ok(event) => Ok(event),
+            }
         })
         .collect()
 }
 
-fn check_decode(field: &str, output: &[OutputEvent], got: &Value) -> Checked {
+/// Compares one decode field. `result` is compared with the vector's `result`; `valid`
+/// means "decodes to code points alone", so it is `true` exactly when the vector's
+/// `result` is `valid` (a reserved input is not valid); `strict` is the first span of
+/// either class.
+fn check_decode(field: &str, test: &DecodeTest, got: &Value) -> Checked {
+    let output = &test.output[..];
     match field {
         "output" => {
             let events = parse_events(got)?;
@@ -222,57 +248,87 @@ fn check_decode(field: &str, output: &[OutputEvent], got: &Value) -> Checked {
                 note => mismatch(field, json!(expected), got, note),
             }
         }
-        "valid" => {
-            let valid = got.as_bool().ok_or("not a boolean")?;
-            let expected = first_error(output).is_none();
-            if valid == expected {
+        "result" => {
+            let result = got
+                .as_str()
+                .filter(|r| ["valid", "reserved", "invalid"].contains(r))
+                .ok_or(r#"not "valid", "reserved" or "invalid""#)?;
+            let expected = result_str(test.result);
+            if result == expected {
                 Ok(None)
             } else {
                 mismatch(field, json!(expected), got, None)
             }
         }
-        "strict" => {
-            let expected = first_error(output);
-            let expected_value = match expected {
-                None => Value::Null,
-                Some((kind, offset, length)) => {
-                    json!({"offset": offset, "length": length, "error": kind})
-                }
-            };
-            if got.is_null() {
-                return if expected.is_none() {
-                    Ok(None)
-                } else {
-                    mismatch(field, expected_value, got, None)
-                };
+        "valid" => {
+            let valid = got.as_bool().ok_or("not a boolean")?;
+            let expected = test.result == TestResult::Valid;
+            if valid == expected {
+                Ok(None)
+            } else {
+                let note = (test.result == TestResult::Reserved)
+                    .then(|| "a reserved input does not decode to code points alone".into());
+                mismatch(field, json!(expected), got, note)
             }
-            let obj = got.as_object().ok_or("neither null nor an object")?;
-            let num = |k: &str| -> Result<u64, String> {
-                obj.get(k)
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| format!("`{k}` missing or not a non-negative integer"))
-            };
-            let (offset, length) = (num("offset")?, num("length")?);
-            let kind = match obj.get("error") {
-                None | Some(Value::Null) => None,
-                Some(Value::String(s)) => Some(s.as_str()),
-                Some(_) => return Err("`error` is neither a string nor null".into()),
-            };
-            let Some((e_kind, e_offset, e_length)) = expected else {
-                return mismatch(field, expected_value, got, None);
-            };
-            if offset != e_offset || length != e_length || kind.is_some_and(|k| k != e_kind) {
-                // Show the kind only when the implementation gives one.
-                let mut expected_value = expected_value;
-                if kind.is_none() {
-                    expected_value.as_object_mut().map(|o| o.remove("error"));
-                }
-                return mismatch(field, expected_value, got, None);
-            }
-            Ok(None)
         }
+        "strict" => check_strict(first_span(output), got),
         _ => Ok(None),
     }
+}
+
+/// `strict` against the first span: `null` when there is none; else an object with its
+/// `offset` and `length`, and either `"reserved": true` (a reserved span) or an optional
+/// `error` kind (an error span: without a kind it still claims an error span).
+fn check_strict(expected: Option<Value>, got: &Value) -> Checked {
+    let field = "strict";
+    if got.is_null() {
+        return match expected {
+            None => Ok(None),
+            Some(e) => mismatch(field, e, got, None),
+        };
+    }
+    let obj = got.as_object().ok_or("neither null nor an object")?;
+    let num = |k: &str| -> Result<u64, String> {
+        obj.get(k)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("`{k}` missing or not a non-negative integer"))
+    };
+    let (offset, length) = (num("offset")?, num("length")?);
+    let kind = match obj.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err("`error` is neither a string nor null".into()),
+    };
+    let reserved = match obj.get("reserved") {
+        None => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err("`reserved` is not `true` (leave it out for an error span)".into()),
+    };
+    if reserved && kind.is_some() {
+        return Err("both `reserved` and an `error` kind: a span is one or the other".into());
+    }
+    let Some(mut expected) = expected else {
+        return mismatch(field, Value::Null, got, None);
+    };
+    let e = expected.as_object_mut().expect("first_span gives objects");
+    let e_reserved = e.contains_key("reserved");
+    let same = e.get("offset") == Some(&json!(offset))
+        && e.get("length") == Some(&json!(length))
+        && reserved == e_reserved
+        && kind.is_none_or(|k| e.get("error") == Some(&json!(k)));
+    if same {
+        return Ok(None);
+    }
+    // Show the kind only when the implementation gives one.
+    if kind.is_none() && !reserved {
+        e.remove("error");
+    }
+    let note = match (e_reserved, reserved) {
+        (true, false) => Some("a reserved span, not an error span".to_string()),
+        (false, true) => Some("an error span, not a reserved span".to_string()),
+        _ => None,
+    };
+    mismatch(field, expected, got, note)
 }
 
 fn check_encode(
@@ -368,7 +424,7 @@ mod tests {
     use super::*;
     use crate::vectors::model::{DecodeTest, TestResult};
 
-    fn decode_case(output: Value) -> Case {
+    fn decode_case(output: Value, result: TestResult) -> Case {
         Case {
             id: "x.json#1".into(),
             file: 0,
@@ -380,7 +436,7 @@ mod tests {
                 flags: vec![],
                 input: "41fe".into(),
                 output: serde_json::from_value(output).unwrap(),
-                result: TestResult::Invalid,
+                result,
             }),
         }
     }
@@ -391,23 +447,29 @@ mod tests {
 
     #[test]
     fn decode_fields() {
-        let case = decode_case(json!([
-            {"codepoint": "U+0041"}, {"error": "reserved", "offset": 1, "length": 1}
-        ]));
+        let case = decode_case(
+            json!([
+                {"codepoint": "U+0041"}, {"error": "truncated", "offset": 1, "length": 1}
+            ]),
+            TestResult::Invalid,
+        );
         let ok = obj(
             json!({"id": "x.json#1", "lossy": ["U+0041", "U+FFFD"], "valid": false,
-            "strict": {"offset": 1, "length": 1}}),
+            "result": "invalid", "strict": {"offset": 1, "length": 1}}),
         );
         assert_eq!(
             verdict(&case, &ok),
             Verdict::Pass {
-                checked: vec!["lossy", "valid", "strict"]
+                checked: vec!["lossy", "result", "valid", "strict"]
             }
         );
         let bad = obj(
-            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "error": "truncated"}}),
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "error": "overlong"}}),
         );
         assert!(matches!(verdict(&case, &bad), Verdict::Fail { .. }));
+        let reserved =
+            obj(json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "reserved": true}}));
+        assert!(matches!(verdict(&case, &reserved), Verdict::Fail { .. }));
         let wrong_shape = obj(json!({"id": "x.json#1", "valid": "no"}));
         assert!(matches!(
             verdict(&case, &wrong_shape),
@@ -425,5 +487,58 @@ mod tests {
             }
             v => panic!("{v:?}"),
         }
+    }
+
+    #[test]
+    fn reserved_spans() {
+        let case = decode_case(
+            json!([{"codepoint": "U+0041"}, {"reserved": true, "offset": 1, "length": 1}]),
+            TestResult::Reserved,
+        );
+        let ok = obj(json!({"id": "x.json#1",
+            "output": [{"codepoint": "U+0041"}, {"reserved": true, "offset": 1, "length": 1}],
+            "lossy": ["U+0041", "U+FFFD"], "result": "reserved", "valid": false,
+            "strict": {"offset": 1, "length": 1, "reserved": true}}));
+        assert!(matches!(verdict(&case, &ok), Verdict::Pass { .. }));
+        let fails = |answer: Value, field: &str| match verdict(&case, &obj(answer)) {
+            Verdict::Fail { mismatches, .. } => assert_eq!(mismatches[0].field, field),
+            v => panic!("{field}: {v:?}"),
+        };
+        fails(
+            json!({"id": "x.json#1", "output": [{"codepoint": "U+0041"},
+                {"error": "reserved", "offset": 1, "length": 1}]}),
+            "output",
+        );
+        fails(json!({"id": "x.json#1", "result": "invalid"}), "result");
+        fails(json!({"id": "x.json#1", "result": "valid"}), "result");
+        fails(json!({"id": "x.json#1", "valid": true}), "valid");
+        fails(
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1}}),
+            "strict",
+        );
+        fails(
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "error": "reserved"}}),
+            "strict",
+        );
+        fails(json!({"id": "x.json#1", "strict": null}), "strict");
+        let protocol = |answer: Value| {
+            assert!(
+                matches!(
+                    verdict(&case, &obj(answer.clone())),
+                    Verdict::Protocol { .. }
+                ),
+                "{answer}"
+            )
+        };
+        protocol(json!({"id": "x.json#1", "result": "ok"}));
+        protocol(
+            json!({"id": "x.json#1", "output": [{"reserved": false, "offset": 1, "length": 1}]}),
+        );
+        protocol(
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "reserved": false}}),
+        );
+        protocol(
+            json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "reserved": true, "error": "x"}}),
+        );
     }
 }
