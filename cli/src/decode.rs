@@ -19,6 +19,12 @@ enum JsonEvent {
         offset: u64,
         length: u64,
     },
+    /// Always `reserved: true`: the field marks the class.
+    Reserved {
+        reserved: bool,
+        offset: u64,
+        length: u64,
+    },
 }
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
@@ -121,7 +127,9 @@ impl EventSink for Sink {
         if self.failed.is_some() {
             return;
         }
-        self.invalid |= located.event.error().is_some();
+        // Not valid: an error span or a reserved span (the exit status says "not code
+        // points alone", as before reserved spans became their own class).
+        self.invalid |= located.event.stop().is_some();
         let out = &mut self.out;
         let written = if self.json {
             let sep: &[u8] = if self.first { b"\n  " } else { b",\n  " };
@@ -160,6 +168,11 @@ fn json<C: CodePoint>(event: Event<C>) -> JsonEvent {
             offset: e.offset,
             length: e.length,
         },
+        Event::Reserved(r) => JsonEvent::Reserved {
+            reserved: true,
+            offset: r.offset,
+            length: r.length,
+        },
     }
 }
 
@@ -175,6 +188,10 @@ fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result
         Event::Error(e) => {
             let unit = if e.length == 1 { "byte" } else { "bytes" };
             writeln!(out, "{}: error: {} ({} {unit})", e.offset, e.kind, e.length)
+        }
+        Event::Reserved(r) => {
+            let unit = if r.length == 1 { "byte" } else { "bytes" };
+            writeln!(out, "{}: reserved ({} {unit})", r.offset, r.length)
         }
     }
 }

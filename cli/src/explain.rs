@@ -226,16 +226,22 @@ impl Corrected {
                         return (short_error(&e), vec![span_line(&e)])
                     }
                     ErrorKind::Truncated => truncated_line(bytes, &e),
-                    ErrorKind::Reserved if offset + length == bytes.len() => {
-                        "reserved for future use, to the end".into()
-                    }
-                    ErrorKind::Reserved => format!(
-                        "reserved for future use, up to {:02X}",
-                        bytes[offset + length]
-                    ),
                     other => other.as_str().into(),
                 };
                 (short_error(&e), vec![span_line(&e), why])
+            }
+            Event::Reserved(r) => {
+                let why = match bytes.get(offset + length) {
+                    None => "reserved for future use, to the end".into(),
+                    Some(next) => format!("reserved for future use, up to {next:02X}"),
+                };
+                let last = r.offset + r.length - 1;
+                let span = if r.length == 1 {
+                    format!("reserved (byte {})", r.offset)
+                } else {
+                    format!("reserved (bytes {}-{last})", r.offset)
+                };
+                ("[reserved]".into(), vec![span, why])
             }
         }
     }
@@ -292,6 +298,7 @@ impl Utf8 {
                 };
                 (short_error(&e), vec![span_line(&e), why])
             }
+            Event::Reserved(r) => unreachable!("UTF-8 has no reserved spans: {r}"),
         }
     }
 }

@@ -201,6 +201,9 @@ impl EventSink for Encoder {
                 }
             }
             Event::Error(e) => Problem::Decode(e),
+            // Transcoding needs code points: a reserved span stops it as it stops a
+            // strict decode.
+            Event::Reserved(r) => Problem::Decode(r.into()),
         };
         if self.replace {
             0xFFFD_u32

@@ -182,6 +182,9 @@ fn decode_json_round_trips_through_the_codec() {
                 Event::Error(e) => serde_json::json!({
                     "error": e.kind.as_str(), "offset": e.offset, "length": e.length
                 }),
+                Event::Reserved(r) => serde_json::json!({
+                    "reserved": true, "offset": r.offset, "length": r.length
+                }),
             })
             .collect()
     }

@@ -36,7 +36,7 @@ fn check_of_a_1_gib_hostile_stream_stays_under_16_mib() {
         run.first,
         [
             "<stdin>:1:1: warning: missing-magic (byte 0)".to_string(),
-            "<stdin>:1:1: error: reserved (byte 0)".into(),
+            "<stdin>:1:1: warning: reserved (byte 0)".into(),
             format!("<stdin>:1:2: warning: missing-final-newline (byte {total})"),
             "1 file: 1 error, 2 warnings".into(),
         ]

@@ -81,6 +81,9 @@ fn output(events: Vec<Located<BigCodePoint>>) -> Vec<Value> {
         .map(|l| match &l.event {
             Event::CodePoint(cp) => json!({"codepoint": cp.to_string()}),
             Event::Error(e) => span(e),
+            Event::Reserved(r) => {
+                json!({"reserved": true, "offset": r.offset, "length": r.length})
+            }
         })
         .collect()
 }
