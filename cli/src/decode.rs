@@ -127,9 +127,10 @@ impl EventSink for Sink {
         if self.failed.is_some() {
             return;
         }
-        // Not valid: an error span or a reserved span (the exit status says "not code
-        // points alone", as before reserved spans became their own class).
-        self.invalid |= located.event.stop().is_some();
+        // Only an error span makes the input invalid (exit 1): a reserved span is well-formed
+        // input this version gives no meaning, shown as its own event, and the decode of it
+        // succeeded.
+        self.invalid |= located.event.error().is_some();
         let out = &mut self.out;
         let written = if self.json {
             let sep: &[u8] = if self.first { b"\n  " } else { b",\n  " };
@@ -176,7 +177,8 @@ fn json<C: CodePoint>(event: Event<C>) -> JsonEvent {
     }
 }
 
-/// `3: U+00CF` or `5: error: truncated (2 bytes)`: the byte offset, then the event.
+/// `3: U+00CF`, `5: error: truncated (2 bytes)` or `7: reserved (3 bytes)`: the byte
+/// offset, then the event.
 fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result<()> {
     match located.event {
         Event::CodePoint(cp) => {
@@ -199,7 +201,7 @@ fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind};
+    use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind, ReservedSpan};
 
     #[test]
     fn json_matches_the_vectors_output_form() {
@@ -215,6 +217,14 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&json(err)).unwrap(),
             r#"{"error":"unexpected-continuation","offset":7,"length":1}"#
+        );
+        let reserved = Event::<u32>::Reserved(ReservedSpan {
+            offset: 3,
+            length: 2,
+        });
+        assert_eq!(
+            serde_json::to_string(&json(reserved)).unwrap(),
+            r#"{"reserved":true,"offset":3,"length":2}"#
         );
     }
 
