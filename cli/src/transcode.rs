@@ -370,7 +370,10 @@ mod tests {
         // One U+FFFD per reserved span, however long, as a lossy decode.
         let input = b"a\xFE\x80\xFF\x80b\xFFc";
         let (out, p) = run(Encoding::CorrectedUtf8, Encoding::Utf8, true, input, 1);
-        assert_eq!((out.as_slice(), p), ("a\u{FFFD}b\u{FFFD}c".as_bytes(), None));
+        assert_eq!(
+            (out.as_slice(), p),
+            ("a\u{FFFD}b\u{FFFD}c".as_bytes(), None)
+        );
     }
 
     #[test]
@@ -382,7 +385,10 @@ mod tests {
                 offset: 2,
                 length: 3,
             };
-            assert_eq!((out.as_slice(), p), (&b"ok"[..], Some(Problem::Reserved(want))));
+            assert_eq!(
+                (out.as_slice(), p),
+                (&b"ok"[..], Some(Problem::Reserved(want)))
+            );
         }
     }
 
