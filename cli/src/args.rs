@@ -9,8 +9,10 @@ use std::path::PathBuf;
 /// Encodings: corrected-utf8, utf-8, utf-inf-8.
 ///
 /// Exit status: 0 when all is well; 1 when the input is not valid in its encoding (a
-/// decoding error, a document error, a code point with no encoding); 2 when the command
-/// could not run (bad usage, an unreadable file, bad hex or code point syntax).
+/// decoding error, a document error, a code point with no encoding) or, for transcode,
+/// has a reserved span it cannot convert; 2 when the command could not run (bad usage,
+/// an unreadable file, bad hex or code point syntax). A Corrected UTF-8 reserved span
+/// (FE or FF up to the next recognized lead byte) is not an error.
 #[derive(Debug, Parser)]
 #[command(name = "cutf8", version, max_term_width = 100)]
 pub(crate) struct Cli {
@@ -27,9 +29,10 @@ pub(crate) enum Command {
     Transcode(TranscodeArgs),
 }
 
-/// Print the decoding events of a file: code points and error spans, one per line.
+/// Print the decoding events of a file: code points, error spans and (corrected-utf8)
+/// reserved spans, one per line.
 ///
-/// Exits 1 if there is any error span.
+/// Exits 1 if there is any error span; reserved spans are not errors.
 #[derive(Debug, Args)]
 pub(crate) struct DecodeArgs {
     /// The encoding of the input.
@@ -70,8 +73,8 @@ pub(crate) struct EncodeArgs {
 /// Check Corrected UTF-8 documents: the magic number, errors and warnings.
 ///
 /// Prints `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)` for each finding, then a
-/// summary. Exits 1 if there is an error (or, with --strict, a warning). Works in
-/// constant memory on input of any size.
+/// summary. Exits 1 if there is an error (or, with --strict, a warning: a reserved span
+/// or an inner magic number is one). Works in constant memory on input of any size.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Exit 1 on warnings too.
@@ -83,7 +86,7 @@ pub(crate) struct CheckArgs {
 }
 
 /// Explain bytes one by one: each sequence's row or form, bits, length fields, offset
-/// and code point, or the error, its span and why, for each encoding.
+/// and code point, or the error or reserved span, its span and why, for each encoding.
 ///
 /// Encodings are side by side (`--layout columns`) when that fits the width (COLUMNS if
 /// set, else 80 on a terminal; a pipe or a file has no limit), else one after another
@@ -109,10 +112,11 @@ pub(crate) struct ExplainArgs {
 /// standard output.
 ///
 /// Reading corrected-utf8 drops a leading magic number; --magic writes one when writing
-/// corrected-utf8. A decoding error, or a code point with no encoding in the target (C1
-/// controls, surrogates and code points above U+8421109F in corrected-utf8; code points
-/// above U+10FFFF in utf-8), stops with its byte offset and exit 1, after writing
-/// everything before it; --replace writes U+FFFD instead and goes on.
+/// corrected-utf8. A decoding error, a reserved span (no code point to write), or a code
+/// point with no encoding in the target (C1 controls, surrogates and code points above
+/// U+8421109F in corrected-utf8; code points above U+10FFFF in utf-8), stops with its
+/// byte offset and exit 1, after writing everything before it; --replace writes U+FFFD
+/// instead and goes on.
 #[derive(Debug, Args)]
 pub(crate) struct TranscodeArgs {
     /// The encoding of the input.
@@ -124,7 +128,8 @@ pub(crate) struct TranscodeArgs {
     /// Start the output with the Corrected UTF-8 magic number (needs --to corrected-utf8).
     #[arg(long)]
     pub magic: bool,
-    /// Write U+FFFD for each decoding error and each code point with no encoding.
+    /// Write U+FFFD for each decoding error, each reserved span and each code point with no
+    /// encoding.
     #[arg(long)]
     pub replace: bool,
     /// --from utf-inf-8 only: the longest code, in bytes (default 65536); longer ones are

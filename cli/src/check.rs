@@ -2,8 +2,9 @@
 
 use crate::args::CheckArgs;
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
-use corrected_utf8::{DocumentChecker, Finding, Severity};
+use corrected_utf8::{DocumentChecker, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 
 /// Files at least this large get a progress bar (when stderr is a terminal): smaller
@@ -59,6 +60,7 @@ fn check_file(
         out,
         name: input.name().to_string(),
         totals,
+        reserved: ReservedSpans::default(),
         failed: None,
         unflushed: false,
     };
@@ -67,6 +69,8 @@ fn check_file(
         if n == 0 {
             break;
         }
+        // The spans first: the checker reports a reserved span once it has ended.
+        reporter.reserved.scan(&buf[..n]);
         checker.push(&buf[..n], |f| reporter.finding(f));
         if let Some(bar) = &progress {
             bar.inc(n as u64);
@@ -80,6 +84,7 @@ fn check_file(
         }
         reporter.check()?;
     }
+    reporter.reserved.finish();
     checker.finish(|f| reporter.finding(f));
     if let Some(bar) = progress {
         bar.finish_and_clear();
@@ -93,6 +98,7 @@ struct Reporter<'a> {
     out: &'a mut io::Out,
     name: String,
     totals: &'a mut Totals,
+    reserved: ReservedSpans,
     failed: Option<std::io::Error>,
     /// Findings written since the last flush.
     unflushed: bool,
@@ -104,10 +110,31 @@ impl Reporter<'_> {
             Severity::Error => self.totals.errors += 1,
             Severity::Warning => self.totals.warnings += 1,
         }
+        // A reserved span's length is looked up even when nothing is written, so that
+        // the spans found are consumed in order.
+        let length = match f.kind {
+            FindingKind::Reserved => self.reserved.length_at(f.offset),
+            _ => None,
+        };
         if self.failed.is_none() {
             self.unflushed = true;
-            // `{f}` is `LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`.
-            if let Err(e) = writeln!(self.out, "{}:{f}", self.name) {
+            let written = match length {
+                // A reserved span can be gigabytes: its extent says more than its start.
+                Some(length) if length > 1 => writeln!(
+                    self.out,
+                    "{}:{}:{}: {}: {} (bytes {}-{})",
+                    self.name,
+                    f.line,
+                    f.column,
+                    f.severity(),
+                    f.kind,
+                    f.offset,
+                    f.offset + length - 1
+                ),
+                // `{f}` is `LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`.
+                _ => writeln!(self.out, "{}:{f}", self.name),
+            };
+            if let Err(e) = written {
                 self.failed = Some(e);
             }
         }
@@ -117,6 +144,74 @@ impl Reporter<'_> {
         self.failed
             .take()
             .map_or(Ok(()), |e| Err(io::write_failed(e)))
+    }
+}
+
+/// The extents of the reserved spans (a finding carries only its offset): `FE` or `FF`
+/// and every byte after it up to the next recognized lead byte (`docs/semantics.md`
+/// §2.4a), found with the file's bytes as they are read. Only the spans that ended and
+/// whose findings have not come yet are kept: a few, since the checker reports a span
+/// as soon as it ends.
+#[derive(Debug, Default)]
+struct ReservedSpans {
+    /// Bytes scanned so far.
+    offset: u64,
+    /// The start of the span the last byte scanned is in.
+    open: Option<u64>,
+    /// Ended spans, `(offset, length)`, in order.
+    ended: VecDeque<(u64, u64)>,
+}
+
+impl ReservedSpans {
+    fn scan(&mut self, chunk: &[u8]) {
+        let mut i = 0;
+        while i < chunk.len() {
+            let rest = &chunk[i..];
+            match self.open {
+                None => match rest.iter().position(|&b| b >= 0xFE) {
+                    Some(at) => {
+                        self.open = Some(self.offset + (i + at) as u64);
+                        i += at + 1;
+                    }
+                    None => i = chunk.len(),
+                },
+                Some(start) => {
+                    let lead = |&b: &u8| b < 0x80 || (0xC0..=0xFD).contains(&b);
+                    match rest.iter().position(lead) {
+                        Some(at) => {
+                            let end = self.offset + (i + at) as u64;
+                            self.ended.push_back((start, end - start));
+                            self.open = None;
+                            // The lead byte starts something else, never a span.
+                            i += at + 1;
+                        }
+                        None => i = chunk.len(),
+                    }
+                }
+            }
+        }
+        self.offset += chunk.len() as u64;
+    }
+
+    /// The end of the input ends an open span.
+    fn finish(&mut self) {
+        if let Some(start) = self.open.take() {
+            self.ended.push_back((start, self.offset - start));
+        }
+    }
+
+    /// The length of the span that starts at `offset`, forgetting it and any before it.
+    fn length_at(&mut self, offset: u64) -> Option<u64> {
+        while let Some(&(start, length)) = self.ended.front() {
+            if start > offset {
+                break;
+            }
+            self.ended.pop_front();
+            if start == offset {
+                return Some(length);
+            }
+        }
+        None
     }
 }
 
@@ -157,6 +252,25 @@ mod tests {
         assert!(progress_bar(true, None).is_none());
         assert!(progress_bar(true, Some(PROGRESS_MIN_BYTES - 1)).is_none());
         assert!(progress_bar(true, Some(PROGRESS_MIN_BYTES)).is_some());
+    }
+
+    #[test]
+    fn reserved_spans_have_the_codec_s_extents_at_every_chunking() {
+        let input = b"a\xFE\xFE\x80A\xFF\xC3\xFF\x80\xBF";
+        let want: Vec<(u64, u64)> = corrected_utf8::corrected::events(input)
+            .located()
+            .filter_map(|l| l.event.reserved().map(|r| (r.offset, r.length)))
+            .collect();
+        assert_eq!(want, [(1, 3), (5, 1), (7, 3)]);
+        for size in 1..=input.len() {
+            let mut spans = ReservedSpans::default();
+            input.chunks(size).for_each(|c| spans.scan(c));
+            spans.finish();
+            assert_eq!(Vec::from(spans.ended.clone()), want, "chunk size {size}");
+            assert_eq!(spans.length_at(5), Some(1), "an earlier one is skipped");
+            assert_eq!(spans.length_at(6), None);
+            assert_eq!(spans.length_at(7), Some(3));
+        }
     }
 
     #[test]

@@ -19,6 +19,12 @@ enum JsonEvent {
         offset: u64,
         length: u64,
     },
+    /// Always `reserved: true`: the field marks the class.
+    Reserved {
+        reserved: bool,
+        offset: u64,
+        length: u64,
+    },
 }
 
 pub(crate) fn run(args: &DecodeArgs) -> Result<Status> {
@@ -121,6 +127,9 @@ impl EventSink for Sink {
         if self.failed.is_some() {
             return;
         }
+        // Only an error span makes the input invalid (exit 1): a reserved span is well-formed
+        // input this version gives no meaning, shown as its own event, and the decode of it
+        // succeeded.
         self.invalid |= located.event.error().is_some();
         let out = &mut self.out;
         let written = if self.json {
@@ -160,10 +169,16 @@ fn json<C: CodePoint>(event: Event<C>) -> JsonEvent {
             offset: e.offset,
             length: e.length,
         },
+        Event::Reserved(r) => JsonEvent::Reserved {
+            reserved: true,
+            offset: r.offset,
+            length: r.length,
+        },
     }
 }
 
-/// `3: U+00CF` or `5: error: truncated (2 bytes)`: the byte offset, then the event.
+/// `3: U+00CF`, `5: error: truncated (2 bytes)` or `7: reserved (3 bytes)`: the byte
+/// offset, then the event.
 fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result<()> {
     match located.event {
         Event::CodePoint(cp) => {
@@ -176,13 +191,17 @@ fn line<C: CodePoint>(out: &mut io::Out, located: Located<C>) -> std::io::Result
             let unit = if e.length == 1 { "byte" } else { "bytes" };
             writeln!(out, "{}: error: {} ({} {unit})", e.offset, e.kind, e.length)
         }
+        Event::Reserved(r) => {
+            let unit = if r.length == 1 { "byte" } else { "bytes" };
+            writeln!(out, "{}: reserved ({} {unit})", r.offset, r.length)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind};
+    use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind, ReservedSpan};
 
     #[test]
     fn json_matches_the_vectors_output_form() {
@@ -198,6 +217,14 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&json(err)).unwrap(),
             r#"{"error":"unexpected-continuation","offset":7,"length":1}"#
+        );
+        let reserved = Event::<u32>::Reserved(ReservedSpan {
+            offset: 3,
+            length: 2,
+        });
+        assert_eq!(
+            serde_json::to_string(&json(reserved)).unwrap(),
+            r#"{"reserved":true,"offset":3,"length":2}"#
         );
     }
 

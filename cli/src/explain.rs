@@ -57,14 +57,24 @@ pub(crate) trait Explainer {
     fn explain(&self, bytes: &[u8]) -> Vec<Segment>;
 }
 
-/// A sequence or an error span, and what to say about it.
+/// A sequence, an error span or a reserved span, and what to say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Segment {
     offset: usize,
     length: usize,
-    /// `U+00CF`, or `[truncated]`: the segment in the summary line.
+    class: Class,
+    /// `U+00CF`, `[truncated]` or `[reserved]`: the segment in the summary line.
     short: String,
     lines: Vec<String>,
+}
+
+/// The event class of a segment, which the summary line counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    CodePoint,
+    Error,
+    /// Not an error (a Corrected UTF-8 reserved span): counted apart.
+    Reserved,
 }
 
 /// The explainers of the selected encodings, in order.
@@ -168,10 +178,16 @@ fn segments<C>(
         .map(|l| {
             // Offsets fit in `usize`: the events are of a slice.
             let (offset, length) = (l.offset as usize, l.length as usize);
+            let class = match l.event {
+                Event::CodePoint(_) => Class::CodePoint,
+                Event::Error(_) => Class::Error,
+                Event::Reserved(_) => Class::Reserved,
+            };
             let (short, lines) = describe(bytes, offset, length, l.event);
             Segment {
                 offset,
                 length,
+                class,
                 short,
                 lines,
             }
@@ -226,16 +242,24 @@ impl Corrected {
                         return (short_error(&e), vec![span_line(&e)])
                     }
                     ErrorKind::Truncated => truncated_line(bytes, &e),
-                    ErrorKind::Reserved if offset + length == bytes.len() => {
-                        "reserved for future use, to the end".into()
-                    }
-                    ErrorKind::Reserved => format!(
-                        "reserved for future use, up to {:02X}",
-                        bytes[offset + length]
-                    ),
                     other => other.as_str().into(),
                 };
                 (short_error(&e), vec![span_line(&e), why])
+            }
+            Event::Reserved(r) => {
+                // Not an error: say so, and where the span stops.
+                let end = match bytes.get(offset + length) {
+                    None => "to the end of the input".into(),
+                    Some(next) => format!("up to the next lead byte, {next:02X}"),
+                };
+                let last = r.offset + r.length - 1;
+                let span = if r.length == 1 {
+                    format!("reserved (byte {})", r.offset)
+                } else {
+                    format!("reserved (bytes {}-{last})", r.offset)
+                };
+                let why = "not an error: reserved for future use".into();
+                ("[reserved]".into(), vec![span, why, end])
             }
         }
     }
@@ -292,6 +316,7 @@ impl Utf8 {
                 };
                 (short_error(&e), vec![span_line(&e), why])
             }
+            Event::Reserved(r) => unreachable!("UTF-8 has no reserved spans: {r}"),
         }
     }
 }
@@ -442,7 +467,9 @@ fn table(bytes: &[u8], columns: &[Column]) -> String {
     out
 }
 
-/// One line per encoding: the events in order, errors in brackets, and a verdict.
+/// One line per encoding: the events in order, error and reserved spans in brackets,
+/// and a verdict: `valid`, or the errors and (when there are some) the reserved spans,
+/// counted apart since a reserved span is not an error.
 fn summary(columns: &[Column]) -> String {
     let mut out = String::new();
     let name_width = columns
@@ -452,11 +479,14 @@ fn summary(columns: &[Column]) -> String {
         .unwrap_or(0);
     for (encoding, segments) in columns {
         let shorts: Vec<&str> = segments.iter().map(|s| s.short.as_str()).collect();
-        let errors = segments.iter().filter(|s| s.short.starts_with('[')).count();
-        let verdict = match errors {
-            0 => "valid".to_string(),
-            1 => "1 error".to_string(),
-            n => format!("{n} errors"),
+        let count = |class| segments.iter().filter(|s| s.class == class).count();
+        let (errors, reserved) = (count(Class::Error), count(Class::Reserved));
+        let verdict = match (errors, reserved) {
+            (0, 0) => "valid".to_string(),
+            (1, 0) => "1 error".to_string(),
+            (n, 0) => format!("{n} errors"),
+            (1, r) => format!("1 error, {r} reserved"),
+            (n, r) => format!("{n} errors, {r} reserved"),
         };
         let name = encoding.name();
         let _ = writeln!(

@@ -5,9 +5,11 @@
 //!   not part of the text (`docs/semantics.md` §2.6). Offsets in messages still count it.
 //! * `--magic` writes the magic number first; it needs `--to corrected-utf8`, the only
 //!   encoding that has one.
-//! * A decoding error or a code point with no encoding in the target stops the run with
-//!   exit 1 and the input byte offset, after writing the transcoding of everything before
-//!   it; `--replace` writes U+FFFD instead (it has an encoding in every target).
+//! * A decoding error, a Corrected UTF-8 reserved span (not an error, but it has no code
+//!   point to transcode) or a code point with no encoding in the target stops the run
+//!   with exit 1 and the input byte offset, after writing the transcoding of everything
+//!   before it; `--replace` writes U+FFFD instead (it has an encoding in every target),
+//!   one per span as a lossy decode does.
 //! * Reading utf-inf-8, memory holds at most one code of `--max-code-len` bytes (and the
 //!   code point it decodes to); a longer code is a `limit-exceeded` decoding error.
 
@@ -17,6 +19,7 @@ use crate::decode::{new_decoder, EventSink, PushTo};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use corrected_utf8::{
     corrected::MAGIC, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located,
+    ReservedSpan,
 };
 use std::io::Write;
 
@@ -66,6 +69,8 @@ where
 pub(crate) enum Problem {
     /// The input is not valid in its encoding.
     Decode(DecodeError),
+    /// A Corrected UTF-8 reserved span: valid input, but no code point to write.
+    Reserved(ReservedSpan),
     /// The code point at this input offset has no encoding in the target.
     Encode {
         offset: u64,
@@ -82,6 +87,13 @@ impl Problem {
                 format!(
                     "byte {}: not valid {}: {} ({} {unit})",
                     e.offset, t.from, e.kind, e.length
+                )
+            }
+            Problem::Reserved(r) => {
+                let unit = if r.length == 1 { "byte" } else { "bytes" };
+                format!(
+                    "byte {}: a reserved sequence of {} {unit} cannot be transcoded: it has no code point",
+                    r.offset, r.length
                 )
             }
             Problem::Encode {
@@ -201,6 +213,9 @@ impl EventSink for Encoder {
                 }
             }
             Event::Error(e) => Problem::Decode(e),
+            // Transcoding needs code points: a reserved span stops it as it stops a
+            // strict decode, but it is not a decoding error.
+            Event::Reserved(r) => Problem::Reserved(r),
         };
         if self.replace {
             0xFFFD_u32
@@ -352,6 +367,29 @@ mod tests {
         let big = corrected::encode([0x11_0000]).unwrap();
         let (out, p) = run(Encoding::CorrectedUtf8, Encoding::Utf8, true, &big, 1);
         assert_eq!((out.as_slice(), p), ("\u{FFFD}".as_bytes(), None));
+        // One U+FFFD per reserved span, however long, as a lossy decode.
+        let input = b"a\xFE\x80\xFF\x80b\xFFc";
+        let (out, p) = run(Encoding::CorrectedUtf8, Encoding::Utf8, true, input, 1);
+        assert_eq!(
+            (out.as_slice(), p),
+            ("a\u{FFFD}b\u{FFFD}c".as_bytes(), None)
+        );
+    }
+
+    #[test]
+    fn a_reserved_span_stops_the_run_but_is_not_a_decoding_error() {
+        for size in 1..=6 {
+            let input = b"ok\xFE\x80\x80A";
+            let (out, p) = run(Encoding::CorrectedUtf8, Encoding::Utf8, false, input, size);
+            let want = ReservedSpan {
+                offset: 2,
+                length: 3,
+            };
+            assert_eq!(
+                (out.as_slice(), p),
+                (&b"ok"[..], Some(Problem::Reserved(want)))
+            );
+        }
     }
 
     #[test]
@@ -412,15 +450,14 @@ mod tests {
     fn the_code_length_limit_is_a_decoding_error() {
         let code = utf_inf8::encode(&["U+800000000000000000".parse().unwrap()]).unwrap();
         let mut t = Transcoder::new(Encoding::UtfInf8, Encoding::UtfInf8, false, Some(13)).unwrap();
-        let p = t.push(&code);
-        assert_eq!(
-            p,
-            Some(Problem::Decode(DecodeError {
-                kind: ErrorKind::LimitExceeded,
-                offset: 0,
-                length: 2
-            }))
-        );
+        // The span's extent is the codec's (one span over the over-long code): the run
+        // stops at its start whatever it is.
+        let Some(Problem::Decode(e)) = t.push(&code) else {
+            panic!("a 14-byte code passes a 13-byte limit");
+        };
+        assert_eq!((e.kind, e.offset), (ErrorKind::LimitExceeded, 0));
+        assert!((2..=code.len() as u64).contains(&e.length), "{e}");
+        assert!(t.output().is_empty());
         let mut t = Transcoder::new(Encoding::UtfInf8, Encoding::UtfInf8, false, Some(14)).unwrap();
         assert_eq!(t.push(&code), None);
         assert_eq!(t.output(), code);

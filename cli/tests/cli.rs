@@ -97,6 +97,13 @@ fn decode() {
     );
     insta::assert_snapshot!("decode_valid", snap(&d, &["decode"], b"\xC0\xAF\n"));
     insta::assert_snapshot!("decode_empty_json", snap(&d, &["decode", "--json"], b""));
+    // Reserved spans but no error: shown as themselves, and the decode succeeds (exit 0).
+    let reserved = b"A\xFE\xFE\x80B\xFF";
+    insta::assert_snapshot!("decode_reserved", snap(&d, &["decode"], reserved));
+    insta::assert_snapshot!(
+        "decode_reserved_json",
+        snap(&d, &["decode", "--json"], reserved)
+    );
 }
 
 #[test]
@@ -181,6 +188,9 @@ fn decode_json_round_trips_through_the_codec() {
                 Event::CodePoint(cp) => serde_json::json!({ "codepoint": format!("U+{cp:04X}") }),
                 Event::Error(e) => serde_json::json!({
                     "error": e.kind.as_str(), "offset": e.offset, "length": e.length
+                }),
+                Event::Reserved(r) => serde_json::json!({
+                    "reserved": true, "offset": r.offset, "length": r.length
                 }),
             })
             .collect()
@@ -332,6 +342,13 @@ fn check() {
         snap(&d, &["check", "--strict", "-"], b"no magic\n")
     );
     insta::assert_snapshot!("check_empty", snap(&d, &["check", "empty.txt"], b""));
+    // Reserved spans are warnings: the document stays valid, unless `--strict`.
+    let reserved = [&MAGIC[..], b"a\xFE\x80\x80b\xFFc\n"].concat();
+    insta::assert_snapshot!("check_reserved", snap(&d, &["check"], &reserved));
+    insta::assert_snapshot!(
+        "check_reserved_strict",
+        snap(&d, &["check", "--strict"], &reserved)
+    );
 }
 
 #[test]
@@ -350,6 +367,15 @@ fn explain() {
     insta::assert_snapshot!(
         "explain_all",
         snap(&d, &["explain", "41 C0 AF EF B7 9D FE 80 E0 80"], b"")
+    );
+    // Reserved spans are counted apart from errors.
+    insta::assert_snapshot!(
+        "explain_reserved",
+        snap(
+            &d,
+            &["explain", "-e", "corrected-utf8", "41 FE FE 80 42 FF C3"],
+            b""
+        )
     );
     // The examples of *All you need to know about UTF-8 decoding*.
     insta::assert_snapshot!(
@@ -689,6 +715,15 @@ fn transcode_errors() {
     insta::assert_snapshot!(
         "transcode_reserved",
         snap_bytes(&d, &to_u, b"ab\xFE\x80\x80")
+    );
+    // One U+FFFD per reserved span, however long.
+    insta::assert_snapshot!(
+        "transcode_reserved_replace",
+        snap_bytes(
+            &d,
+            &[&to_u[..], &["--replace"]].concat(),
+            b"ab\xFE\x80\x80c\xFF"
+        )
     );
     insta::assert_snapshot!(
         "transcode_magic_to_utf8",

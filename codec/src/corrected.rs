@@ -7,6 +7,7 @@
 pub mod fast;
 
 use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::event::Validity;
 use crate::events::{Events, Step};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -166,7 +167,7 @@ pub(crate) fn step(bytes: &[u8]) -> (Step, usize) {
                 .iter()
                 .position(|&b| is_recognized_lead(b))
                 .map_or(bytes.len(), |i| i + 1);
-            (Step::Error(ErrorKind::Reserved), len)
+            (Step::Reserved, len)
         }
         Lead::Len(len) => {
             let mut raw = lead_bits(first, len);
@@ -181,7 +182,8 @@ pub(crate) fn step(bytes: &[u8]) -> (Step, usize) {
     }
 }
 
-/// The decoding events of `bytes`: code points and error spans, covering it in order.
+/// The decoding events of `bytes`: code points, error spans and reserved spans,
+/// covering it in order.
 ///
 /// Never allocates. [`Events::offset`] tells where the next event starts and
 /// [`Events::located`] adds each event's byte range.
@@ -189,11 +191,11 @@ pub(crate) fn step(bytes: &[u8]) -> (Step, usize) {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected, DecodeError, ErrorKind, Event};
+/// use corrected_utf8::{corrected, Event, ReservedSpan};
 /// let events: Vec<Event> = corrected::events(b"\xC0\xAF\xFE\xFE\x80A").collect();
 /// assert_eq!(events, [
 ///     Event::CodePoint(0xCF),
-///     Event::Error(DecodeError { kind: ErrorKind::Reserved, offset: 2, length: 3 }),
+///     Event::Reserved(ReservedSpan { offset: 2, length: 3 }),
 ///     Event::CodePoint(0x41),
 /// ]);
 /// ```
@@ -201,22 +203,27 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
     Events::new(bytes, step)
 }
 
-/// Strict decode: every code point, or the first error span.
+/// Strict decode: every code point, or why it stops at the first span: the error span,
+/// or for a reserved span a [`DecodeError`] of kind [`ErrorKind::Reserved`].
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected, ErrorKind};
+/// use corrected_utf8::{corrected, DecodeError, ErrorKind};
 /// assert_eq!(corrected::decode(b"\xEF\xB7\x9D"), Ok(vec![0x10E7D]));
 /// let err = corrected::decode(b"ok\x80").unwrap_err();
 /// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::UnexpectedContinuation, 2, 1));
+/// let stop = corrected::decode(b"\xFE").unwrap_err();
+/// assert_eq!(stop, DecodeError { kind: ErrorKind::Reserved, offset: 0, length: 1 });
+/// assert_eq!(stop.to_string(), "reserved sequence of 1 byte at byte 0: reserved");
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
     events(bytes).strict()
 }
 
-/// Lossy decode: every code point, with one U+FFFD in place of each error span.
+/// Lossy decode: every code point, with one U+FFFD in place of each error span and each
+/// reserved span.
 ///
 /// # Examples
 ///
@@ -230,7 +237,9 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
     events(bytes).lossy().collect()
 }
 
-/// Validates `bytes`: `Ok` or the first error span.
+/// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
+/// span, as [`decode`] reports it (a reserved span stops it too: see [`validity`] to
+/// tell the two classes apart).
 ///
 /// # Examples
 ///
@@ -238,13 +247,37 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
 /// use corrected_utf8::{corrected, ErrorKind};
 /// assert!(corrected::validate(b"\xFD\xBF\xBF\xBF\xBF\xBF").is_ok());
 /// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
+/// assert_eq!(corrected::validate(b"\xFD\xFF").unwrap_err().kind, ErrorKind::Truncated);
+/// assert_eq!(corrected::validate(b"A\xFF").unwrap_err().kind, ErrorKind::Reserved);
 /// ```
 pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
-    // ASCII needs no decoding: skip the leading run of it before the careful walk.
+    events_after_ascii(bytes)
+        .find_map(|e| e.stop())
+        .map_or(Ok(()), Err)
+}
+
+/// Whether `bytes` are valid (code points only), reserved (no error span, at least one
+/// reserved span) or invalid (at least one error span) (`docs/semantics.md` §1).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, Validity};
+/// assert_eq!(corrected::validity(b"\xC0\xAF"), Validity::Valid);
+/// assert_eq!(corrected::validity(b"A\xFE\x80B"), Validity::Reserved);
+/// assert_eq!(corrected::validity(b"\xFE\x80\x80\xC0"), Validity::Invalid); // truncated C0
+/// ```
+pub fn validity(bytes: &[u8]) -> Validity {
+    events_after_ascii(bytes).validity()
+}
+
+/// The events of `bytes` from the end of their leading run of ASCII, which needs no
+/// decoding and cannot change a validation's outcome.
+fn events_after_ascii(bytes: &[u8]) -> Events<'_> {
     let start = bytes.iter().position(|&b| b >= 0x80).unwrap_or(bytes.len());
     let mut events = events(bytes);
     events.skip_to(start);
-    events.find_map(|e| e.error().copied()).map_or(Ok(()), Err)
+    events
 }
 
 /// The length of `codepoint`'s encoding, or why it has none.

@@ -16,16 +16,25 @@ use core::fmt;
 /// ```
 /// use corrected_utf8::{ErrorKind, FindingKind, Severity};
 /// assert_eq!(FindingKind::Cr.as_str(), "cr");
-/// assert_eq!(FindingKind::Decode(ErrorKind::Reserved).as_str(), "reserved");
+/// assert_eq!(FindingKind::from_name("reserved"), Some(FindingKind::Reserved));
+/// assert_eq!(FindingKind::Reserved.severity(), Severity::Warning);
+/// assert_eq!(FindingKind::Decode(ErrorKind::Truncated).as_str(), "truncated");
 /// assert_eq!(FindingKind::Nul.severity(), Severity::Error);
 /// assert_eq!(FindingKind::from_name("tab"), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FindingKind {
-    /// Error: U+0000 outside the leading magic number.
+    /// Error: U+0000 outside every complete magic number.
     Nul,
-    /// Error: a decoding error span, under its own kind.
+    /// Error: a decoding error span, under its own kind (never
+    /// [`ErrorKind::Reserved`]: a reserved span is [`FindingKind::Reserved`]).
     Decode(ErrorKind),
+    /// Warning: a reserved span (`FE`/`FF` and what follows up to the next recognized
+    /// lead byte): well-formed, but of no meaning in this version.
+    Reserved,
+    /// Warning: a complete magic number after the start of the file (typically two
+    /// files concatenated); its four code points are text.
+    InnerMagic,
     /// Warning: the file does not start with the magic number.
     MissingMagic,
     /// Warning: U+000D.
@@ -41,8 +50,10 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    const NAMED: [FindingKind; 7] = [
+    const NAMED: [FindingKind; 9] = [
         FindingKind::Nul,
+        FindingKind::Reserved,
+        FindingKind::InnerMagic,
         FindingKind::MissingMagic,
         FindingKind::Cr,
         FindingKind::LineSeparator,
@@ -64,6 +75,8 @@ impl FindingKind {
         match self {
             FindingKind::Nul => "nul",
             FindingKind::Decode(kind) => kind.as_str(),
+            FindingKind::Reserved => "reserved",
+            FindingKind::InnerMagic => "inner-magic",
             FindingKind::MissingMagic => "missing-magic",
             FindingKind::Cr => "cr",
             FindingKind::LineSeparator => "line-separator",
@@ -370,6 +383,7 @@ impl Text<'_> {
     fn event<F: FnMut(Finding)>(&mut self, located: Located, sink: &mut F) {
         let kind = match located.event {
             Event::Error(e) => Some(FindingKind::Decode(e.kind)),
+            Event::Reserved(_) => Some(FindingKind::Reserved),
             Event::CodePoint(cp) => match cp {
                 0x00 => Some(FindingKind::Nul),
                 0x0D => Some(FindingKind::Cr),

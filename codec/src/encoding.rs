@@ -1,7 +1,7 @@
 //! The encodings as values: one handle per encoding, with the operations all three share.
 
 #[cfg(feature = "alloc")]
-use crate::{corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Located};
+use crate::{corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Located, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
@@ -68,7 +68,9 @@ impl Encoding {
         Encoding::ALL.into_iter().find(|e| e.name() == name)
     }
 
-    /// Validates `bytes`: `Ok` or the first error span.
+    /// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
+    /// span (a Corrected UTF-8 reserved span as kind
+    /// [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
     ///
     /// # Examples
     ///
@@ -83,6 +85,29 @@ impl Encoding {
             Encoding::CorrectedUtf8 => corrected::validate(bytes),
             Encoding::Utf8 => utf8::validate(bytes),
             Encoding::UtfInf8 => utf_inf8::validate(bytes),
+        }
+    }
+
+    /// Whether `bytes` are valid (code points only), reserved (no error span, at least
+    /// one reserved span: Corrected UTF-8 only) or invalid (at least one error span).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{Encoding, Validity};
+    /// assert_eq!(Encoding::CorrectedUtf8.validity(b"\xC0\xAF"), Validity::Valid);
+    /// assert_eq!(Encoding::CorrectedUtf8.validity(b"\xFF"), Validity::Reserved);
+    /// assert_eq!(Encoding::Utf8.validity(b"\xFF"), Validity::Invalid);
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn validity(self, bytes: &[u8]) -> Validity {
+        match self {
+            Encoding::CorrectedUtf8 => corrected::validity(bytes),
+            Encoding::Utf8 => match utf8::validate(bytes) {
+                Ok(()) => Validity::Valid,
+                Err(_) => Validity::Invalid,
+            },
+            Encoding::UtfInf8 => Validity::of(utf_inf8::events(bytes)),
         }
     }
 
@@ -105,7 +130,8 @@ impl Encoding {
         }
     }
 
-    /// Strict decode: every code point, or the first error span.
+    /// Strict decode: every code point, or the first error span or reserved span (as
+    /// kind [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
     ///
     /// # Examples
     ///
@@ -123,7 +149,8 @@ impl Encoding {
         }
     }
 
-    /// Lossy decode: every code point, with one U+FFFD in place of each error span.
+    /// Lossy decode: every code point, with one U+FFFD in place of each error span and
+    /// each reserved span.
     ///
     /// # Examples
     ///
@@ -161,7 +188,7 @@ impl Encoding {
     /// decoder.push(b"\xAF\xFF", |e| events.push(e.event));
     /// decoder.finish(|e| events.push(e.event));
     /// assert_eq!(events[0], Event::CodePoint(BigCodePoint::from(0xCFu32)));
-    /// assert!(events[1].error().is_some());
+    /// assert!(events[1].reserved().is_some()); // `FF`: reserved, not an error
     /// ```
     #[cfg(feature = "alloc")]
     pub fn new_decoder(self) -> Decoder {

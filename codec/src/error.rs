@@ -22,7 +22,11 @@ pub enum ErrorKind {
     UnexpectedContinuation,
     /// A lead byte followed by too few continuation bytes.
     Truncated,
-    /// Corrected UTF-8: `FE`/`FF` and what follows up to the next recognized lead byte.
+    /// Not the kind of any error span: the reason a strict decode or a validation stops
+    /// at a reserved span (`docs/semantics.md` §2.4a), distinct from every error kind.
+    /// A Corrected UTF-8 reserved span (`FE`/`FF` and what follows up to the next
+    /// recognized lead byte) is an [`Event::Reserved`](crate::Event::Reserved), not an
+    /// error span.
     Reserved,
     /// UTF-8 / UTF-∞-8: a non-shortest form.
     Overlong,

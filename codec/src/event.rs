@@ -3,10 +3,15 @@
 use crate::error::{DecodeError, ErrorKind};
 use core::fmt;
 
-/// One decoding event: a code point, or an error span.
+/// One decoding event: a code point, an error span, or (Corrected UTF-8 only) a
+/// reserved span.
 ///
 /// `C` is the code point type: `u32` for Corrected UTF-8 and UTF-8; UTF-∞-8's unbounded
 /// code points use a wider type.
+///
+/// A reserved span is not an error: `FE`/`FF` and what follows up to the next
+/// recognized lead byte are "reserved for future use" (`docs/semantics.md` §2.4a), so
+/// [`Event::error`] is `None` for one and [`Event::reserved`] gives it.
 ///
 /// # Examples
 ///
@@ -23,6 +28,8 @@ pub enum Event<C = u32> {
     CodePoint(C),
     /// An error span.
     Error(DecodeError),
+    /// Corrected UTF-8: a reserved span, well-formed but of no meaning yet.
+    Reserved(ReservedSpan),
 }
 
 impl<C> Event<C> {
@@ -37,7 +44,45 @@ impl<C> Event<C> {
     pub fn error(&self) -> Option<&DecodeError> {
         match self {
             Event::Error(e) => Some(e),
+            Event::CodePoint(_) | Event::Reserved(_) => None,
+        }
+    }
+
+    /// The reserved span, if this is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, Event, ReservedSpan};
+    /// let events: Vec<Event> = corrected::events(b"\xFEA").collect();
+    /// assert_eq!(events[0].reserved(), Some(&ReservedSpan { offset: 0, length: 1 }));
+    /// assert!(events[0].error().is_none());
+    /// assert!(events[1].reserved().is_none());
+    /// ```
+    pub fn reserved(&self) -> Option<&ReservedSpan> {
+        match self {
+            Event::Reserved(r) => Some(r),
+            Event::CodePoint(_) | Event::Error(_) => None,
+        }
+    }
+
+    /// Why a strict decode stops at this event: the error span itself, or for a
+    /// reserved span a [`DecodeError`] of kind [`ErrorKind::Reserved`]; `None` for a
+    /// code point.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, ErrorKind};
+    /// let stop = corrected::events(b"\xFF").next().unwrap().stop();
+    /// assert_eq!(stop.map(|e| (e.kind, e.offset, e.length)), Some((ErrorKind::Reserved, 0, 1)));
+    /// assert!(corrected::events(b"A").next().unwrap().stop().is_none());
+    /// ```
+    pub fn stop(&self) -> Option<DecodeError> {
+        match self {
             Event::CodePoint(_) => None,
+            Event::Error(e) => Some(*e),
+            Event::Reserved(r) => Some(DecodeError::from(*r)),
         }
     }
 }
@@ -58,6 +103,7 @@ impl<C> Event<C> {
         match self {
             Event::CodePoint(cp) => Event::CodePoint(f(cp)),
             Event::Error(e) => Event::Error(e),
+            Event::Reserved(r) => Event::Reserved(r),
         }
     }
 }
@@ -67,7 +113,119 @@ impl fmt::Display for Event<u32> {
         match self {
             Event::CodePoint(cp) => write!(f, "U+{cp:04X}"),
             Event::Error(e) => e.fmt(f),
+            Event::Reserved(r) => r.fmt(f),
         }
+    }
+}
+
+/// A Corrected UTF-8 reserved span: `FE` or `FF` and every following byte up to, not
+/// including, the next recognized lead byte (`docs/semantics.md` §2.4a). Not an error:
+/// the bytes are "reserved for future use", well-formed but of no meaning in this
+/// version.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::ReservedSpan;
+/// let span = ReservedSpan { offset: 2, length: 3 };
+/// assert_eq!(span.to_string(), "reserved sequence of 3 bytes at byte 2");
+/// assert_ne!(ReservedSpan { offset: 0, length: 1 }.to_string(), "reserved sequence of 1 bytes at byte 0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReservedSpan {
+    /// Byte offset of the span's first byte (`FE` or `FF`).
+    pub offset: u64,
+    /// Number of bytes in the span; always at least 1.
+    pub length: u64,
+}
+
+impl fmt::Display for ReservedSpan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unit = if self.length == 1 { "byte" } else { "bytes" };
+        write!(
+            f,
+            "reserved sequence of {} {unit} at byte {}",
+            self.length, self.offset
+        )
+    }
+}
+
+impl From<ReservedSpan> for DecodeError {
+    /// The reason a strict decode or a validation stops at a reserved span.
+    fn from(span: ReservedSpan) -> Self {
+        DecodeError {
+            kind: ErrorKind::Reserved,
+            offset: span.offset,
+            length: span.length,
+        }
+    }
+}
+
+/// How an input decodes as a whole (`docs/semantics.md` §1).
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, Validity};
+/// assert_eq!(corrected::validity(b"ok"), Validity::Valid);
+/// assert_eq!(Validity::Reserved.as_str(), "reserved");
+/// assert_ne!(Validity::Invalid.as_str(), "error");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Validity {
+    /// Code points only.
+    Valid,
+    /// No error span and at least one reserved span: well-formed, but this version
+    /// cannot say what it means.
+    Reserved,
+    /// At least one error span.
+    Invalid,
+}
+
+impl Validity {
+    /// `"valid"`, `"reserved"` or `"invalid"`, as in the vectors and the adapter
+    /// protocol.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::Validity;
+    /// assert_eq!(Validity::Valid.as_str(), "valid");
+    /// assert_eq!(Validity::Invalid.as_str(), "invalid");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Validity::Valid => "valid",
+            Validity::Reserved => "reserved",
+            Validity::Invalid => "invalid",
+        }
+    }
+
+    /// The validity of a sequence of events: the worst outcome among them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, utf8, Validity};
+    /// assert_eq!(Validity::of(corrected::events(b"\xFE\x80")), Validity::Reserved);
+    /// assert_eq!(Validity::of(utf8::events(b"\xFE\x80")), Validity::Invalid);
+    /// ```
+    pub fn of<C, I: IntoIterator<Item = Event<C>>>(events: I) -> Validity {
+        let mut validity = Validity::Valid;
+        for event in events {
+            match event {
+                Event::CodePoint(_) => {}
+                Event::Reserved(_) => validity = Validity::Reserved,
+                Event::Error(_) => return Validity::Invalid,
+            }
+        }
+        validity
+    }
+}
+
+impl fmt::Display for Validity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -110,6 +268,15 @@ impl<C> Located<C> {
             offset: self.offset,
             length: self.length,
             event: self.event.map(f),
+        }
+    }
+
+    /// A reserved span as a located event.
+    pub(crate) fn reserved(offset: u64, length: u64) -> Self {
+        Located {
+            offset,
+            length,
+            event: Event::Reserved(ReservedSpan { offset, length }),
         }
     }
 

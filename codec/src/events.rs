@@ -1,7 +1,7 @@
 //! The one-shot event iterator shared by the encodings.
 
 use crate::error::{DecodeError, ErrorKind};
-use crate::event::{Event, Located};
+use crate::event::{Event, Located, ReservedSpan, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::iter::FusedIterator;
@@ -12,6 +12,8 @@ use core::iter::FusedIterator;
 pub(crate) enum Step {
     CodePoint(u32),
     Error(ErrorKind),
+    /// Corrected UTF-8: a reserved span.
+    Reserved,
 }
 
 /// Decodes the sequence at the start of a non-empty slice: the step and its length
@@ -94,6 +96,10 @@ impl<'a> Events<'a> {
                 offset,
                 length: len as u64,
             }),
+            Step::Reserved => Event::Reserved(ReservedSpan {
+                offset,
+                length: len as u64,
+            }),
         };
         Some(Located {
             offset,
@@ -116,7 +122,20 @@ impl<'a> Events<'a> {
         core::iter::from_fn(move || events.next_located())
     }
 
-    /// The code points, with one U+FFFD for each error span.
+    /// The validity of the remaining input: valid, reserved or invalid.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, Validity};
+    /// assert_eq!(corrected::events(b"\xFFA").validity(), Validity::Reserved);
+    /// assert_eq!(corrected::events(b"\xFF\x80\xC0").validity(), Validity::Invalid);
+    /// ```
+    pub fn validity(self) -> Validity {
+        Validity::of(self)
+    }
+
+    /// The code points, with one U+FFFD for each error span and each reserved span.
     ///
     /// # Examples
     ///
@@ -128,11 +147,12 @@ impl<'a> Events<'a> {
     pub fn lossy(self) -> impl Iterator<Item = u32> + 'a {
         self.map(|e| match e {
             Event::CodePoint(cp) => cp,
-            Event::Error(_) => 0xFFFD,
+            Event::Error(_) | Event::Reserved(_) => 0xFFFD,
         })
     }
 
-    /// Every remaining code point, or the first error span.
+    /// Every remaining code point, or the first error span or reserved span (as a
+    /// [`DecodeError`] of kind [`ErrorKind::Reserved`]).
     ///
     /// # Examples
     ///
@@ -146,6 +166,7 @@ impl<'a> Events<'a> {
         self.map(|e| match e {
             Event::CodePoint(cp) => Ok(cp),
             Event::Error(err) => Err(err),
+            Event::Reserved(span) => Err(span.into()),
         })
         .collect()
     }

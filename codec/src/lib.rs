@@ -84,7 +84,7 @@ pub use document::{DocumentChecker, Finding, FindingKind, Severity};
 pub use encoding::Decoder;
 pub use encoding::Encoding;
 pub use error::{DecodeError, EncodeError, ErrorKind};
-pub use event::{Event, Located};
+pub use event::{Event, Located, ReservedSpan, Validity};
 pub use events::Events;
 pub use stream::MAX_PENDING;
 

@@ -83,11 +83,7 @@ impl Machine {
         match core::mem::replace(&mut self.state, State::Ground) {
             State::Ground => {}
             State::Partial(p) => sink(Located::error(ErrorKind::Truncated, p.start, p.have as u64)),
-            State::Reserved(start) => sink(Located::error(
-                ErrorKind::Reserved,
-                start,
-                self.offset - start,
-            )),
+            State::Reserved(start) => sink(Located::reserved(start, self.offset - start)),
         }
     }
 
@@ -98,7 +94,7 @@ impl Machine {
             State::Reserved(start) => {
                 if corrected::is_recognized_lead(byte) {
                     self.state = State::Ground;
-                    sink(Located::error(ErrorKind::Reserved, start, offset - start));
+                    sink(Located::reserved(start, offset - start));
                     self.start(byte, sink);
                 }
             }

@@ -471,6 +471,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
         .map(|e| match e {
             Event::CodePoint(cp) => Ok(cp),
             Event::Error(err) => Err(err),
+            Event::Reserved(span) => Err(span.into()),
         })
         .collect()
 }
@@ -489,7 +490,7 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<BigCodePoint> {
     events(bytes)
         .map(|e| match e {
             Event::CodePoint(cp) => cp,
-            Event::Error(_) => BigCodePoint::from(0xFFFDu32),
+            Event::Error(_) | Event::Reserved(_) => BigCodePoint::from(0xFFFDu32),
         })
         .collect()
 }

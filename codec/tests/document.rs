@@ -121,7 +121,7 @@ fn positions_count_events_and_lines_start_after_magic() {
     findings_are(
         &with_magic(&text),
         &[
-            (Decode(ErrorKind::Reserved), 13, 2, 2),
+            (FindingKind::Reserved, 13, 2, 2),
             (Decode(ErrorKind::Truncated), 16, 2, 3),
             (Cr, 17, 2, 4),
             (LineSeparator, 19, 3, 1),
@@ -147,7 +147,7 @@ fn reserved_span_at_end_of_file_then_missing_newline() {
     findings_are(
         &file,
         &[
-            (Decode(ErrorKind::Reserved), 10, 2, 1),
+            (FindingKind::Reserved, 10, 2, 1),
             (MissingFinalNewline, 110, 2, 2),
         ],
     );

@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use corrected_utf8::{corrected, utf8, Encoding, Event};
+use corrected_utf8::{corrected, utf8, Encoding, Event, Validity};
 
 #[test]
 fn every_unicode_scalar_encodes_like_std() {
@@ -99,8 +99,17 @@ fn every_input_up_to_3_bytes_streams_like_one_shot() {
                 "{encoding} {input:02X?}"
             );
         }
-        // Validation is the first error of the events, for Corrected UTF-8 too.
-        let first = corrected::events(input).find_map(|e: Event| e.error().copied());
+        // Validation stops at the first span of either class, for Corrected UTF-8 too.
+        let first = corrected::events(input).find_map(|e: Event| e.stop());
         assert_eq!(corrected::validate(input).err(), first);
+        let events: Vec<Event> = corrected::events(input).collect();
+        let validity = if events.iter().any(|e| e.error().is_some()) {
+            Validity::Invalid
+        } else if events.iter().any(|e| e.reserved().is_some()) {
+            Validity::Reserved
+        } else {
+            Validity::Valid
+        };
+        assert_eq!(corrected::validity(input), validity, "{input:02X?}");
     });
 }

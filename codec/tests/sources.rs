@@ -50,7 +50,7 @@ fn corrected_prose_examples() {
     events_are(
         Encoding::CorrectedUtf8,
         "FE FE 80 41",
-        &[err(Reserved, 0, 3), cp(0x41)],
+        &[res(0, 3), cp(0x41)],
     );
 }
 

@@ -39,6 +39,7 @@ fn reference_events(bytes: &[u8], limit: Option<u32>) -> Vec<Flat> {
         let what = match located.event {
             Event::CodePoint(cp) => cp.to_string(),
             Event::Error(e) => e.kind.as_str().to_string(),
+            Event::Reserved(r) => r.to_string(),
         };
         out.push((located.offset, located.length, what));
     }

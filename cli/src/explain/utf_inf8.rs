@@ -231,6 +231,7 @@ impl UtfInf8 {
                 }
                 (short_error(&e), lines)
             }
+            Event::Reserved(r) => unreachable!("UTF-∞-8 has no reserved spans: {r}"),
         }
     }
 

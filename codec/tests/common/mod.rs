@@ -2,7 +2,7 @@
 #![allow(dead_code, unused_imports)]
 
 use corrected_utf8::{
-    corrected, utf8, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located,
+    corrected, utf8, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located, ReservedSpan,
 };
 
 pub use ErrorKind::*;
@@ -17,6 +17,10 @@ pub fn err(kind: ErrorKind, offset: u64, length: u64) -> Event {
         offset,
         length,
     })
+}
+
+pub fn res(offset: u64, length: u64) -> Event {
+    Event::Reserved(ReservedSpan { offset, length })
 }
 
 /// Hex with optional spaces, e.g. "C0 AF".
@@ -92,6 +96,10 @@ fn shift(l: &Located, by: u64) -> Located {
             offset: e.offset - by,
             ..e
         }),
+        Event::Reserved(r) => Event::Reserved(ReservedSpan {
+            offset: r.offset - by,
+            ..r
+        }),
         other => other,
     };
     Located {
@@ -101,15 +109,17 @@ fn shift(l: &Located, by: u64) -> Located {
     }
 }
 
-/// Events cover `0..len` exactly, in order, each at least one byte, and an error's span
-/// is its event's span.
+/// Events cover `0..len` exactly, in order, each at least one byte, and an error's or a
+/// reserved span's span is its event's span.
 pub fn check_coverage(events: &[Located], len: usize) {
     let mut next = 0;
     for l in events {
         assert_eq!(l.offset, next, "gap or overlap in {events:?}");
         assert!(l.length >= 1);
-        if let Event::Error(e) = l.event {
-            assert_eq!((e.offset, e.length), (l.offset, l.length));
+        match l.event {
+            Event::Error(e) => assert_eq!((e.offset, e.length), (l.offset, l.length)),
+            Event::Reserved(r) => assert_eq!((r.offset, r.length), (l.offset, l.length)),
+            Event::CodePoint(_) => {}
         }
         next += l.length;
     }

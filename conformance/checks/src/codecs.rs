@@ -1,7 +1,9 @@
 //! The reference codec's two `u32` encodings behind one table of function pointers, so
 //! each check is written once and run over both.
 
-use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events};
+use corrected_utf8::{
+    corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events, Validity,
+};
 
 /// One encoding of the reference codec.
 pub(crate) struct Codec {
@@ -10,11 +12,12 @@ pub(crate) struct Codec {
     pub decode: fn(&[u8]) -> Result<Vec<u32>, DecodeError>,
     pub decode_lossy: fn(&[u8]) -> Vec<u32>,
     pub validate: fn(&[u8]) -> Result<(), DecodeError>,
+    pub validity: fn(&[u8]) -> Validity,
     pub encoded_len: fn(u32) -> Result<usize, EncodeError>,
     /// `encode_into`, widened to the longer buffer; returns the length written.
     pub encode_into: fn(u32, &mut [u8; corrected::MAX_LEN]) -> Result<usize, EncodeError>,
     pub encode: fn(&[u32]) -> Result<Vec<u8>, EncodeError>,
-    /// The error kinds its decoder may report.
+    /// The error kinds its decoder may report (a reserved span is no error: it has none).
     pub decode_kinds: &'static [ErrorKind],
 }
 
@@ -41,14 +44,11 @@ pub(crate) const CORRECTED: Codec = Codec {
     decode: corrected::decode,
     decode_lossy: corrected::decode_lossy,
     validate: corrected::validate,
+    validity: corrected::validity,
     encoded_len: corrected::encoded_len,
     encode_into: |cp, buf| corrected::encode_into(cp, buf).map(<[u8]>::len),
     encode: |cps| corrected::encode(cps.iter().copied()),
-    decode_kinds: &[
-        ErrorKind::UnexpectedContinuation,
-        ErrorKind::Truncated,
-        ErrorKind::Reserved,
-    ],
+    decode_kinds: &[ErrorKind::UnexpectedContinuation, ErrorKind::Truncated],
 };
 
 pub(crate) const UTF8: Codec = Codec {
@@ -57,6 +57,7 @@ pub(crate) const UTF8: Codec = Codec {
     decode: utf8::decode,
     decode_lossy: utf8::decode_lossy,
     validate: utf8::validate,
+    validity: |bytes| Encoding::Utf8.validity(bytes),
     encoded_len: utf8::encoded_len,
     encode_into: |cp, buf| {
         let mut small = [0; utf8::MAX_LEN];

@@ -3,7 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
-use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
+use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
 ///
@@ -11,9 +11,12 @@ use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event};
 ///   [`Events::offset`](corrected_utf8::Events::offset) follows them;
 /// * each code point's bytes are its one encoding, so decode and encode are inverse;
 /// * each error span has a kind of its encoding and the shape SPEC gives that kind
-///   (where it starts, how long it is, what byte may follow it);
-/// * lossy decode is the events with U+FFFD for each span, strict decode is the code
-///   points or the first span, validate is `Ok` or the first span.
+///   (where it starts, how long it is, what byte may follow it); each reserved span is
+///   Corrected UTF-8's and has the shape of SPEC §2.4a;
+/// * lossy decode is the events with U+FFFD for each span (either class), strict decode
+///   is the code points or the first span (a reserved one as kind `reserved`), validate
+///   is `Ok` or the same first span, and validity is `invalid` with an error span,
+///   else `reserved` with a reserved span, else `valid`.
 pub fn decode(bytes: &[u8]) {
     let ctx = Ctx::new("decode", bytes);
     for codec in BOTH {
@@ -29,7 +32,8 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
     let validate = (codec.validate)(bytes);
     let mut lossy_left = lossy.iter();
     let mut strict_left = strict.as_ref().ok().map(|v| v.iter());
-    let mut first_error = None;
+    let mut first_stop: Option<DecodeError> = None;
+    let mut validity = Validity::Valid;
     let mut buf = [0; corrected::MAX_LEN];
 
     let mut events = (codec.events)(bytes);
@@ -123,7 +127,43 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     e,
                     "{name}: an error span displays"
                 );
-                first_error.get_or_insert(e);
+                first_stop.get_or_insert(e);
+                validity = Validity::Invalid;
+            }
+            Event::Reserved(r) => {
+                ensure_eq!(
+                    ctx,
+                    (located.offset, located.length),
+                    (r.offset, r.length),
+                    "{name}: a reserved span equals its event's"
+                );
+                ensure!(
+                    ctx,
+                    codec.encoding == Encoding::CorrectedUtf8 && reserved_span_ok(span, next),
+                    (r, super::fail::hex(span), next),
+                    "{name}: a reserved span is Corrected UTF-8's, with the shape of SPEC \
+                     §2.4a (span bytes, next byte)"
+                );
+                ensure_eq!(
+                    ctx,
+                    Some(&0xFFFD),
+                    lossy_left.next(),
+                    "{name}: lossy decode at byte {pos}"
+                );
+                ensure!(
+                    ctx,
+                    display_len(&located.event) > 0,
+                    r,
+                    "{name}: a reserved span displays"
+                );
+                first_stop.get_or_insert(DecodeError {
+                    kind: ErrorKind::Reserved,
+                    offset: r.offset,
+                    length: r.length,
+                });
+                if validity == Validity::Valid {
+                    validity = Validity::Reserved;
+                }
             }
         }
         pos = end;
@@ -142,7 +182,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         lossy_left.next(),
         "{name}: lossy decode has extra code points"
     );
-    match first_error {
+    match first_stop {
         Some(e) => ensure_eq!(
             ctx,
             Err(e),
@@ -167,16 +207,28 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
     }
     ensure_eq!(
         ctx,
-        first_error.map_or(Ok(()), Err),
+        first_stop.map_or(Ok(()), Err),
         validate,
         "{name}: validate = the first span"
     );
+    ensure_eq!(
+        ctx,
+        validity,
+        (codec.validity)(bytes),
+        "{name}: validity = the worst event class"
+    );
+}
+
+/// SPEC §2.4a: a reserved span is `FE` or `FF` and every byte up to, not including, the
+/// next recognized lead byte.
+fn reserved_span_ok(span: &[u8], next: Option<u8>) -> bool {
+    let recognized = |b: u8| b < 0x80 || (0xC0..=0xFD).contains(&b);
+    span[0] >= 0xFE && !span[1..].iter().any(|&b| recognized(b)) && next.is_none_or(recognized)
 }
 
 /// SPEC §2.4: the bytes of a Corrected UTF-8 error span of `kind`, and the byte after it.
 fn corrected_span_ok(kind: ErrorKind, span: &[u8], next: Option<u8>) -> bool {
     let is_cont = |b: u8| b & 0xC0 == 0x80;
-    let recognized = |b: u8| b < 0x80 || (0xC0..=0xFD).contains(&b);
     match kind {
         ErrorKind::UnexpectedContinuation => span.len() == 1 && is_cont(span[0]),
         ErrorKind::Truncated => {
@@ -190,11 +242,6 @@ fn corrected_span_ok(kind: ErrorKind, span: &[u8], next: Option<u8>) -> bool {
             };
             // Fewer continuation bytes than needed, and no continuation byte after them.
             span.len() < need && span[1..].iter().all(|&b| is_cont(b)) && !next.is_some_and(is_cont)
-        }
-        ErrorKind::Reserved => {
-            span[0] >= 0xFE
-                && !span[1..].iter().any(|&b| recognized(b))
-                && next.is_none_or(recognized)
         }
         _ => false,
     }
@@ -278,12 +325,9 @@ mod tests {
 
     #[test]
     fn span_shapes() {
-        assert!(corrected_span_ok(
-            ErrorKind::Reserved,
-            b"\xFE\x80\xFF",
-            Some(b'A')
-        ));
-        assert!(!corrected_span_ok(ErrorKind::Reserved, b"\xFE", Some(0x80)));
+        assert!(reserved_span_ok(b"\xFE\x80\xFF", Some(b'A')));
+        assert!(!reserved_span_ok(b"\xFE", Some(0x80)));
+        assert!(!corrected_span_ok(ErrorKind::Reserved, b"\xFE", None));
         assert!(corrected_span_ok(ErrorKind::Truncated, b"\xFC\x80", None));
         assert!(!corrected_span_ok(
             ErrorKind::Truncated,

@@ -106,6 +106,11 @@ fn to_literal(event: Event) -> Option<LitEvent> {
             offset: e.offset as usize,
             length: e.length as usize,
         },
+        Event::Reserved(r) => LitEvent::Error {
+            kind: LitKind::Reserved,
+            offset: r.offset as usize,
+            length: r.length as usize,
+        },
     })
 }
 

@@ -129,6 +129,7 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
     for located in corrected::events(&file[base..]).located() {
         let kind = match located.event {
             Event::Error(e) => Some(FindingKind::Decode(e.kind)),
+            Event::Reserved(_) => Some(FindingKind::Reserved),
             Event::CodePoint(0x00) => Some(FindingKind::Nul),
             Event::CodePoint(0x0A) => None,
             Event::CodePoint(0x0D) => Some(FindingKind::Cr),

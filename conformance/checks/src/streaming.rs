@@ -4,7 +4,7 @@
 use super::codecs::{Codec, BOTH};
 use super::fail::{ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
-use corrected_utf8::{BigCodePoint, Decoder, ErrorKind, Event, Events, Located, MAX_PENDING};
+use corrected_utf8::{BigCodePoint, Decoder, Event, Events, Located, MAX_PENDING};
 
 /// Checks the streaming decoders of both encodings on `bytes` (layout: [`ChunkedInput`]):
 ///
@@ -113,9 +113,7 @@ impl<'a> Run<'a> {
         if pending > 0 || unreported > 0 {
             // Something is open: the one-shot event starting where the reports stop.
             let open = self.next;
-            let reserved = open.is_some_and(
-                |l| matches!(l.event, Event::Error(e) if e.kind == ErrorKind::Reserved),
-            );
+            let reserved = open.is_some_and(|l| l.event.reserved().is_some());
             let ok = if pending > 0 {
                 pending as u64 == unreported && open.is_some_and(|l| l.length >= unreported)
             } else {
@@ -187,8 +185,10 @@ impl<'a> Run<'a> {
 /// `located` with its offsets moved `by` bytes later.
 fn shift(mut located: Located, by: u64) -> Located {
     located.offset += by;
-    if let Event::Error(e) = &mut located.event {
-        e.offset += by;
+    match &mut located.event {
+        Event::Error(e) => e.offset += by,
+        Event::Reserved(r) => r.offset += by,
+        Event::CodePoint(_) => {}
     }
     located
 }

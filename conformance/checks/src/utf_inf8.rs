@@ -116,6 +116,8 @@ fn ours(l: &Located<BigCodePoint>) -> (usize, usize, String) {
     let what = match &l.event {
         Event::CodePoint(cp) => cp.to_string(),
         Event::Error(e) => e.kind.as_str().to_string(),
+        // UTF-∞-8 has no reserved spans: make any that appears differ from the literal.
+        Event::Reserved(r) => r.to_string(),
     };
     (l.offset as usize, l.length as usize, what)
 }

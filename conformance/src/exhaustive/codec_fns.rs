@@ -110,6 +110,7 @@ impl Ev {
         let value = match l.event {
             Event::CodePoint(cp) => Value::CodePoint(cp),
             Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
+            Event::Reserved(_) => Value::Error(KindCode::reference(ErrorKind::Reserved)),
         };
         // Offsets and lengths of inputs of at most a few bytes; saturate rather than wrap
         // if a broken decoder reports something huge.
@@ -126,6 +127,7 @@ impl Ev {
         let value = match &l.event {
             Event::CodePoint(cp) => Value::CodePoint(cp.to_u32().unwrap_or(u32::MAX)),
             Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
+            Event::Reserved(_) => Value::Error(KindCode::reference(ErrorKind::Reserved)),
         };
         Ev {
             offset: u32::try_from(l.offset).unwrap_or(u32::MAX),

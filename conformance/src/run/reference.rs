@@ -101,11 +101,8 @@ fn codec(encoding: Encoding) -> Option<Codec> {
 fn event_json<C>(event: &Event<C>, codepoint: impl Fn(&C) -> String) -> Value {
     match event {
         Event::CodePoint(cp) => json!({"codepoint": codepoint(cp)}),
-        // The codec still reports a reserved span as an error of kind `Reserved`. Once it
-        // has `Event::Reserved(r)`, add the arm `Event::Reserved(r) => reserved(r.offset,
-        // r.length)` and this one can go.
-        Event::Error(e) if e.kind == ErrorKind::Reserved => reserved(e.offset, e.length),
         Event::Error(e) => span(e),
+        Event::Reserved(r) => reserved(r.offset, r.length),
     }
 }
 
