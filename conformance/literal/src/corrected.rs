@@ -132,6 +132,7 @@ pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
         let (length, value) = step(&input[i..]);
         let event = match value {
             Ok(cp) => Event::CodePoint(cp),
+            Err(Kind::Reserved) => Event::Reserved { offset: i, length },
             Err(kind) => Event::Error {
                 kind,
                 offset: i,
@@ -145,7 +146,8 @@ pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
 }
 
 /// One decoding step at the start of `rest` (`docs/semantics.md` §2.4): how many bytes
-/// the event takes, and the code point or the error kind. Never allocates, so that the
+/// the event takes, and the code point or the error kind ([`Kind::Reserved`] for a
+/// reserved span, which [`decode_located`] turns into [`Event::Reserved`]). Never allocates, so that the
 /// exhaustive check can call it billions of times; [`decode_located`] is a loop over it.
 /// An empty `rest` gives `(1, Err(Truncated))`, like [`super::utf8::step`].
 pub fn step(rest: &[u8]) -> (usize, Result<u32, Kind>) {
@@ -227,6 +229,10 @@ pub enum FindingKind {
     Nul,
     /// A decoding error span, under its own kind.
     Decode(Kind),
+    /// `reserved`: a reserved span (a warning, not an error: §2.4a).
+    Reserved,
+    /// `inner-magic`: a complete magic number after the start (it is text).
+    InnerMagic,
     /// `missing-magic`: the file does not start with the magic number.
     MissingMagic,
     /// `cr`: U+000D.
@@ -247,6 +253,8 @@ impl FindingKind {
         match self {
             FindingKind::Nul => "nul",
             FindingKind::Decode(k) => k.as_str(),
+            FindingKind::Reserved => "reserved",
+            FindingKind::InnerMagic => "inner-magic",
             FindingKind::MissingMagic => "missing-magic",
             FindingKind::Cr => "cr",
             FindingKind::LineSeparator => "line-separator",
@@ -317,6 +325,9 @@ fn code_point_finding(cp: u32) -> Option<FindingKind> {
     }
 }
 
+/// The magic number's code points (U+10E7D U+ED4E U+0000 U+000A).
+pub const MAGIC_CODE_POINTS: [u32; 4] = [0x10E7D, 0xED4E, 0x0000, 0x000A];
+
 /// Checks a whole file as a Corrected UTF-8 document (`docs/semantics.md` §2.6).
 pub fn check_document(file: &[u8]) -> Vec<Finding> {
     let mut findings = Vec::new();
@@ -334,13 +345,31 @@ pub fn check_document(file: &[u8]) -> Vec<Finding> {
     };
     let text = &file[base..];
     let events = decode_located(text);
+    // Where a complete magic number starts in the text: four consecutive code points.
+    let inner_magic: Vec<bool> = (0..events.len())
+        .map(|i| {
+            events.get(i..i + 4).is_some_and(|w| {
+                w.iter()
+                    .zip(MAGIC_CODE_POINTS)
+                    .all(|((_, _, e), cp)| *e == Event::CodePoint(cp))
+            })
+        })
+        .collect();
     let (mut line, mut column) = (1, 1);
-    for (offset, _, event) in &events {
-        let kind = match *event {
+    for (i, (offset, _, event)) in events.iter().enumerate() {
+        let mut kinds = Vec::new();
+        if inner_magic[i] {
+            kinds.push(FindingKind::InnerMagic);
+        }
+        // The 00 of a complete magic number, anywhere, is not `nul`.
+        let in_magic = i >= 2 && inner_magic[i - 2];
+        kinds.extend(match *event {
+            Event::CodePoint(0) if in_magic => None,
             Event::CodePoint(cp) => code_point_finding(cp),
             Event::Error { kind, .. } => Some(FindingKind::Decode(kind)),
-        };
-        if let Some(kind) = kind {
+            Event::Reserved { .. } => Some(FindingKind::Reserved),
+        });
+        for kind in kinds {
             findings.push(Finding {
                 kind,
                 offset: base + offset,
@@ -398,8 +427,7 @@ mod tests {
         assert_eq!(
             decode(&[0xFE, 0xFE, 0x80, 0x41]),
             vec![
-                Event::Error {
-                    kind: Kind::Reserved,
+                Event::Reserved {
                     offset: 0,
                     length: 3
                 },
@@ -420,7 +448,7 @@ mod tests {
                     .iter()
                     .map(|e| match e {
                         Event::CodePoint(cp) => encode(*cp).map(|b| b.len()).unwrap_or(0),
-                        Event::Error { length, .. } => *length,
+                        Event::Error { length, .. } | Event::Reserved { length, .. } => *length,
                     })
                     .sum();
                 assert_eq!(covered, len, "{bytes:02x?}");
@@ -444,6 +472,31 @@ mod tests {
         let mut buf = [0; 6];
         assert_eq!(encode_into(0x8421_109F, &mut buf), Ok(6));
         assert_eq!(buf, [0xFD, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF]);
+    }
+
+    #[test]
+    fn documents_magic_numbers_and_reserved_spans() {
+        let kinds = |file: &[u8]| -> Vec<(&str, usize, usize, usize)> {
+            check_document(file)
+                .iter()
+                .map(|f| (f.kind.as_str(), f.offset, f.line, f.column))
+                .collect()
+        };
+        let twice = [MAGIC, MAGIC].concat();
+        assert_eq!(kinds(&twice), [("inner-magic", 8, 1, 1)]);
+        let after = [b"AB".as_slice(), &MAGIC].concat();
+        assert_eq!(
+            kinds(&after),
+            [("missing-magic", 0, 1, 1), ("inner-magic", 2, 1, 3)]
+        );
+        // An incomplete magic number's 00 is nul.
+        let cut = [&MAGIC[..7], b"A\n"].concat();
+        assert_eq!(kinds(&cut), [("missing-magic", 0, 1, 1), ("nul", 6, 1, 3)]);
+        let reserved = [MAGIC.as_slice(), b"A\xFE\x80\0\n"].concat();
+        assert_eq!(kinds(&reserved), [("reserved", 9, 1, 2), ("nul", 11, 1, 3)]);
+        assert!(check_document(&reserved)
+            .iter()
+            .any(|f| f.severity() == Severity::Error));
     }
 
     #[test]

@@ -33,7 +33,10 @@ pub enum Kind {
     UnexpectedContinuation,
     /// `truncated`: a sequence cut short by a non-continuation byte or the end.
     Truncated,
-    /// `reserved`: Corrected UTF-8, an `FE`/`FF` run up to the next recognized lead.
+    /// `reserved`: not the kind of any error span. Corrected UTF-8's reserved span
+    /// (an `FE`/`FF` run up to the next recognized lead, `docs/semantics.md` §2.4a) is an
+    /// [`Event::Reserved`]; [`corrected::step`] uses this kind to tag it, distinct from
+    /// every error kind.
     Reserved,
     /// `overlong`: UTF-8, a non-shortest form.
     Overlong,
@@ -95,7 +98,8 @@ impl fmt::Display for Kind {
     }
 }
 
-/// One decoding event: a code point or an error span (`docs/semantics.md` §1).
+/// One decoding event: a code point, an error span or a reserved span
+/// (`docs/semantics.md` §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// A decoded code point.
@@ -109,12 +113,57 @@ pub enum Event {
         /// Number of bytes in the span (at least 1).
         length: usize,
     },
+    /// Corrected UTF-8 only: a reserved span (`docs/semantics.md` §2.4a), not an error.
+    Reserved {
+        /// Byte offset of the span's first byte (`FE` or `FF`) in the input.
+        offset: usize,
+        /// Number of bytes in the span (at least 1).
+        length: usize,
+    },
 }
 
 impl Event {
-    /// Whether this is an error span.
+    /// Whether this is an error span (a reserved span is not).
     pub fn is_error(&self) -> bool {
         matches!(self, Event::Error { .. })
+    }
+
+    /// Whether this is a reserved span.
+    pub fn is_reserved(&self) -> bool {
+        matches!(self, Event::Reserved { .. })
+    }
+}
+
+/// The three outcomes of a decode (`docs/semantics.md` §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Validity {
+    /// Code points only.
+    Valid,
+    /// No error span, at least one reserved span.
+    Reserved,
+    /// At least one error span.
+    Invalid,
+}
+
+impl Validity {
+    /// The validity of a decode's events.
+    pub fn of(events: &[Event]) -> Validity {
+        if events.iter().any(Event::is_error) {
+            Validity::Invalid
+        } else if events.iter().any(Event::is_reserved) {
+            Validity::Reserved
+        } else {
+            Validity::Valid
+        }
+    }
+
+    /// `"valid"`, `"reserved"` or `"invalid"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Validity::Valid => "valid",
+            Validity::Reserved => "reserved",
+            Validity::Invalid => "invalid",
+        }
     }
 }
 

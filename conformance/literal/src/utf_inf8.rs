@@ -461,7 +461,7 @@ pub fn decode_located(input: &[u8], limit: usize) -> Vec<(usize, usize, Event)> 
                 }
                 Judgement::Complete(cp) => break (start, len, Event::CodePoint(cp)),
                 Judgement::Open { shortest } if over(shortest) => {
-                    break error(Kind::LimitExceeded, start, len)
+                    break error(Kind::LimitExceeded, start, limit_span(&input[start..], len))
                 }
                 Judgement::Open { .. } | Judgement::NotThisForm => {}
             }
@@ -474,6 +474,58 @@ pub fn decode_located(input: &[u8], limit: usize) -> Vec<(usize, usize, Event)> 
         events.push(next);
     }
     events
+}
+
+/// The length of the one `limit-exceeded` span of the code at the start of `code`, whose
+/// first `len` bytes went over the limit (`docs/semantics.md` §4.3): it takes every
+/// following byte that still continues a well-formed code, ignoring the limit, up to the
+/// code's declared end (inclusive); it stops before the first byte that cannot continue
+/// it, or at the end of the input.
+fn limit_span(code: &[u8], mut len: usize) -> usize {
+    // `FF B4 … B4` continues with another B4 however many there are: no need to judge
+    // (which would cost the run's length each time).
+    let mut b4_run = code.first() == Some(&LONG_LEAD) && code[1..len].iter().all(|&b| b == B4);
+    while let Some(&b) = code.get(len).filter(|&&b| is_continuation(b)) {
+        if b4_run && b == B4 {
+            len += 1;
+            continue;
+        }
+        b4_run = false;
+        match judge(&code[..=len]) {
+            Judgement::Complete(_) => return len + 1,
+            Judgement::Open { shortest } if long_header_judged(&code[..=len]) => {
+                // The length and the first storage pair are judged: every continuation
+                // byte continues the code now, so count up to its declared end.
+                let declared = usize::try_from(shortest).unwrap_or(usize::MAX);
+                let rest = code[len + 1..]
+                    .iter()
+                    .take(declared - (len + 1))
+                    .take_while(|&&c| is_continuation(c))
+                    .count();
+                return len + 1 + rest;
+            }
+            Judgement::Open { .. } => len += 1,
+            Judgement::Closed(_) | Judgement::NotThisForm => return len,
+        }
+    }
+    len
+}
+
+/// Whether `prefix` is a long-form code whose length storage is complete and which has
+/// at least 2 USV-storage bytes: the padding digits and the first significant digit lie
+/// in those 2 bytes (draft §3.5.6–3.5.7), so [`judge_long`] judges nothing after them
+/// but the code's length.
+fn long_header_judged(prefix: &[u8]) -> bool {
+    let Some((&LONG_LEAD, rest)) = prefix.split_first() else {
+        return false;
+    };
+    let b4s = rest.iter().take_while(|&&b| b == B4).count();
+    let digits = rest[b4s..]
+        .iter()
+        .take_while(|&&b| in_range(b, LENGTH_DIGIT))
+        .count();
+    // The length storage is b4s B4 and b4s + 1 digits (a storage byte may be A0–AF too).
+    digits >= b4s + 1 && rest.len() >= 2 * b4s + 1 + 2
 }
 
 /// Decodes `input` into events with a limit of `limit` bytes on one code.
@@ -659,6 +711,17 @@ mod tests {
             dec(&[0xFF, 0xB4, 0xB4, 0xB4, 0xB4, 0xB4, 0x41]),
             [err(LimitExceeded, 0, 6), Event::CodePoint(cp("41"))]
         );
+        // One limit-exceeded span: the hostile length field to its end, …
+        let mut hostile = vec![0xFF];
+        hostile.extend([0xB4; 70_000]);
+        assert_eq!(dec(&hostile), [err(LimitExceeded, 0, 70_001)]);
+        // … the 6 digits after 5 B4 too, and the code's declared end (inclusive).
+        let mut long = vec![0xFF, 0xB4, 0xB4, 0xB4, 0xB4, 0xB4];
+        long.extend([0xA1, 0xA0, 0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x84, 0x41]);
+        assert_eq!(
+            dec(&long),
+            [err(LimitExceeded, 0, 14), Event::CodePoint(cp("41"))]
+        );
         assert_eq!(dec(&[0xFF, 0xB4, 0xB4, 0xB4, 0xB4]), [err(Truncated, 0, 5)]);
         assert_eq!(dec(&[0xC0, 0x80])[0], err(Overlong, 0, 1));
         assert_eq!(dec(&[0xED, 0xA0, 0x80])[0], err(Surrogate, 0, 1));
@@ -678,7 +741,24 @@ mod tests {
         let bytes = [
             0xFF, 0xA0, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
         ];
-        assert_eq!(decode(&bytes, 13)[0], err(Kind::LimitExceeded, 0, 2));
+        // One span to the code's declared end (docs/semantics.md §4.3).
+        assert_eq!(decode(&bytes, 13), [err(Kind::LimitExceeded, 0, 14)]);
+        let mut cut = bytes.to_vec();
+        cut.truncate(5);
+        cut.push(0x41);
+        assert_eq!(
+            decode(&cut, 13),
+            [err(Kind::LimitExceeded, 0, 5), Event::CodePoint(cp("41"))]
+        );
+        let mut longer = bytes.to_vec();
+        longer.push(0x80);
+        assert_eq!(
+            decode(&longer, 13),
+            [
+                err(Kind::LimitExceeded, 0, 14),
+                err(Kind::UnexpectedContinuation, 14, 1)
+            ]
+        );
         assert_eq!(
             decode(&bytes, 14),
             [Event::CodePoint(cp("800000000000000000"))]
