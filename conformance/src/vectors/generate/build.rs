@@ -57,6 +57,12 @@ pub(super) fn output_of(events: &[Event]) -> Vec<OutputEvent> {
                 offset: offset as u64,
                 length: length as u64,
             },
+            // Until the vectors' model has a reserved event: the old error form.
+            Event::Reserved { offset, length } => OutputEvent::Error {
+                error: Kind::Reserved.as_str().to_string(),
+                offset: offset as u64,
+                length: length as u64,
+            },
         })
         .collect()
 }

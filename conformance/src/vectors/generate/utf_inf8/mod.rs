@@ -235,6 +235,7 @@ fn summary_u32(events: Vec<LitEvent>) -> String {
             .map(|e| match e {
                 LitEvent::CodePoint(cp) => format!("U+{cp:04X}"),
                 LitEvent::Error { kind, length, .. } => format!("{kind}[{length}]"),
+                LitEvent::Reserved { length, .. } => format!("reserved[{length}]"),
             })
             .collect(),
     )
