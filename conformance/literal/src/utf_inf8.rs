@@ -525,7 +525,7 @@ fn long_header_judged(prefix: &[u8]) -> bool {
         .take_while(|&&b| in_range(b, LENGTH_DIGIT))
         .count();
     // The length storage is b4s B4 and b4s + 1 digits (a storage byte may be A0–AF too).
-    digits >= b4s + 1 && rest.len() >= 2 * b4s + 1 + 2
+    digits > b4s && rest.len() >= 2 * b4s + 1 + 2
 }
 
 /// Decodes `input` into events with a limit of `limit` bytes on one code.

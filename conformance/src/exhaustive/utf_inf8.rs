@@ -29,7 +29,8 @@ fn is_continuation(b: u8) -> bool {
 /// The literal step at offset 0 of `node`, given that of `node` less its last byte
 /// (`parent`): `decode_located`'s inner loop for one more byte. A settled step decided
 /// on bytes it saw; an unsettled one is open, and is the `truncated` span the loop
-/// gives when the input ends there.
+/// gives when the input ends there, or the one `limit-exceeded` span still running
+/// (`docs/semantics.md` §4.3), which the end of the input ends.
 pub fn advance(parent: &Memo, node: &[u8], limit: u32) -> Memo {
     if parent.settled {
         return *parent;
@@ -40,12 +41,30 @@ pub fn advance(parent: &Memo, node: &[u8], limit: u32) -> Memo {
         settled: true,
     };
     let judged = parent.len; // bytes judged so far, all open
+    let over_limit = parent.value == Err(Kind::LimitExceeded);
+    let open_kind = if over_limit {
+        Kind::LimitExceeded
+    } else {
+        Kind::Truncated
+    };
     match node.get(judged) {
         None => return *parent,
-        Some(&b) if judged > 0 && !is_continuation(b) => return done(judged, Err(Kind::Truncated)),
+        Some(&b) if judged > 0 && !is_continuation(b) => return done(judged, Err(open_kind)),
         Some(_) => {}
     }
     let len = judged + 1;
+    if over_limit {
+        // The span runs on over every byte that still continues a well-formed code.
+        return match judge(&node[..len]) {
+            Judgement::Complete(_) => done(len, Err(Kind::LimitExceeded)),
+            Judgement::Open { .. } => Memo {
+                len,
+                value: Err(Kind::LimitExceeded),
+                settled: false,
+            },
+            Judgement::Closed(_) | Judgement::NotThisForm => done(judged, Err(Kind::LimitExceeded)),
+        };
+    }
     let over = |n: u128| n > u128::from(limit);
     match judge(&node[..len]) {
         // The span is the bytes before the failing byte, at least the lead.
@@ -55,7 +74,11 @@ pub fn advance(parent: &Memo, node: &[u8], limit: u32) -> Memo {
             let v = cp.to_u128().and_then(|v| u32::try_from(v).ok());
             done(len, Ok(v.unwrap_or(u32::MAX)))
         }
-        Judgement::Open { shortest } if over(shortest) => done(len, Err(Kind::LimitExceeded)),
+        Judgement::Open { shortest } if over(shortest) => Memo {
+            len,
+            value: Err(Kind::LimitExceeded),
+            settled: false,
+        },
         Judgement::Open { .. } | Judgement::NotThisForm => Memo {
             len,
             value: Err(Kind::Truncated),
