@@ -241,7 +241,7 @@ impl Corrected {
                 } else {
                     format!("reserved (bytes {}-{last})", r.offset)
                 };
-                ("[reserved]".into(), vec![span, why])
+                (RESERVED.into(), vec![span, why])
             }
         }
     }
@@ -449,7 +449,11 @@ fn table(bytes: &[u8], columns: &[Column]) -> String {
     out
 }
 
-/// One line per encoding: the events in order, errors in brackets, and a verdict.
+/// The short form of a reserved span.
+const RESERVED: &str = "[reserved]";
+
+/// One line per encoding: the events in order, spans in brackets, and a verdict (valid,
+/// reserved, or the number of error spans).
 fn summary(columns: &[Column]) -> String {
     let mut out = String::new();
     let name_width = columns
@@ -459,11 +463,14 @@ fn summary(columns: &[Column]) -> String {
         .unwrap_or(0);
     for (encoding, segments) in columns {
         let shorts: Vec<&str> = segments.iter().map(|s| s.short.as_str()).collect();
-        let errors = segments.iter().filter(|s| s.short.starts_with('[')).count();
-        let verdict = match errors {
-            0 => "valid".to_string(),
-            1 => "1 error".to_string(),
-            n => format!("{n} errors"),
+        // A reserved span is bracketed too, but it is no error.
+        let reserved = shorts.iter().filter(|&&s| s == RESERVED).count();
+        let errors = shorts.iter().filter(|s| s.starts_with('[')).count() - reserved;
+        let verdict = match (errors, reserved) {
+            (0, 0) => "valid".to_string(),
+            (0, _) => "reserved".to_string(),
+            (1, _) => "1 error".to_string(),
+            (n, _) => format!("{n} errors"),
         };
         let name = encoding.name();
         let _ = writeln!(

@@ -421,7 +421,8 @@ mod tests {
             Some(Problem::Decode(DecodeError {
                 kind: ErrorKind::LimitExceeded,
                 offset: 0,
-                length: 2
+                // One span: the whole code, to its declared end.
+                length: 14
             }))
         );
         let mut t = Transcoder::new(Encoding::UtfInf8, Encoding::UtfInf8, false, Some(14)).unwrap();
