@@ -225,8 +225,10 @@ enum Magic {
 ///
 /// Push chunks with [`push`](DocumentChecker::push), then call
 /// [`finish`](DocumentChecker::finish); findings arrive through the callback in offset
-/// order. The checker holds back at most the first 8 bytes (until it knows whether they
-/// are the magic number) and whatever the [`StreamDecoder`] holds back.
+/// order, the same for any chunking. The checker holds back at most the first 8 bytes
+/// (until it knows whether they are the magic number), whatever the [`StreamDecoder`]
+/// holds back, and up to 3 code points (7 bytes) that begin a magic number after the
+/// start (until it knows whether the magic number is complete): memory is constant.
 ///
 /// # Examples
 ///
@@ -244,10 +246,7 @@ enum Magic {
 pub struct DocumentChecker {
     magic: Magic,
     decoder: StreamDecoder,
-    line: u64,
-    column: u64,
-    /// The last event of the text, if any: `Some(true)` when it was U+000A.
-    ended_with_newline: Option<bool>,
+    text: Text,
 }
 
 impl Default for DocumentChecker {
@@ -272,9 +271,7 @@ impl DocumentChecker {
         DocumentChecker {
             magic: Magic::Matching(0),
             decoder: StreamDecoder::new(),
-            line: 1,
-            column: 1,
-            ended_with_newline: None,
+            text: Text::new(),
         }
     }
 
@@ -310,7 +307,7 @@ impl DocumentChecker {
                 self.no_magic(matched, &mut sink);
             }
         }
-        let (decoder, mut text) = self.split();
+        let (decoder, text) = (&mut self.decoder, &mut self.text);
         decoder.push(rest, |event| text.event(event, &mut sink));
     }
 
@@ -333,14 +330,16 @@ impl DocumentChecker {
             self.no_magic(matched as usize, &mut sink);
         }
         let end = self.decoder.offset();
-        let (decoder, mut text) = self.split();
+        let (decoder, text) = (&mut self.decoder, &mut self.text);
         decoder.finish(|event| text.event(event, &mut sink));
-        if self.ended_with_newline == Some(false) {
+        // An incomplete magic number at the end is ordinary text.
+        text.release(&mut sink);
+        if text.ended_with_newline == Some(false) {
             sink(Finding {
                 kind: FindingKind::MissingFinalNewline,
                 offset: end,
-                line: self.line,
-                column: self.column,
+                line: text.line,
+                column: text.column,
             });
         }
         *self = DocumentChecker::new();
@@ -356,35 +355,93 @@ impl DocumentChecker {
             line: 1,
             column: 1,
         });
-        let (decoder, mut text) = self.split();
+        let (decoder, text) = (&mut self.decoder, &mut self.text);
         decoder.push(&MAGIC[..held], |event| text.event(event, sink));
     }
+}
 
-    fn split(&mut self) -> (&mut StreamDecoder, Text<'_>) {
-        (
-            &mut self.decoder,
-            Text {
-                line: &mut self.line,
-                column: &mut self.column,
-                ended_with_newline: &mut self.ended_with_newline,
-            },
-        )
+/// The magic number's code points. Four consecutive code point events equal to these are
+/// exactly its bytes, since every code point has one encoding.
+const MAGIC_CODE_POINTS: [u32; 4] = [0x10E7D, 0xED4E, 0x0000, 0x000A];
+
+/// Where each of [`MAGIC_CODE_POINTS`] starts in the magic number's bytes.
+const MAGIC_OFFSETS: [u64; 4] = [0, 3, 6, 7];
+
+/// The text's rules over the decoder's events: positions, the per-character findings,
+/// and magic numbers after the start.
+#[derive(Clone, Debug)]
+struct Text {
+    line: u64,
+    column: u64,
+    /// The last event of the text, if any: `Some(true)` when it was U+000A.
+    ended_with_newline: Option<bool>,
+    /// How many events (at most 3) that begin a magic number are held back, until the
+    /// next event decides whether the magic number is complete.
+    held: u8,
+    /// Offset of the first held event.
+    held_offset: u64,
+}
+
+impl Text {
+    const fn new() -> Self {
+        Text {
+            line: 1,
+            column: 1,
+            ended_with_newline: None,
+            held: 0,
+            held_offset: 0,
+        }
     }
-}
 
-/// The position bookkeeping, borrowed apart from the decoder that feeds it.
-struct Text<'a> {
-    line: &'a mut u64,
-    column: &'a mut u64,
-    ended_with_newline: &'a mut Option<bool>,
-}
-
-impl Text<'_> {
     fn event<F: FnMut(Finding)>(&mut self, located: Located, sink: &mut F) {
-        let kind = match located.event {
+        let continues = |n: u8| located.event == Event::CodePoint(MAGIC_CODE_POINTS[n as usize]);
+        if self.held > 0 && !continues(self.held) {
+            self.release(sink);
+        }
+        if !continues(self.held) {
+            return self.character(located.offset, located.event, false, sink);
+        }
+        if self.held == 0 {
+            self.held_offset = located.offset;
+        }
+        self.held += 1;
+        if self.held as usize == MAGIC_CODE_POINTS.len() {
+            // A complete magic number after the start: text, but its `00` is no `nul`.
+            self.held = 0;
+            sink(Finding {
+                kind: FindingKind::InnerMagic,
+                offset: self.held_offset,
+                line: self.line,
+                column: self.column,
+            });
+            for (cp, at) in MAGIC_CODE_POINTS.into_iter().zip(MAGIC_OFFSETS) {
+                self.character(self.held_offset + at, Event::CodePoint(cp), true, sink);
+            }
+        }
+    }
+
+    /// The held events did not make a whole magic number: they are ordinary text.
+    fn release<F: FnMut(Finding)>(&mut self, sink: &mut F) {
+        let held = core::mem::take(&mut self.held) as usize;
+        for (&cp, at) in MAGIC_CODE_POINTS[..held].iter().zip(MAGIC_OFFSETS) {
+            self.character(self.held_offset + at, Event::CodePoint(cp), false, sink);
+        }
+    }
+
+    /// One event of the text at `offset`; `in_magic` when it is part of a complete
+    /// magic number.
+    fn character<F: FnMut(Finding)>(
+        &mut self,
+        offset: u64,
+        event: Event,
+        in_magic: bool,
+        sink: &mut F,
+    ) {
+        let kind = match event {
             Event::Error(e) => Some(FindingKind::Decode(e.kind)),
             Event::Reserved(_) => Some(FindingKind::Reserved),
             Event::CodePoint(cp) => match cp {
+                0x00 if in_magic => None,
                 0x00 => Some(FindingKind::Nul),
                 0x0D => Some(FindingKind::Cr),
                 0x0A => None,
@@ -397,18 +454,18 @@ impl Text<'_> {
         if let Some(kind) = kind {
             sink(Finding {
                 kind,
-                offset: located.offset,
-                line: *self.line,
-                column: *self.column,
+                offset,
+                line: self.line,
+                column: self.column,
             });
         }
-        let newline = located.event == Event::CodePoint(0x0A);
-        *self.ended_with_newline = Some(newline);
+        let newline = event == Event::CodePoint(0x0A);
+        self.ended_with_newline = Some(newline);
         if newline {
-            *self.line += 1;
-            *self.column = 1;
+            self.line += 1;
+            self.column = 1;
         } else {
-            *self.column += 1;
+            self.column += 1;
         }
     }
 }

@@ -228,7 +228,9 @@ fn big(codepoints: Vec<u32>) -> Result<Vec<BigCodePoint>, DecodeError> {
 /// assert_eq!(decoder.encoding(), Encoding::UtfInf8);
 /// let mut errors = 0;
 /// decoder.push(b"\xFF\xA0", |e| errors += e.event.error().is_some() as u32);
-/// assert_eq!(errors, 1); // 14 bytes at least: over the limit
+/// assert_eq!(errors, 0); // 14 bytes at least: over the limit, skipped to its end
+/// decoder.finish(|e| errors += e.event.error().is_some() as u32);
+/// assert_eq!(errors, 1); // one limit-exceeded span
 /// ```
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug)]

@@ -5,21 +5,28 @@
 //! and surrogates are skipped, and 5- and 6-byte sequences reach U+8421109F. `FE` and
 //! `FF` are reserved for future use.
 //!
-//! Both encodings decode to the same [`Event`]s: a code point, or an error span with a
-//! [`kind`](ErrorKind), an offset and a length. Error spans are maximal subparts (Unicode
-//! D93b), so the UTF-8 decoder agrees with `std` exactly and adds a kind to each span.
+//! Both encodings decode to the same [`Event`]s: a code point, an error span with a
+//! [`kind`](ErrorKind), an offset and a length, or — Corrected UTF-8 only — a
+//! [reserved span](ReservedSpan): `FE`/`FF` up to the next recognized lead byte,
+//! "reserved for future use", which is not an error. So an input has one of three
+//! [`Validity`] outcomes: **valid** (code points only), **reserved** (no error span, at
+//! least one reserved span) or **invalid** (at least one error span); see
+//! [`corrected::validity`]. A strict decode or a validation stops at the first span of
+//! either class. Error spans are maximal subparts (Unicode D93b), so the UTF-8 decoder
+//! agrees with `std` exactly and adds a kind to each span.
 //!
 //! | | Corrected UTF-8 | UTF-8 |
 //! |---|---|---|
 //! | events (no allocation) | [`corrected::events`] | [`utf8::events`] |
-//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
+//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`], [`corrected::validity`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
 //! | encode | [`corrected::encode_into`], [`corrected::encode`] | [`utf8::encode_into`], [`utf8::encode`] |
 //! | streams | [`corrected::StreamDecoder`] | [`utf8::StreamDecoder`] |
 //! | fast paths (x86 SIMD) | [`corrected::fast`] | (`core::str::from_utf8`) |
 //! | documents | [`DocumentChecker`], [`check_document`] | |
 //!
 //! UTF-∞-8 ([`utf_inf8`], with `alloc`) has the same operations over unbounded
-//! [`BigCodePoint`]s, and a limit on a code's length.
+//! [`BigCodePoint`]s, and a limit on a code's length (a code over it is one
+//! `limit-exceeded` span).
 //!
 //! [`Encoding`] is a handle for any of the three, for code that chooses the encoding at
 //! run time: its [`decode`](Encoding::decode), [`decode_lossy`](Encoding::decode_lossy),

@@ -16,10 +16,24 @@
 //! `truncated` (a non-continuation byte or the end came first).
 //!
 //! A decoder has a limit on a code's length in bytes ([`DEFAULT_MAX_CODE_LEN`]). At the
-//! first byte after which every well-formed completion would be longer, it reports
-//! `limit-exceeded` for the bytes so far, that byte included, and starts afresh after
-//! it. So a hostile length field never makes it allocate: the memory a code in progress
-//! holds is at most 1.5 bytes per byte received, and at most the limit.
+//! first byte after which every well-formed completion would be longer (unless that
+//! byte is a well-formedness error, which wins), the whole code becomes **one**
+//! `limit-exceeded` span: it goes on over every following byte that still continues a
+//! well-formed code (the limit aside), up to the code's declared end inclusive, or ends
+//! just before the first byte that cannot continue it (decoded afresh), or at the end
+//! of the input. The code is skipped then, in constant memory: no digits are kept and
+//! the counts saturate. So a hostile length field never makes it allocate: the memory
+//! a code in progress holds is at most 1.5 bytes per byte received, and at most the
+//! limit.
+//!
+//! ```
+//! use corrected_utf8::{utf_inf8, ErrorKind};
+//! // 5 `B4`s promise a length of 6 digits: far over the 64 KiB limit. One span of 6,
+//! // then `A`.
+//! let events: Vec<_> = utf_inf8::events(b"\xFF\xB4\xB4\xB4\xB4\xB4A").located().collect();
+//! assert_eq!(events[0].event.error().map(|e| (e.kind, e.length)), Some((ErrorKind::LimitExceeded, 6)));
+//! assert_eq!((events[1].offset, events.len()), (6, 2));
+//! ```
 
 use crate::big::BigCodePoint;
 use crate::error::{DecodeError, EncodeError, ErrorKind};
@@ -95,25 +109,62 @@ enum Part {
         total: u64,
         pad: u8,
         min_first: u8,
-        /// Digits so far, padding included.
+        /// Storage bytes so far.
+        seen: u64,
+        /// Digits so far, padding included; none are kept once the code is over the
+        /// limit (it is only skipped then).
         nibbles: Vec<u8>,
+        /// Whether to keep the digits.
+        keep: bool,
         /// The low 2 bits of the second digit of a pair, between its two bytes.
         half: u8,
     },
 }
 
+impl Part {
+    /// The same part, keeping no more digits: the code is over the limit and is only
+    /// skipped to its end, in constant memory.
+    fn skipping(self) -> Part {
+        match self {
+            Part::Storage {
+                code_len,
+                total,
+                pad,
+                min_first,
+                seen,
+                half,
+                ..
+            } => Part::Storage {
+                code_len,
+                total,
+                pad,
+                min_first,
+                seen,
+                nibbles: Vec::new(),
+                keep: false,
+                half,
+            },
+            other => other,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Seq {
     start: u64,
-    /// Bytes so far.
+    /// Bytes so far (saturating: no input is longer than `u64::MAX` bytes).
     have: u64,
     part: Part,
+    /// Over the limit: the code is one `limit-exceeded` span, skipped to its end.
+    over: bool,
 }
 
 /// The outcome of adding one continuation byte to a code in progress.
 enum Verdict {
     Continue(Part),
     Done(BigCodePoint),
+    /// The last byte of a code whose digits were not kept.
+    Ended,
     Reject(ErrorKind),
 }
 
@@ -127,7 +178,9 @@ fn storage(header_len: u64, nme: u64) -> Part {
         pad: ((3 - nud % 3) % 3) as u8,
         // 18 digits below 8 × 16^17 = 2^71 fit the `FF 80–9F` form: not shortest.
         min_first: if nud == 18 { 8 } else { 1 },
+        seen: 0,
         nibbles: Vec::new(),
+        keep: true,
         half: 0,
     }
 }
@@ -152,7 +205,7 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
         },
         Part::Length { b4, digits, nme } => match byte {
             0xB4 if digits == 0 => Verdict::Continue(Part::Length {
-                b4: b4 + 1,
+                b4: b4.saturating_add(1),
                 digits,
                 nme,
             }),
@@ -160,8 +213,8 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
             0xA0 if digits == 0 => Verdict::Reject(ErrorKind::Overlong),
             0xA0..=0xAF => {
                 let nme = nme.saturating_mul(16).saturating_add((byte & 0x0F) as u64);
-                if digits + 1 == b4 + 1 {
-                    Verdict::Continue(storage(have + 1, nme))
+                if digits == b4 {
+                    Verdict::Continue(storage(have.saturating_add(1), nme))
                 } else {
                     Verdict::Continue(Part::Length {
                         b4,
@@ -177,10 +230,12 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
             total,
             pad,
             min_first,
+            seen,
             mut nibbles,
+            keep,
             half,
         } => {
-            let index = nibbles.len() / 3 * 2 + if nibbles.len() % 3 == 0 { 0 } else { 1 };
+            let index = seen;
             let mut half = half;
             if index % 2 == 0 {
                 // First byte of a pair: a whole digit and the high 2 bits of the next.
@@ -195,7 +250,9 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                     }
                     _ => {}
                 }
-                nibbles.push(n0);
+                if keep {
+                    nibbles.push(n0);
+                }
                 half = n1_high;
             } else {
                 let (n1, n2) = ((half << 2) | (payload >> 4), payload & 0x0F);
@@ -205,10 +262,14 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                     2 if index == 1 && n2 == 0 => return Verdict::Reject(ErrorKind::Overlong),
                     _ => {}
                 }
-                nibbles.push(n1);
-                nibbles.push(n2);
+                if keep {
+                    nibbles.push(n1);
+                    nibbles.push(n2);
+                }
             }
-            if index as u64 + 1 == total {
+            if index + 1 == total && !keep {
+                Verdict::Ended
+            } else if index + 1 == total {
                 let cp = BigCodePoint::from_digits(&nibbles[pad as usize..]).expect("nibbles");
                 Verdict::Done(cp)
             } else {
@@ -217,7 +278,9 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                     total,
                     pad,
                     min_first,
+                    seen: seen + 1,
                     nibbles,
+                    keep,
                     half,
                 })
             }
@@ -284,31 +347,58 @@ impl Machine {
         let Some(seq) = self.seq.take() else {
             return self.start(byte, offset, sink);
         };
+        let ended = |kind: ErrorKind| {
+            if seq.over {
+                ErrorKind::LimitExceeded
+            } else {
+                kind
+            }
+        };
         if byte & 0xC0 != 0x80 {
-            sink(Located::error(ErrorKind::Truncated, seq.start, seq.have));
+            sink(Located::error(
+                ended(ErrorKind::Truncated),
+                seq.start,
+                seq.have,
+            ));
             return self.start(byte, offset, sink);
         }
+        let have = seq.have.saturating_add(1);
         match step(seq.part, seq.have, byte) {
+            // Over the limit, a byte that cannot continue the code ends the span before
+            // it, and is decoded afresh.
             Verdict::Reject(kind) => {
-                sink(Located::error(kind, seq.start, seq.have));
+                sink(Located::error(ended(kind), seq.start, seq.have));
                 self.start(byte, offset, sink);
+            }
+            Verdict::Done(_) | Verdict::Ended if seq.over => {
+                sink(Located::error(ErrorKind::LimitExceeded, seq.start, have))
             }
             Verdict::Done(cp) => sink(Located {
                 offset: seq.start,
-                length: seq.have + 1,
+                length: have,
                 event: Event::CodePoint(cp),
             }),
-            Verdict::Continue(part) => self.go_on(seq.start, seq.have + 1, part, sink),
+            // Only a code whose digits are not kept ends so: one over the limit.
+            Verdict::Ended => sink(Located::error(ErrorKind::LimitExceeded, seq.start, have)),
+            Verdict::Continue(part) if seq.over => {
+                let part = part.skipping();
+                self.seq = Some(Seq { have, part, ..seq });
+            }
+            Verdict::Continue(part) => self.go_on(seq.start, have, part),
         }
     }
 
-    /// A code in progress goes on, unless its shortest completion is over the limit.
-    fn go_on(&mut self, start: u64, have: u64, part: Part, sink: Sink<'_>) {
-        if shortest_completion(&part) > self.limit {
-            sink(Located::error(ErrorKind::LimitExceeded, start, have));
-        } else {
-            self.seq = Some(Seq { start, have, part });
-        }
+    /// A code in progress goes on; once its shortest completion is over the limit, it
+    /// goes on as one `limit-exceeded` span, keeping no digits.
+    fn go_on(&mut self, start: u64, have: u64, part: Part) {
+        let over = shortest_completion(&part) > self.limit;
+        let part = if over { part.skipping() } else { part };
+        self.seq = Some(Seq {
+            start,
+            have,
+            part,
+            over,
+        });
     }
 
     fn start(&mut self, byte: u8, offset: u64, sink: Sink<'_>) {
@@ -323,26 +413,33 @@ impl Machine {
             0x80..=0xBF => {
                 return sink(Located::error(ErrorKind::UnexpectedContinuation, offset, 1))
             }
-            0xFF => return self.go_on(offset, 1, Part::AfterFf, sink),
+            0xFF => return self.go_on(offset, 1, Part::AfterFf),
             _ => byte.leading_ones() as u8,
         };
         let bits = (byte & (0x7F >> fixed_len)) as u128;
         match fixed(fixed_len, 1, bits) {
-            Verdict::Continue(part) => self.go_on(offset, 1, part, sink),
+            Verdict::Continue(part) => self.go_on(offset, 1, part),
             // `C0`, `C1`: every completion is overlong; the lead alone is the span.
             Verdict::Reject(kind) => sink(Located::error(kind, offset, 1)),
-            Verdict::Done(_) => unreachable!("a lead is never a whole code"),
+            Verdict::Done(_) | Verdict::Ended => unreachable!("a lead is never a whole code"),
         }
     }
 
     fn finish(&mut self, sink: Sink<'_>) {
         if let Some(seq) = self.seq.take() {
-            sink(Located::error(ErrorKind::Truncated, seq.start, seq.have));
+            let kind = if seq.over {
+                ErrorKind::LimitExceeded
+            } else {
+                ErrorKind::Truncated
+            };
+            sink(Located::error(kind, seq.start, seq.have));
         }
     }
 
+    /// Bytes of a code in progress whose digits are held; a code over the limit is
+    /// skipped, holding none.
     fn pending(&self) -> u64 {
-        self.seq.as_ref().map_or(0, |s| s.have)
+        self.seq.as_ref().filter(|s| !s.over).map_or(0, |s| s.have)
     }
 }
 
@@ -441,10 +538,11 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
 ///
 /// ```
 /// use corrected_utf8::{utf_inf8, ErrorKind};
-/// // A 14-byte code under a 13-byte limit: over the limit once `FF A0` is read.
+/// // A 14-byte code under a 13-byte limit: over the limit once `FF A0` is read, and
+/// // one span to the code's declared end.
 /// let bytes = b"\xFF\xA0\xA0\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80\x80";
 /// let first = utf_inf8::events_with_limit(bytes, 13).next().unwrap();
-/// assert_eq!(first.error().map(|e| (e.kind, e.length)), Some((ErrorKind::LimitExceeded, 2)));
+/// assert_eq!(first.error().map(|e| (e.kind, e.length)), Some((ErrorKind::LimitExceeded, 14)));
 /// assert!(utf_inf8::events_with_limit(bytes, 14).next().unwrap().error().is_none());
 /// ```
 pub fn events_with_limit(bytes: &[u8], max_code_len: u32) -> Events<'_> {
@@ -605,9 +703,9 @@ pub fn encode<'a, I: IntoIterator<Item = &'a BigCodePoint>>(
 /// decode out, with offsets from the start of the stream.
 ///
 /// A code in progress holds at most 1.5 bytes of memory per byte received and never
-/// more than its limit allows; codes over the limit are reported as `limit-exceeded`.
-/// Events are reported when the byte that completes or ends them arrives, or at
-/// [`finish`](StreamDecoder::finish).
+/// more than its limit allows; a code over the limit is one `limit-exceeded` span,
+/// skipped in constant memory. Events are reported when the byte that completes or ends
+/// them arrives, or at [`finish`](StreamDecoder::finish).
 ///
 /// # Examples
 ///
@@ -660,8 +758,10 @@ impl StreamDecoder {
     /// let mut kinds = Vec::new();
     /// // Three `B4`s promise a 4-digit length: at least 4096 + 18 digits, over 1000 bytes.
     /// decoder.push(b"\xFF\xB4\xB4\xB4", |e| kinds.push(e.event.error().map(|e| (e.kind, e.length))));
-    /// assert_eq!(kinds, [Some((ErrorKind::LimitExceeded, 4))]);
-    /// decoder.push(b"A", |e| assert!(e.event.error().is_none()));
+    /// assert_eq!(decoder.pending_len(), 0); // skipped, not held
+    /// // `A` cannot continue the code: it ends the one span, and decodes afresh.
+    /// decoder.push(b"A", |e| kinds.push(e.event.error().map(|e| (e.kind, e.length))));
+    /// assert_eq!(kinds, [Some((ErrorKind::LimitExceeded, 4)), None]);
     /// ```
     pub fn with_limit(max_code_len: u32) -> Self {
         StreamDecoder {
@@ -701,7 +801,8 @@ impl StreamDecoder {
         self.offset
     }
 
-    /// Bytes of the code in progress (never more than the limit).
+    /// Bytes of the code in progress whose digits are held (never more than the limit);
+    /// 0 while a code over the limit is being skipped.
     ///
     /// # Examples
     ///
@@ -736,7 +837,8 @@ impl StreamDecoder {
         }
     }
 
-    /// Ends the input, reporting a code still open as `truncated`.
+    /// Ends the input, reporting a code still open as `truncated` (or, over the limit,
+    /// as its `limit-exceeded` span).
     ///
     /// # Examples
     ///

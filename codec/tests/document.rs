@@ -4,7 +4,7 @@
 mod common;
 use common::hex;
 use corrected_utf8::{
-    check_document, corrected::MAGIC, DocumentChecker, ErrorKind, Finding, FindingKind,
+    check_document, corrected::MAGIC, DocumentChecker, ErrorKind, Finding, FindingKind, Severity,
 };
 use FindingKind::*;
 
@@ -66,8 +66,8 @@ fn magic_number_and_its_absence() {
             (MissingFinalNewline, 7, 1, 4),
         ],
     );
-    // Magic number twice: the second one is text.
-    findings_are(&with_magic(&MAGIC), &[(Nul, 14, 1, 3)]);
+    // Magic number twice: the second one is text, with an inner-magic warning and no nul.
+    findings_are(&with_magic(&MAGIC), &[(InnerMagic, 8, 1, 1)]);
     // Almost the magic number: the last byte differs.
     findings_are(
         &hex("EF B7 9D ED B2 AE 00 0B 0A"),
@@ -164,9 +164,164 @@ fn finding_names_and_display() {
         "c0-control",
         "missing-final-newline",
         "reserved",
+        "inner-magic",
     ] {
         assert_eq!(FindingKind::from_name(name).map(|k| k.as_str()), Some(name));
     }
     let f = check_document(b"\r");
     assert_eq!(f[1].to_string(), "1:1: warning: cr (byte 0)");
+    assert_eq!(FindingKind::from_name("reserved"), Some(Reserved));
+    assert_eq!(Reserved.severity(), Severity::Warning);
+    assert_eq!(InnerMagic.severity(), Severity::Warning);
+    assert_eq!(Reserved.to_string(), "reserved");
+    assert_eq!(InnerMagic.to_string(), "inner-magic");
+}
+
+/// Findings are in offset order (`missing-magic` first), no two at one offset.
+#[track_caller]
+fn in_offset_order(findings: &[Finding]) {
+    let rest = match findings.first() {
+        Some(f) if f.kind == MissingMagic => &findings[1..],
+        _ => findings,
+    };
+    for pair in rest.windows(2) {
+        assert!(pair[0].offset < pair[1].offset, "{findings:?}");
+    }
+}
+
+#[test]
+fn inner_magic_number_is_text_with_a_warning() {
+    // After a leading magic number and a line: the inner one is at line 2, column 1;
+    // its 00 is no nul, its 0A ends line 2.
+    let mut file = with_magic(b"a\n");
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(b"b\n");
+    findings_are(&file, &[(InnerMagic, 10, 2, 1)]);
+    // Mid-line: at the column of its first code point; what follows is on a new line.
+    let mut file = with_magic(b"ab");
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(b"\t\n");
+    findings_are(&file, &[(InnerMagic, 10, 1, 3), (C0Control, 18, 2, 1)]);
+    // In a file without a leading magic number, and at its very end.
+    let mut file = b"x".to_vec();
+    file.extend_from_slice(&MAGIC);
+    findings_are(&file, &[(MissingMagic, 0, 1, 1), (InnerMagic, 1, 1, 2)]);
+}
+
+#[test]
+fn cat_of_two_conforming_files_is_valid_with_one_inner_magic() {
+    let one = with_magic(b"first file\n");
+    let two = with_magic(b"second\nfile\n");
+    let cat = [&one[..], &two[..]].concat();
+    assert!(check_document(&one).is_empty() && check_document(&two).is_empty());
+    findings_are(&cat, &[(InnerMagic, one.len() as u64, 2, 1)]);
+    assert!(check_document(&cat)
+        .iter()
+        .all(|f| f.severity() == Severity::Warning));
+}
+
+#[test]
+fn two_magic_numbers_back_to_back_after_the_start() {
+    let mut file = with_magic(b"a\n");
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(&MAGIC);
+    findings_are(&file, &[(InnerMagic, 10, 2, 1), (InnerMagic, 18, 3, 1)]);
+    // Right after the leading one: the second is inner, at line 1.
+    let file = [&MAGIC[..], &MAGIC[..]].concat();
+    findings_are(&file, &[(InnerMagic, 8, 1, 1)]);
+}
+
+#[test]
+fn a_broken_magic_number_has_a_nul() {
+    // Each magic number with one byte changed, removed or cut short, after the start:
+    // its 00 (if still there) is nul, and there is no inner-magic.
+    for cut in 1..MAGIC.len() {
+        let mut file = with_magic(b"a\n");
+        file.extend_from_slice(&MAGIC[..cut]);
+        file.extend_from_slice(b"!\n");
+        let findings = check_document(&file);
+        assert!(
+            findings.iter().all(|f| f.kind != InnerMagic),
+            "{findings:?}"
+        );
+        let nul = findings.iter().any(|f| f.kind == Nul);
+        assert_eq!(nul, cut == 7, "cut {cut}: {findings:?}");
+        in_offset_order(&findings);
+    }
+    // The first 3 code points, then a 0D instead of 0A: nul at offset 16.
+    let mut file = with_magic(b"a\n");
+    file.extend_from_slice(&MAGIC[..7]);
+    file.extend_from_slice(b"\r\n");
+    findings_are(&file, &[(Nul, 16, 2, 3), (Cr, 17, 2, 4)]);
+    // ED4E missing: 10E7D, then 00 0A.
+    let mut file = with_magic(b"a\n");
+    file.extend_from_slice(&MAGIC[..3]);
+    file.extend_from_slice(&MAGIC[6..]);
+    findings_are(&file, &[(Nul, 13, 2, 2)]);
+    // A lone 00 is nul, and so is one after a magic number's first 3 bytes repeated.
+    let mut file = with_magic(b"\x00\n");
+    file.extend_from_slice(&MAGIC[..3]);
+    file.extend_from_slice(&MAGIC);
+    findings_are(&file, &[(Nul, 8, 1, 1), (InnerMagic, 13, 2, 2)]);
+    // A decode error inside it breaks it.
+    let mut file = with_magic(b"a\n");
+    file.extend_from_slice(&MAGIC[..6]);
+    file.push(0x80);
+    file.extend_from_slice(&MAGIC[6..]);
+    findings_are(
+        &file,
+        &[
+            (Decode(ErrorKind::UnexpectedContinuation), 16, 2, 3),
+            (Nul, 17, 2, 4),
+        ],
+    );
+}
+
+#[test]
+fn inner_magic_split_across_chunks_at_every_point() {
+    // `findings_are` splits in two at every point and byte by byte; here also in three.
+    let mut file = with_magic(b"x\n");
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(b"\x00\n");
+    let all = check_document(&file);
+    assert_eq!(
+        all.iter().map(|f| (f.kind, f.offset)).collect::<Vec<_>>(),
+        [(InnerMagic, 10), (Nul, 18)]
+    );
+    for i in 0..=file.len() {
+        for j in i..=file.len() {
+            let chunks = [&file[..i], &file[i..j], &file[j..]];
+            assert_eq!(streamed(&chunks), all, "chunks at {i}, {j}");
+        }
+    }
+    findings_are(&file, &[(InnerMagic, 10, 2, 1), (Nul, 18, 3, 1)]);
+}
+
+#[test]
+fn a_reserved_span_is_a_warning_and_the_document_stays_valid() {
+    let mut file = with_magic(b"ab\n\tc");
+    file.extend_from_slice(&[0xFE, 0x80, 0xFF]);
+    file.extend_from_slice(b"d\n");
+    findings_are(&file, &[(C0Control, 11, 2, 1), (Reserved, 13, 2, 3)]);
+    let findings = check_document(&file);
+    assert!(findings.iter().all(|f| f.severity() == Severity::Warning));
+    in_offset_order(&findings);
+    // A reserved span next to an error: one warning, one error, in order.
+    let file = with_magic(b"\xFE\xC0\n");
+    findings_are(
+        &file,
+        &[(Reserved, 8, 1, 1), (Decode(ErrorKind::Truncated), 9, 1, 2)],
+    );
+}
+
+#[test]
+fn findings_stay_in_offset_order() {
+    let mut file = b"\x00\xFE\x80".to_vec();
+    file.extend_from_slice(&MAGIC[..7]);
+    file.extend_from_slice(&MAGIC);
+    file.extend_from_slice(b"\r\xE1\x9E\x88\xC0");
+    let findings = check_document(&file);
+    in_offset_order(&findings);
+    assert_eq!(findings.iter().filter(|f| f.kind == InnerMagic).count(), 1);
+    assert_eq!(findings.iter().filter(|f| f.kind == Nul).count(), 2);
 }

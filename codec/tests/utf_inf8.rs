@@ -350,23 +350,19 @@ fn same_bytes_across_encodings() {
 
 #[test]
 fn the_limit_bounds_memory_whatever_the_length_field_claims() {
-    // A hostile stream: FF then B4 forever. The limit stops it after a few bytes and the
-    // rest are single-byte errors; nothing accumulates.
+    // A hostile stream: FF then B4 forever. Over the limit after 6 bytes, it is one
+    // span skipped in constant memory, reported when the input ends.
     let mut decoder = StreamDecoder::new();
     let chunk = [0xB4u8; 4096];
-    let mut first = None;
-    let mut count = 0u64;
     decoder.push(&[0xFF], |_| unreachable!());
     for _ in 0..256 {
-        decoder.push(&chunk, |e| {
-            count += 1;
-            first.get_or_insert(e.event.error().map(|e| (e.kind, e.length)));
-        });
-        assert!(decoder.pending_len() <= u64::from(utf_inf8::DEFAULT_MAX_CODE_LEN));
+        decoder.push(&chunk, |_| unreachable!("the span is still open"));
+        assert_eq!(decoder.pending_len(), 0);
     }
-    assert_eq!(first, Some(Some((LimitExceeded, 6))));
-    assert_eq!(count, 256 * 4096 - 4);
-    // A code exactly at the limit decodes; one byte more is over it.
+    let mut got = Vec::new();
+    decoder.finish(|e| got.push(e.event));
+    assert_eq!(got, [err(LimitExceeded, 0, 1 + 256 * 4096)]);
+    // A code exactly at the limit decodes; with the limit one byte less it is one span.
     let digits = format!("1{}", "0".repeat(98_000));
     let bytes = utf_inf8::encode([&big(&digits)]).unwrap();
     let limit = bytes.len() as u32;
@@ -375,8 +371,172 @@ fn the_limit_bounds_memory_whatever_the_length_field_claims() {
         .unwrap()
         .error()
         .is_none());
-    let over = utf_inf8::events_with_limit(&bytes, limit - 1)
-        .next()
-        .unwrap();
-    assert_eq!(over.error().map(|e| e.kind), Some(LimitExceeded));
+    let over: Vec<_> = utf_inf8::events_with_limit(&bytes, limit - 1).collect();
+    assert_eq!(over, [err(LimitExceeded, 0, bytes.len() as u64)]);
+}
+
+/// `input` decodes under `limit` to `expected`, and every split point (and byte by
+/// byte) streams to the same events.
+#[track_caller]
+fn limited_events_are(limit: u32, input: &[u8], expected: &[E]) {
+    let located: Vec<_> = utf_inf8::events_with_limit(input, limit)
+        .located()
+        .collect();
+    let events: Vec<E> = located.iter().map(|l| l.event.clone()).collect();
+    assert_eq!(events, expected, "limit {limit}: {input:02X?}");
+    let stream = |chunks: &[&[u8]]| {
+        let mut decoder = StreamDecoder::with_limit(limit);
+        let mut out = Vec::new();
+        for chunk in chunks {
+            decoder.push(chunk, |e| out.push(e));
+            assert!(decoder.pending_len() <= u64::from(limit));
+        }
+        decoder.finish(|e| out.push(e));
+        out
+    };
+    for split in 0..=input.len() {
+        let (a, b) = input.split_at(split);
+        assert_eq!(stream(&[a, b]), located, "limit {limit} split at {split}");
+    }
+    let singles: Vec<&[u8]> = input.chunks(1).collect();
+    assert_eq!(stream(&singles), located, "limit {limit} byte by byte");
+}
+
+/// Over the default limit (64 KiB): `FF`, 5 `B4`, 6 length digits (NME 0x100000, so
+/// 1 048 594 digits), the first storage pair (2 padding digits, then 4), then more
+/// storage bytes, cut short by the end of the input.
+const OVER: [u8; 17] = [
+    0xFF, 0xB4, 0xB4, 0xB4, 0xB4, 0xB4, 0xA1, 0xA0, 0xA0, 0xA0, 0xA0, 0xA0, 0x80, 0x84, 0x80, 0x80,
+    0x80,
+];
+
+#[test]
+fn limit_span_runs_to_the_end_of_input() {
+    let l = utf_inf8::DEFAULT_MAX_CODE_LEN;
+    // Not 5 bytes and 12 unexpected continuations: one span of 17.
+    limited_events_are(l, &OVER, &[err(LimitExceeded, 0, 17)]);
+    let mut then_a = OVER.to_vec();
+    then_a.push(b'A');
+    limited_events_are(l, &then_a, &[err(LimitExceeded, 0, 17), cp("U+41")]);
+    // FF, then 5 B4 and A: the span of 6 ends before A, which decodes afresh.
+    limited_events_are(
+        l,
+        &hex("FF B4 B4 B4 B4 B4 41"),
+        &[err(LimitExceeded, 0, 6), cp("U+41")],
+    );
+}
+
+#[test]
+fn limit_span_runs_to_the_codes_declared_end() {
+    // A 14-byte code under a limit of 13: over at `FF A0`, one span of all 14 bytes;
+    // a continuation byte after it is a span of its own.
+    let code = hex("FF A0 A0 80 80 80 80 80 80 80 80 80 80 80");
+    limited_events_are(13, &code, &[err(LimitExceeded, 0, 14)]);
+    let mut more = code.clone();
+    more.extend_from_slice(&hex("80 41"));
+    limited_events_are(
+        13,
+        &more,
+        &[
+            err(LimitExceeded, 0, 14),
+            err(UnexpectedContinuation, 14, 1),
+            cp("U+41"),
+        ],
+    );
+    // A small limit on a 4-byte code: ONE span of 4, not 1 + 3 continuation bytes.
+    limited_events_are(3, &hex("F0 90 80 80"), &[err(LimitExceeded, 0, 4)]);
+    limited_events_are(
+        3,
+        &hex("F0 90 80 80 41"),
+        &[err(LimitExceeded, 0, 4), cp("U+41")],
+    );
+    // The whole draft example of 72 bytes under a limit of 40.
+    let (_, long) = DRAFT_EXAMPLES[16];
+    limited_events_are(40, &hex(long), &[err(LimitExceeded, 0, 72)]);
+}
+
+#[test]
+fn limit_span_ends_before_a_byte_that_cannot_continue_it() {
+    // A non-continuation byte: decoded afresh (here the start of a 2-byte code).
+    limited_events_are(
+        3,
+        &hex("F0 90 80 C2 80"),
+        &[err(LimitExceeded, 0, 3), cp("U+80")],
+    );
+    // A continuation byte that no well-formed code allows there: `FF A0` (18 digits)
+    // needs a first digit of at least 8, so `FF A0 80` ends the span before `80`,
+    // which is then an unexpected continuation.
+    limited_events_are(
+        13,
+        &hex("FF A0 80 41"),
+        &[
+            err(LimitExceeded, 0, 2),
+            err(UnexpectedContinuation, 2, 1),
+            cp("U+41"),
+        ],
+    );
+    // A leading zero length digit after B4: the same.
+    let mut bytes = hex("FF B4 B4 B4 B4 B4");
+    bytes.extend_from_slice(&hex("A0 41"));
+    limited_events_are(
+        utf_inf8::DEFAULT_MAX_CODE_LEN,
+        &bytes,
+        &[
+            err(LimitExceeded, 0, 6),
+            err(UnexpectedContinuation, 6, 1),
+            cp("U+41"),
+        ],
+    );
+}
+
+#[test]
+fn a_well_formedness_error_at_the_limit_byte_wins() {
+    // Under a limit of 1, `C0` would be over it at its first byte, but it is also
+    // overlong there: the error wins.
+    limited_events_are(
+        1,
+        &hex("C0 80"),
+        &[err(Overlong, 0, 1), err(UnexpectedContinuation, 1, 1)],
+    );
+    // Limit 13: over at `FF B4`; the leading zero digit `A0` cannot continue the code,
+    // so the span ends before it.
+    limited_events_are(
+        13,
+        &hex("FF B4 A0"),
+        &[err(LimitExceeded, 0, 2), err(UnexpectedContinuation, 2, 1)],
+    );
+    // Under the default limit, `FF B4 A0` is overlong at `A0`: the error, not the limit.
+    limited_events_are(
+        utf_inf8::DEFAULT_MAX_CODE_LEN,
+        &hex("FF B4 A0"),
+        &[err(Overlong, 0, 2), err(UnexpectedContinuation, 2, 1)],
+    );
+    // Limit 1: `FF` is over it at once; `C0` ends the span and is overlong afresh.
+    limited_events_are(
+        1,
+        &hex("FF C0 80"),
+        &[
+            err(LimitExceeded, 0, 1),
+            err(Overlong, 1, 1),
+            err(UnexpectedContinuation, 2, 1),
+        ],
+    );
+}
+
+#[test]
+fn hostile_lengths_stay_cheap() {
+    // 16 MiB of B4 after FF, one-shot: one span, quickly (each byte is O(1)).
+    let mut bytes = vec![0xB4u8; 16 << 20];
+    bytes[0] = 0xFF;
+    let start = std::time::Instant::now();
+    let events: Vec<_> = utf_inf8::events(&bytes).collect();
+    assert_eq!(events, [err(LimitExceeded, 0, bytes.len() as u64)]);
+    // A length that promises 2^64 digits: the counts saturate, the span still ends at
+    // the end of input.
+    let mut bytes = hex("FF B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4");
+    bytes.extend_from_slice(&[0xAF; 17]);
+    bytes.extend_from_slice(&[0xBF; 4096]);
+    let events: Vec<_> = utf_inf8::events(&bytes).collect();
+    assert_eq!(events, [err(LimitExceeded, 0, bytes.len() as u64)]);
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }

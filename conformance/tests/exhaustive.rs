@@ -35,8 +35,13 @@ fn reference_passes_on_small_ranges() {
     assert_eq!(c["codepoints.encodable"], 0x20_0001 - 32 - 2048);
     assert_eq!(c["corrected-utf8.inputs.3-byte"], 1 << 24);
     assert_eq!(c["utf-8.std-agrees"], 256 + 65536 + (1 << 24));
-    // Every complete sequence of up to 3 bytes is valid Corrected UTF-8.
-    assert_eq!(c["corrected-utf8.well-formed.2-byte"], 128 * 128 + 32 * 64);
+    // Well-formed = no error span: every complete sequence of up to 3 bytes, and the
+    // reserved spans (SPEC §2.4a: not errors): ASCII and FE/FF in either order, FE/FF
+    // then a continuation byte, FE/FF twice.
+    assert_eq!(
+        c["corrected-utf8.well-formed.2-byte"],
+        128 * 128 + 32 * 64 + 2 * (128 * 2) + 2 * 64 + 2 * 2
+    );
     // The inputs part is complete: its Table 3.1b counts matched `conformance audit`'s.
     assert!(c["table-3.1b.agree"] > 0);
 }

@@ -61,14 +61,9 @@ fn same_event(reference: Event, literal: LitEvent) -> bool {
                 && e.offset == offset as u64
                 && e.length == length as u64
         }
-        (
-            Event::Reserved(r),
-            LitEvent::Error {
-                kind,
-                offset,
-                length,
-            },
-        ) => kind.as_str() == "reserved" && r.offset == offset as u64 && r.length == length as u64,
+        (Event::Reserved(r), LitEvent::Reserved { offset, length }) => {
+            r.offset == offset as u64 && r.length == length as u64
+        }
         _ => false,
     }
 }

@@ -8,7 +8,8 @@ use corrected_utf8::{check_document, corrected, Encoding, Event, Finding};
 
 /// Checks `bytes` three ways, reference against spec-literal:
 ///
-/// * decoding, both encodings: the whole lists of `(offset, length, event)` are equal;
+/// * decoding, both encodings: the whole lists of `(offset, length, event)` are equal
+///   (code points, error spans with their kinds, reserved spans);
 /// * encoding, both encodings: each little-endian `u32` read from the first 32 bytes
 ///   encodes to the same bytes, or fails with the same kind;
 /// * documents: `check_document` gives the same findings.
@@ -23,26 +24,35 @@ pub fn differential_literal(bytes: &[u8]) {
             encode(&ctx, codec, cp);
         }
     }
-    let lit: Vec<(&str, u64, u64, u64)> = literal::corrected::check_document(bytes)
+    let lit: Vec<(&str, &str, u64, u64, u64)> = literal::corrected::check_document(bytes)
         .iter()
         .map(|f| {
             (
                 f.kind.as_str(),
+                f.kind.severity().as_str(),
                 f.offset as u64,
                 f.line as u64,
                 f.column as u64,
             )
         })
         .collect();
-    let reference: Vec<(&str, u64, u64, u64)> = check_document(bytes)
+    let reference: Vec<(&str, &str, u64, u64, u64)> = check_document(bytes)
         .iter()
-        .map(|f: &Finding| (f.kind.as_str(), f.offset, f.line, f.column))
+        .map(|f: &Finding| {
+            (
+                f.kind.as_str(),
+                f.severity().as_str(),
+                f.offset,
+                f.line,
+                f.column,
+            )
+        })
         .collect();
     ensure_eq!(
         ctx,
         lit,
         reference,
-        "check_document: literal vs reference (kind, offset, line, column)"
+        "check_document: literal vs reference (kind, severity, offset, line, column)"
     );
 }
 
@@ -106,8 +116,7 @@ fn to_literal(event: Event) -> Option<LitEvent> {
             offset: e.offset as usize,
             length: e.length as usize,
         },
-        Event::Reserved(r) => LitEvent::Error {
-            kind: LitKind::Reserved,
+        Event::Reserved(r) => LitEvent::Reserved {
             offset: r.offset as usize,
             length: r.length as usize,
         },

@@ -11,8 +11,10 @@ use corrected_utf8::{
 /// file, the sizes cut it into chunks):
 ///
 /// * `check_document` gives exactly the findings of SPEC §2.6 worked out here from
-///   `corrected::events` of the text: the magic number, `nul`, decoding errors, `cr`,
-///   separators, C0 controls, the final newline, with offsets, lines and columns;
+///   `corrected::events` of the text: the magic number, magic numbers after the start
+///   (`inner-magic`, their `00` no `nul`), `nul`, decoding errors, reserved spans
+///   (warnings), `cr`, separators, C0 controls, the final newline, with offsets, lines
+///   and columns;
 /// * findings are in offset order, `missing-magic` first, no two others at one offset,
 ///   and each kind has its severity;
 /// * a [`DocumentChecker`] fed the input's chunks, or 1-byte chunks between empty ones,
@@ -36,6 +38,12 @@ pub fn document(bytes: &[u8]) {
             FindingKind::Nul | FindingKind::Decode(_) => Severity::Error,
             _ => Severity::Warning,
         };
+        ensure!(
+            ctx,
+            f.kind != FindingKind::Decode(corrected_utf8::ErrorKind::Reserved),
+            f,
+            "a reserved span is the `reserved` warning, never a decode error"
+        );
         ensure_eq!(ctx, severity, f.severity(), "severity of {}", f.kind);
         ensure_eq!(
             ctx,
@@ -126,10 +134,31 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
     };
     let (mut line, mut column) = (1, 1);
     let mut last = None;
-    for located in corrected::events(&file[base..]).located() {
+    let events: Vec<_> = corrected::events(&file[base..]).located().collect();
+    // Complete magic numbers in the text: four consecutive code points. Their code points
+    // are distinct, so two occurrences never overlap.
+    const MAGIC_CPS: [u32; 4] = [0x10E7D, 0xED4E, 0x0000, 0x000A];
+    let magic_at = |i: usize| {
+        events.len() >= i + 4
+            && (0..4).all(|k| events[i + k].event == Event::CodePoint(MAGIC_CPS[k]))
+    };
+    let mut in_magic = 0;
+    for (i, &located) in events.iter().enumerate() {
+        if in_magic == 0 && magic_at(i) {
+            in_magic = 4;
+            out.push(at(
+                FindingKind::InnerMagic,
+                base as u64 + located.offset,
+                line,
+                column,
+            ));
+        }
+        let exempt = in_magic > 0;
+        in_magic = usize::saturating_sub(in_magic, 1);
         let kind = match located.event {
             Event::Error(e) => Some(FindingKind::Decode(e.kind)),
             Event::Reserved(_) => Some(FindingKind::Reserved),
+            Event::CodePoint(0x00) if exempt => None,
             Event::CodePoint(0x00) => Some(FindingKind::Nul),
             Event::CodePoint(0x0A) => None,
             Event::CodePoint(0x0D) => Some(FindingKind::Cr),
@@ -169,6 +198,8 @@ mod tests {
     fn accepts_documents() {
         let mut file = corrected::MAGIC.to_vec();
         file.extend_from_slice(b"a\r\n\tb\x00\xE2\x80\xA8\xFE\n\xEF\xB7");
+        file.extend_from_slice(&corrected::MAGIC);
+        file.extend_from_slice(&corrected::MAGIC[..7]);
         document(&ChunkedInput::to_bytes(&[3, 2, 1, 0, 7], &file));
         document(&ChunkedInput::to_bytes(&[], &corrected::MAGIC[..5]));
         document(&[]);

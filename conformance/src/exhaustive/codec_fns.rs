@@ -91,6 +91,8 @@ pub enum Value {
     CodePoint(u32),
     /// An error span of this kind.
     Error(KindCode),
+    /// A Corrected UTF-8 reserved span (not an error).
+    Reserved,
 }
 
 /// A decoding event and the bytes it covers.
@@ -110,7 +112,7 @@ impl Ev {
         let value = match l.event {
             Event::CodePoint(cp) => Value::CodePoint(cp),
             Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
-            Event::Reserved(_) => Value::Error(KindCode::reference(ErrorKind::Reserved)),
+            Event::Reserved(_) => Value::Reserved,
         };
         // Offsets and lengths of inputs of at most a few bytes; saturate rather than wrap
         // if a broken decoder reports something huge.
@@ -127,7 +129,7 @@ impl Ev {
         let value = match &l.event {
             Event::CodePoint(cp) => Value::CodePoint(cp.to_u32().unwrap_or(u32::MAX)),
             Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
-            Event::Reserved(_) => Value::Error(KindCode::reference(ErrorKind::Reserved)),
+            Event::Reserved(_) => Value::Reserved,
         };
         Ev {
             offset: u32::try_from(l.offset).unwrap_or(u32::MAX),
@@ -143,12 +145,14 @@ impl Ev {
             length: length as u32,
             value: match value {
                 Ok(cp) => Value::CodePoint(cp),
+                // The literal's step tags a reserved span with this kind.
+                Err(Kind::Reserved) => Value::Reserved,
                 Err(k) => Value::Error(KindCode::literal(k)),
             },
         }
     }
 
-    /// Whether it is an error span.
+    /// Whether it is an error span (a reserved span is not).
     pub fn is_error(&self) -> bool {
         matches!(self.value, Value::Error(_))
     }
@@ -159,6 +163,7 @@ impl fmt::Display for Ev {
         match self.value {
             Value::CodePoint(cp) => write!(f, "U+{cp:04X}")?,
             Value::Error(k) => f.write_str(k.name())?,
+            Value::Reserved => f.write_str("reserved")?,
         }
         write!(f, " @{}+{}", self.offset, self.length)
     }

@@ -224,7 +224,7 @@ impl InputCheck for Utf8Decode<'_> {
             (Some(e), false) => {
                 let kind = match e.value {
                     Value::Error(k) => usize::from(k.0).min(Kind::ALL.len() - 1),
-                    Value::CodePoint(_) => 0,
+                    Value::CodePoint(_) | Value::Reserved => 0,
                 };
                 let cut = if kind != Kind::Truncated as usize {
                     0

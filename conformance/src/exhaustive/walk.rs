@@ -258,6 +258,8 @@ fn pack(evs: &[Ev], base: u32) -> u64 {
         let (flag, v) = match e.value {
             Value::CodePoint(cp) => (0, cp),
             Value::Error(k) => (1, u32::from(k.0)),
+            // Above every kind code: the flag and value still tell it apart.
+            Value::Reserved => (1, u32::from(u8::MAX) + 1),
         };
         if e.offset != at || !(1..=3).contains(&e.length) || v >= 1 << 18 {
             return UNPACKABLE;
