@@ -6,11 +6,21 @@
 //! [`utf8::events`](crate::utf8::events); tests and fuzz targets check that the two agree
 //! at every chunking.
 
-use crate::corrected;
-use crate::encoding::Encoding;
+use crate::corrected::table as corrected;
 use crate::error::ErrorKind;
 use crate::event::{Event, Located};
-use crate::utf8;
+use crate::utf8::table as utf8;
+
+/// Which of the two byte-at-a-time encodings a [`Machine`] decodes. Its own type rather
+/// than the crate's [`Encoding`](crate::Encoding), so that this module depends only on
+/// the two spec tables, never on the modules that hold the public decoders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scheme {
+    /// Corrected UTF-8.
+    Corrected,
+    /// Standard UTF-8.
+    Utf8,
+}
 
 /// A multi-byte sequence in progress. Only its value so far is kept, never its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,25 +42,25 @@ enum State {
     Reserved(u64),
 }
 
-/// The byte-at-a-time machine behind [`corrected::StreamDecoder`] and
-/// [`utf8::StreamDecoder`].
+/// The byte-at-a-time machine behind [`corrected::StreamDecoder`](crate::corrected::StreamDecoder) and
+/// [`utf8::StreamDecoder`](crate::utf8::StreamDecoder).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Machine {
-    encoding: Encoding,
+    scheme: Scheme,
     state: State,
     /// Offset of the next byte.
     offset: u64,
 }
 
-/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back
+/// The most bytes a [`corrected::StreamDecoder`](crate::corrected::StreamDecoder) or [`utf8::StreamDecoder`](crate::utf8::StreamDecoder) holds back
 /// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
 /// byte.
 pub const MAX_PENDING: usize = corrected::MAX_LEN - 1;
 
 impl Machine {
-    pub(crate) const fn new(encoding: Encoding) -> Self {
+    pub(crate) const fn new(scheme: Scheme) -> Self {
         Machine {
-            encoding,
+            scheme,
             state: State::Ground,
             offset: 0,
         }
@@ -109,8 +119,8 @@ impl Machine {
                     p.have += 1;
                     if p.have == p.len {
                         self.state = State::Ground;
-                        let cp = match self.encoding {
-                            Encoding::CorrectedUtf8 => corrected::codepoint_of(p.len, p.value),
+                        let cp = match self.scheme {
+                            Scheme::Corrected => corrected::codepoint_of(p.len, p.value),
                             _ => p.value,
                         };
                         sink(Located {
@@ -127,7 +137,7 @@ impl Machine {
                         // range: the lead alone is the span. (In Corrected UTF-8 every
                         // continuation byte is in range, so this never applies.)
                         utf8::Lead::Seq { narrow, .. }
-                            if self.encoding == Encoding::Utf8
+                            if self.scheme == Scheme::Utf8
                                 && p.have == 1
                                 && utf8::is_continuation(byte) =>
                         {
@@ -162,8 +172,8 @@ impl Machine {
                 event: Event::CodePoint(byte as u32),
             });
         }
-        match self.encoding {
-            Encoding::CorrectedUtf8 => match corrected::lead(byte) {
+        match self.scheme {
+            Scheme::Corrected => match corrected::lead(byte) {
                 corrected::Lead::Len(len) => {
                     self.state = partial(len, corrected::lead_bits(byte, len));
                 }
@@ -182,8 +192,8 @@ impl Machine {
     }
 
     fn second_byte_range(&self, lead: u8) -> (u8, u8) {
-        match (self.encoding, utf8::lead(lead)) {
-            (Encoding::Utf8, utf8::Lead::Seq { lo, hi, .. }) => (lo, hi),
+        match (self.scheme, utf8::lead(lead)) {
+            (Scheme::Utf8, utf8::Lead::Seq { lo, hi, .. }) => (lo, hi),
             _ => (0x80, 0xBF),
         }
     }
@@ -192,7 +202,7 @@ impl Machine {
 /// Defines the public `StreamDecoder` of a module (`corrected` or `utf8`): the same
 /// type shape, names and docs for both, over one [`Machine`].
 macro_rules! stream_decoder {
-    ($module:literal, $encoding:expr, $name:literal) => {
+    ($module:literal, $scheme:expr, $name:literal) => {
         #[doc = concat!("A streaming ", $name, " decoder: push chunks of any size, get")]
         /// events with absolute offsets, in constant memory.
         ///
@@ -246,7 +256,7 @@ macro_rules! stream_decoder {
             /// decoder.push(b"ok", |e| assert!(e.event.error().is_none()));
             /// ```
             pub const fn new() -> Self {
-                StreamDecoder(crate::stream::Machine::new($encoding))
+                StreamDecoder(crate::stream::Machine::new($scheme))
             }
 
             /// Counts offsets from `offset` instead of 0 (for a stream that starts
