@@ -4,33 +4,21 @@
 //! last is what gets embedded.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if path.is_dir() {
-            walk(&path, out);
-        } else if name.ends_with(".json") && !name.ends_with(".schema.json") {
-            out.push(path);
-        }
-    }
-}
+// The crate's own discovery (`conformance run --vectors DIR` uses it too), so the embedded
+// files are exactly what a run on `vectors/` would load; a build script cannot depend on
+// its own crate, hence the path module.
+#[path = "src/run/discover.rs"]
+mod discover;
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let root = manifest.join("../vectors");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
-    walk(&root, &mut files);
+    // A folder that cannot be read (or no `vectors/` at all) embeds nothing from it.
+    discover::json_files(&root, &mut files, &mut Vec::new());
     let mut code =
         String::from("/// The embedded vector files: (name relative to `vectors/`, text).\n");
     code.push_str("pub const FILES: &[(&str, &str)] = &[\n");

@@ -2,7 +2,8 @@
 //! speaks the line protocol, with terminal, JSON, JUnit and HTML reports.
 //!
 //! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2);
-//!   [`embedded`]: the vector files built into the binary, the default.
+//!   [`embedded`]: the vector files built into the binary, the default; `discover`: which
+//!   files under a folder are vector files (shared with the build script).
 //! * [`handshake`]: protocol 2's hello, the declaration, `--require`: the gate's floor.
 //! * [`reference`]: the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
@@ -15,6 +16,7 @@
 //! (what the `run` subcommand does, returning the exit code).
 
 pub mod adapter;
+mod discover;
 pub mod embedded;
 pub mod expected;
 pub mod handshake;

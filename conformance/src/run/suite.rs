@@ -206,8 +206,18 @@ pub fn load(
         })?;
         let canon = source.canonicalize().unwrap_or_else(|_| source.clone());
         if meta.is_dir() {
-            let mut files = Vec::new();
-            walk(source, &mut files)?;
+            let (mut files, mut errors) = (Vec::new(), Vec::new());
+            super::discover::json_files(source, &mut files, &mut errors);
+            // Only the first folder that cannot be read is reported (the walk goes on
+            // past it for the build script, which skips such folders).
+            if let Some((path, e)) = errors.into_iter().next() {
+                return Err(LoadError {
+                    path,
+                    line: 0,
+                    column: 0,
+                    message: format!("cannot read folder: {e}"),
+                });
+            }
             for file in files {
                 let rel = rel_name(&file, &canon, default_root.as_deref(), true);
                 found.push((rel, file));
@@ -362,30 +372,6 @@ fn rel_name(file: &Path, given: &Path, default_root: Option<&Path>, given_is_dir
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// Every `*.json` file under `dir`, except JSON Schemas (`*.schema.json`).
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| LoadError {
-        path: dir.to_path_buf(),
-        line: 0,
-        column: 0,
-        message: format!("cannot read folder: {e}"),
-    })?;
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if name.ends_with(".json") && !name.ends_with(".schema.json") {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 enum Parsed {
