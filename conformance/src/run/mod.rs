@@ -5,14 +5,14 @@
 //!   [`embedded`]: the vector files built into the binary, the default; `discover`: which
 //!   files under a folder are vector files (shared with the build script).
 //! * [`handshake`]: protocol 2's hello, the declaration, `--require`: the gate's floor.
-//! * [`reference`]: the built-in implementation `reference` (the codec crate).
+//! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
 //! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
 //! * [`verdict`]: one response against its vector.
 //! * [`expected`]: the known failures of `--expected-failures`.
 //! * [`report`]: the terminal report and the `--json`, `--junit`, `--html` files.
 //!
-//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`main`]
+//! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`run()`]
 //! (what the `run` subcommand does, returning the exit code).
 
 pub mod adapter;

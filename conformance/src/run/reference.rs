@@ -4,7 +4,7 @@
 //! Each field comes from its own codec function (`events` for `output`, `decode_lossy`
 //! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into`,
 //! `check_document`), so a run checks each of them against the vectors; `result` is
-//! read from the events ([`event_json`], [`result_of`]).
+//! read from the events (`event_json`, `result_of`).
 
 use super::handshake::{Declaration, Declared, Support};
 use super::outcome::{Answer, Implementation};
