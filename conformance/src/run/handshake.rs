@@ -29,6 +29,10 @@ pub struct Support {
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
     /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
     pub fields: Vec<String>,
+    /// `"streaming": true`: it also takes chunked requests (`"chunks"`) of this encoding
+    /// and operation, fed to a streaming decoder (`conformance run --splits`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub streaming: bool,
 }
 
 /// A protocol-2 adapter's answer to the hello.
@@ -47,6 +51,13 @@ impl Declaration {
             .iter()
             .find(|s| s.encoding == encoding && s.op == op)
             .map(|s| s.fields.as_slice())
+    }
+
+    /// Whether it declared `"streaming": true` for an encoding and operation.
+    pub fn streaming(&self, encoding: &str, op: &str) -> bool {
+        self.supports
+            .iter()
+            .any(|s| s.encoding == encoding && s.op == op && s.streaming)
     }
 }
 
@@ -107,10 +118,13 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
                 "`supports` item {i} ({encoding} {op}) declares no field"
             ));
         }
+        // Anything but `true` (absent, false, another type) is no streaming.
+        let streaming = o.get("streaming") == Some(&Value::Bool(true));
         supports.push(Support {
             encoding,
             op,
             fields,
+            streaming,
         });
     }
     Ok(Declared::Protocol2(Declaration { name, supports }))

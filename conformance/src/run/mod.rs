@@ -100,6 +100,14 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub give_up_after: usize,
 
+    /// Also check every decode and document case fed in chunks, through the
+    /// implementation's streaming decoder: split at every point (two chunks) and byte by
+    /// byte, ids FILE#TCID@split=N and FILE#TCID@bytes, expecting the vector's own answer.
+    /// Sent to the reference and to adapters declaring "streaming": true (others: not
+    /// applicable, counted apart).
+    #[arg(long)]
+    pub splits: bool,
+
     /// JSON file of known failures: {"NAME": {"FILE#TCID": "reason", ...}, ...}.
     #[arg(long, value_name = "FILE")]
     pub expected_failures: Option<PathBuf>,
@@ -134,6 +142,7 @@ impl Default for RunArgs {
             require: vec![],
             allow_undeclared: false,
             give_up_after: 10,
+            splits: false,
             expected_failures: None,
             json: None,
             junit: None,
@@ -190,7 +199,7 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
         Some(path) => ExpectedFailures::load(path)?,
         None => ExpectedFailures::default(),
     };
-    let suite = if args.vectors.is_empty() {
+    let mut suite = if args.vectors.is_empty() {
         suite::load_embedded(&args.encodings)?
     } else {
         suite::load(
@@ -199,6 +208,9 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
             &crate::vectors::default_dir(),
         )?
     };
+    if args.splits {
+        suite.add_splits();
+    }
     if suite.cases.is_empty() {
         return Err(UsageError(
             if suite.files.is_empty() && args.encodings.is_empty() {
@@ -410,7 +422,30 @@ fn run_one(
                 expected_failure: None,
                 answered: vec![],
                 undeclared: None,
+                not_applicable: false,
             },
+            None if case.chunking.is_some()
+                && !imp
+                    .declared()
+                    .declaration()
+                    .is_some_and(|d| d.streaming(&case.encoding, case.op())) =>
+            {
+                CaseResult {
+                    status: Status::Skip,
+                    raw: Status::Skip,
+                    checked: vec![],
+                    mismatches: vec![],
+                    message: Some(format!(
+                        "not applicable: no streaming declared for {} {}",
+                        case.encoding,
+                        case.op()
+                    )),
+                    expected_failure: None,
+                    answered: vec![],
+                    undeclared: None,
+                    not_applicable: true,
+                }
+            }
             None => {
                 let answer = imp.answer(case);
                 let declared = imp.declared();
@@ -418,6 +453,9 @@ fn run_one(
                     .declaration()
                     .and_then(|d| d.fields(&case.encoding, case.op()));
                 let shortfall = match (&answer, fields) {
+                    // A chunked answer gives what a streaming decoder gives: checked as
+                    // answered, but it must answer something checkable (below).
+                    _ if case.chunking.is_some() => None,
                     (Answer::Response(obj), Some(fields)) => {
                         if obj.get("unsupported") == Some(&serde_json::Value::Bool(true)) {
                             Some("answered `unsupported`".to_string())
@@ -430,6 +468,17 @@ fn run_one(
                     _ => None,
                 };
                 let mut r = judge(case, answer);
+                if case.chunking.is_some() && r.raw == Status::Skip {
+                    r.message = Some(format!(
+                        "declared streaming for {} {} but answered nothing checkable to \
+                         a chunked request ({})",
+                        case.encoding,
+                        case.op(),
+                        r.message.as_deref().unwrap_or("no field")
+                    ));
+                    r.status = Status::Fail;
+                    r.raw = Status::Fail;
+                }
                 if let Some(what) = shortfall {
                     r.message = Some(format!(
                         "{what}, but the handshake declared {} {} with {}",
@@ -518,6 +567,7 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
         expected_failure: None,
         answered,
         undeclared: None,
+        not_applicable: false,
     }
 }
 

@@ -120,6 +120,10 @@ pub struct CaseResult {
     pub answered: Vec<String>,
     /// When it failed because it answered less than declared: `ENCODING OP: what`.
     pub undeclared: Option<String>,
+    /// A chunked variant (`--splits`) not sent, because the implementation did not
+    /// declare streaming for its encoding and operation: counted nowhere (not a skip),
+    /// only in [`ImplResult::chunked`].
+    pub not_applicable: bool,
 }
 
 /// Counts of statuses.
@@ -229,17 +233,38 @@ impl ImplResult {
     pub fn counts(&self, suite: &Suite, file: Option<usize>) -> Counts {
         let mut c = Counts::default();
         for (case, r) in suite.cases.iter().zip(&self.results) {
-            if file.is_none_or(|f| f == case.file) {
+            if !r.not_applicable && file.is_none_or(|f| f == case.file) {
                 c.add(r.status);
             }
         }
         c
     }
 
+    /// Chunked variants (`--splits`): how many were sent, and how many were not
+    /// applicable (no streaming declared).
+    pub fn chunked(&self, suite: &Suite) -> (usize, usize) {
+        let (mut ran, mut not_applicable) = (0, 0);
+        for (case, r) in suite.cases.iter().zip(&self.results) {
+            if case.chunking.is_some() {
+                if r.not_applicable {
+                    not_applicable += 1;
+                } else {
+                    ran += 1;
+                }
+            }
+        }
+        (ran, not_applicable)
+    }
+
     /// What it answered, per encoding and operation (in order of first appearance).
     pub fn coverage(&self, suite: &Suite) -> Vec<Coverage> {
         let mut out: Vec<Coverage> = Vec::new();
+        // Chunked variants answer fewer fields (what a streaming decoder gives): the
+        // levels are those of the whole-input cases.
         for (case, r) in suite.cases.iter().zip(&self.results) {
+            if case.chunking.is_some() {
+                continue;
+            }
             let i = match out
                 .iter()
                 .position(|c| c.encoding == case.encoding && c.op == case.op())

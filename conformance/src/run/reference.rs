@@ -11,8 +11,8 @@ use super::outcome::{Answer, Implementation};
 use super::suite::{Case, Test};
 use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
 use corrected_utf8::{
-    check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, EncodeError, Encoding,
-    ErrorKind, Event, Finding, Located,
+    check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, DocumentChecker,
+    EncodeError, Encoding, ErrorKind, Event, Finding, Located,
 };
 use serde_json::{json, Map, Value};
 
@@ -181,6 +181,9 @@ impl Reference {
     }
 
     fn fields(codec: &Codec, case: &Case) -> Option<Map<String, Value>> {
+        if let Some(chunks) = case.chunks() {
+            return Self::streamed(codec, case, &chunks);
+        }
         let mut out = Map::new();
         match &case.test {
             Test::Decode(t) => {
@@ -204,6 +207,40 @@ impl Reference {
                 let bytes = from_hex(&t.input).ok()?;
                 out.insert("findings".into(), json!((codec.document?)(&bytes)));
             }
+        }
+        Some(out)
+    }
+
+    /// A chunked variant, answered by the codec's streaming decoders (the decoder of
+    /// [`Encoding::new_decoder`], [`DocumentChecker`]), fed chunk by chunk: `output` and
+    /// `result` (decode), `findings` (document).
+    fn streamed(codec: &Codec, case: &Case, chunks: &[Vec<u8>]) -> Option<Map<String, Value>> {
+        let mut out = Map::new();
+        match &case.test {
+            Test::Decode(_) => {
+                let mut decoder = Encoding::from_name(&case.encoding)?.new_decoder();
+                let mut output = Vec::new();
+                let mut sink = |l: Located<BigCodePoint>| {
+                    output.push(event_json(&l.event, ToString::to_string));
+                };
+                for chunk in chunks {
+                    decoder.push(chunk, &mut sink);
+                }
+                decoder.finish(&mut sink);
+                out.insert("result".into(), json!(result_of(&output)));
+                out.insert("output".into(), json!(output));
+            }
+            Test::Document(_) => {
+                codec.document?;
+                let mut checker = DocumentChecker::new();
+                let mut findings = Vec::new();
+                for chunk in chunks {
+                    checker.push(chunk, |f| findings.push(finding(&f)));
+                }
+                checker.finish(|f| findings.push(finding(&f)));
+                out.insert("findings".into(), json!(findings));
+            }
+            Test::Encode(_) => return None,
         }
         Some(out)
     }
@@ -241,6 +278,7 @@ impl Reference {
                 encoding: name.to_string(),
                 op: op.to_string(),
                 fields: fields.iter().map(|f| f.to_string()).collect(),
+                streaming: op != "encode",
             };
             supports.push(support(
                 "decode",

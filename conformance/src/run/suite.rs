@@ -2,8 +2,8 @@
 //! be read or does not follow the schema (exit code 2, nothing run).
 
 use crate::vectors::model::{
-    from_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest, Schema,
-    TestCase, TestResult, VectorFile,
+    from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest,
+    Schema, TestCase, TestResult, VectorFile,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -27,6 +27,58 @@ pub struct Case {
     pub encoding: String,
     /// The test itself, as the vector file has it.
     pub test: Test,
+    /// A chunked variant (`--splits`): the same input fed in these chunks.
+    pub chunking: Option<Chunking>,
+}
+
+/// Inputs up to this length are split at every point by `--splits`.
+pub const ALL_SPLITS_UP_TO: usize = 4096;
+
+/// Longer inputs are split at every point within this many bytes of either end.
+pub const EDGE: usize = 1024;
+
+/// How a chunked variant of a decode or document case cuts its input (`--splits`); the
+/// expected answer is the vector's own, whatever the chunking (SPEC §2.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chunking {
+    /// Two chunks, the first this many bytes long (1..len-1): id suffix `@split=N`.
+    Split(usize),
+    /// One chunk per byte: id suffix `@bytes`.
+    Bytes,
+}
+
+impl Chunking {
+    /// The id suffix, `@split=N` or `@bytes`.
+    pub fn suffix(self) -> String {
+        match self {
+            Chunking::Split(n) => format!("@split={n}"),
+            Chunking::Bytes => "@bytes".into(),
+        }
+    }
+
+    /// The chunks of `bytes`.
+    pub fn chunks(self, bytes: &[u8]) -> Vec<&[u8]> {
+        match self {
+            Chunking::Split(n) => vec![&bytes[..n], &bytes[n..]],
+            Chunking::Bytes => bytes.chunks(1).collect(),
+        }
+    }
+
+    /// Every chunking of an input of `len` bytes: each split point, then byte by byte
+    /// (none under 2 bytes, where every chunking is the whole input; two bytes byte by
+    /// byte is the split at 1, so only once). Over [`ALL_SPLITS_UP_TO`] bytes, the split
+    /// points are those within [`EDGE`] bytes of either end: every point of a 64 KiB
+    /// input would decode it 64 Ki times (minutes), and its middle repeats one pattern.
+    pub fn all(len: usize) -> Vec<Chunking> {
+        let mut all: Vec<Chunking> = (1..len)
+            .filter(|&n| len <= ALL_SPLITS_UP_TO || n <= EDGE || len - n <= EDGE)
+            .map(Chunking::Split)
+            .collect();
+        if len > 2 {
+            all.push(Chunking::Bytes);
+        }
+        all
+    }
 }
 
 /// A test of any shape.
@@ -75,15 +127,46 @@ impl Case {
 
     /// What goes in: the input hex (decode, document) or the code point (encode).
     pub fn input_text(&self) -> String {
-        match &self.test {
+        let input = match &self.test {
             Test::Decode(t) => format!("input {}", display_hex(&t.input)),
             Test::Document(t) => format!("input {}", display_hex(&t.input)),
             Test::Encode(t) => format!("codepoint {}", t.codepoint),
+        };
+        match self.chunking {
+            Some(Chunking::Split(n)) => format!("{input} in two chunks, split after {n} byte(s)"),
+            Some(Chunking::Bytes) => format!("{input} byte by byte"),
+            None => input,
         }
     }
 
-    /// The request line's object (without the trailing newline).
+    /// The input's hex (decode, document).
+    pub fn input_hex(&self) -> Option<&str> {
+        match &self.test {
+            Test::Decode(t) => Some(&t.input),
+            Test::Document(t) => Some(&t.input),
+            Test::Encode(_) => None,
+        }
+    }
+
+    /// The chunks of a chunked variant, as bytes.
+    pub fn chunks(&self) -> Option<Vec<Vec<u8>>> {
+        let bytes = from_hex(self.input_hex()?).ok()?;
+        let chunks = self.chunking?.chunks(&bytes);
+        Some(chunks.into_iter().map(<[u8]>::to_vec).collect())
+    }
+
+    /// The request line's object (without the trailing newline); a chunked variant's
+    /// carries `chunks` (hex) besides the whole `input`.
     pub fn request(&self) -> Value {
+        let mut request = self.request_whole();
+        if let Some(chunks) = self.chunks() {
+            let hex: Vec<String> = chunks.iter().map(|c| to_hex(c)).collect();
+            request["chunks"] = json!(hex);
+        }
+        request
+    }
+
+    fn request_whole(&self) -> Value {
         match &self.test {
             Test::Decode(t) => {
                 json!({"id": self.id, "encoding": self.encoding, "op": "decode", "input": t.input})
@@ -135,6 +218,26 @@ pub struct Suite {
 }
 
 impl Suite {
+    /// Adds after each decode and document case its chunked variants (`--splits`): every
+    /// split point, then byte by byte.
+    pub fn add_splits(&mut self) {
+        let mut cases = Vec::with_capacity(self.cases.len());
+        for case in std::mem::take(&mut self.cases) {
+            let len = case.input_hex().map_or(0, |h| h.len() / 2);
+            let variants: Vec<Case> = Chunking::all(len)
+                .into_iter()
+                .map(|c| Case {
+                    id: format!("{}{}", case.id, c.suffix()),
+                    chunking: Some(c),
+                    ..case.clone()
+                })
+                .collect();
+            cases.push(case);
+            cases.extend(variants);
+        }
+        self.cases = cases;
+    }
+
     /// The distinct `version`s of the files, sorted.
     pub fn versions(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.files.iter().map(|f| f.version.as_str()).collect();
@@ -349,6 +452,7 @@ fn add_cases<T: Clone + TestCase>(
             tc_id: t.tc_id(),
             encoding: f.encoding.clone(),
             test: wrap(t.clone()),
+            chunking: None,
         });
     }
 }

@@ -430,6 +430,7 @@ mod tests {
             file: 0,
             tc_id: 1,
             encoding: "corrected-utf8".into(),
+            chunking: None,
             test: Test::Decode(DecodeTest {
                 tc_id: 1,
                 comment: String::new(),

@@ -79,6 +79,7 @@ pub fn render(report: &RunReport) -> String {
                 .cases
                 .iter()
                 .zip(&imp.results)
+                .filter(|(_, r)| !r.not_applicable)
                 .map(|(case, r)| {
                     json!({
                         "id": case.id,

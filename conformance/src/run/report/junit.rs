@@ -17,7 +17,7 @@ pub fn render(report: &RunReport) -> String {
         for (fi, file) in suite.files.iter().enumerate() {
             let mut ts = TestSuite::new(format!("{}: {}", imp.name, file.rel));
             for (case, r) in suite.cases.iter().zip(&imp.results) {
-                if case.file != fi {
+                if case.file != fi || r.not_applicable {
                     continue;
                 }
                 let detail = detail_lines(case, r).join("\n");

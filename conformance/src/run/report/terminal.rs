@@ -91,6 +91,14 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
                 suite.cases.len()
             );
         }
+        let (ran, not_applicable) = imp.chunked(suite);
+        if ran + not_applicable > 0 {
+            let _ = writeln!(
+                out,
+                "  chunked (--splits): {ran} case(s) ran, {not_applicable} not applicable (no \
+                 streaming declared)"
+            );
+        }
         let c = imp.counts(suite, None);
         let _ = writeln!(
             out,
@@ -111,7 +119,7 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
                 let mut shown = 0;
                 let mut rest = crate::run::Counts::default();
                 for (case, r) in suite.cases.iter().zip(&imp.results) {
-                    if !pick(r.status) {
+                    if r.not_applicable || !pick(r.status) {
                         continue;
                     }
                     n += 1;
