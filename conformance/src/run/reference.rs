@@ -256,7 +256,19 @@ impl Implementation for Reference {
     }
 
     fn answer(&mut self, case: &Case) -> Answer {
-        Answer::Response(Self::respond(case))
+        // A codec panic is that case's CRASH, as an adapter's death would be, not the end
+        // of the whole run before any report is written.
+        match std::panic::catch_unwind(|| Self::respond(case)) {
+            Ok(response) => Answer::Response(response),
+            Err(payload) => {
+                let message = payload
+                    .downcast_ref::<&str>()
+                    .map(|m| m.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string());
+                Answer::Crash(format!("the reference codec panicked: {message}"))
+            }
+        }
     }
 
     fn declared(&self) -> Declared {
