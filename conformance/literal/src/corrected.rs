@@ -126,23 +126,7 @@ pub fn decode(input: &[u8]) -> Vec<Event> {
 
 /// Decodes `input` into `(offset, length, event)` triples: where each event's bytes are.
 pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
-    let mut events = Vec::new();
-    let mut i = 0;
-    while i < input.len() {
-        let (length, value) = step(&input[i..]);
-        let event = match value {
-            Ok(cp) => Event::CodePoint(cp),
-            Err(Kind::Reserved) => Event::Reserved { offset: i, length },
-            Err(kind) => Event::Error {
-                kind,
-                offset: i,
-                length,
-            },
-        };
-        events.push((i, length, event));
-        i += length;
-    }
-    events
+    super::walk(input, step)
 }
 
 /// One decoding step at the start of `rest` (`docs/semantics.md` §2.4): how many bytes

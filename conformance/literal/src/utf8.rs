@@ -136,22 +136,7 @@ pub fn step(rest: &[u8]) -> (usize, Result<u32, Kind>) {
 
 /// Decodes `input` into `(offset, length, event)` triples.
 pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
-    let mut events = Vec::new();
-    let mut i = 0;
-    while i < input.len() {
-        let (length, value) = step(&input[i..]);
-        let event = match value {
-            Ok(cp) => Event::CodePoint(cp),
-            Err(kind) => Event::Error {
-                kind,
-                offset: i,
-                length,
-            },
-        };
-        events.push((i, length, event));
-        i += length;
-    }
-    events
+    super::walk(input, step)
 }
 
 /// Decodes `input` into events (`docs/semantics.md` §1, §3).
