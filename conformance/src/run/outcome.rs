@@ -38,6 +38,11 @@ pub trait Implementation: Send {
     fn describe(&self) -> String;
     /// Answers one case.
     fn answer(&mut self, case: &Case) -> Answer;
+    /// Answers several cases, one answer per case in order. The default asks one at a
+    /// time; an adapter that declared batches sends them together.
+    fn answer_all(&mut self, cases: &[&Case]) -> Vec<Answer> {
+        cases.iter().map(|case| self.answer(case)).collect()
+    }
     /// What its handshake declared (known once it has started).
     fn declared(&self) -> Declared;
 }
