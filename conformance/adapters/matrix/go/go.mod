@@ -1,0 +1,3 @@
+module matrixadapter
+
+go 1.19
