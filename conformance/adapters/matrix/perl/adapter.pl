@@ -25,7 +25,7 @@ my $decoder = 'encode';
 for my $i (0 .. $#ARGV - 1) {
     $decoder = $ARGV[$i + 1] if $ARGV[$i] eq '--decoder';
 }
-die "usage: encode_adapter.pl [--decoder encode|utf8]\n" unless $decoder =~ /\A(?:encode|utf8)\z/;
+die "usage: adapter.pl [--decoder encode|utf8]\n" unless $decoder =~ /\A(?:encode|utf8)\z/;
 
 my $json = JSON::PP->new->utf8->allow_nonref;
 my $BATCH = 4096;
@@ -127,7 +127,7 @@ while (defined(my $line = <STDIN>)) {
     $line =~ s/[\r\n]+\z//;
     my $answer = eval { handle_line($line) };
     if (!$answer) {
-        print STDERR "encode_adapter: $@";
+        print STDERR "perl adapter: $@";
         $answer = { id => undef, unsupported => JSON::PP::true };
     }
     print $json->encode($answer), "\n";
