@@ -29,7 +29,7 @@ CAUSES = {
     "surrogate-sequence": (
         "an encoded surrogate is one error",
         "An encoded surrogate ED A0..BF 80..BF is one ill-formed sequence of 3 bytes (ED "
-        "A0..BF cut by the end of input one of 2), instead of a maximal subpart of 1 byte "
+        "A0..BF without its third byte one of 2), instead of a maximal subpart of 1 byte "
         "(ED) followed by lone continuation bytes.",
     ),
     "lead-length": (
@@ -66,6 +66,14 @@ CAUSES = {
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
         "lone surrogate, or a value above U+10FFFF) instead of failing.",
     ),
+}
+
+# The input (hex) docs/matrix.md shows for a cause when a decoder fails it; else the
+# shortest failing input.
+EXAMPLES = {
+    "per-byte": "e282", "per-run": "c0af", "surrogate-sequence": "eda080", "lead-length": "c0af",
+    "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
+    "long-forms": "f888808080",
 }
 
 UNEXPLAINED = "unexplained"
@@ -192,12 +200,10 @@ def _merge_surrogates(data: bytes, events: list) -> list:
         e = events[k]
         if (e[0] == "err" and e[2] == 1 and data[e[1]] == 0xED and e[1] + 1 < len(data)
                 and 0xA0 <= data[e[1] + 1] <= 0xBF):
+            # ED A0..BF starts a (surrogate) sequence: one span with its third byte if
+            # that is a continuation byte, else a truncated span of 2.
             start = e[1]
             end = start + 3 if start + 2 < len(data) and 0x80 <= data[start + 2] <= 0xBF else start + 2
-            if end == start + 2 and start + 2 < len(data):
-                out.append(e)  # ED A0 followed by a non-continuation byte: as Table 3-7
-                k += 1
-                continue
             out.append(("err", start, end - start))
             k += 1
             while k < len(events) and events[k][0] == "err" and events[k][1] < end:
@@ -249,6 +255,11 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     tail = [0x80 | (cp >> (6 * k) & 0x3F) for k in range(n - 1)][::-1]
     head = 0xFE if n == 7 else 0xFF if n == 13 else (0xFF00 >> n & 0xFF) | cp >> (6 * (n - 1))
     return "bytes", bytes([head] + tail).hex()
+
+
+def cp_value(case: dict) -> int:
+    """An encode case's code point (0 if unreadable)."""
+    return _cp(case.get("codepoint", "")) or 0
 
 
 def _cp(text) -> int | None:

@@ -194,7 +194,7 @@ def cmd_expected(args: list) -> int:
             print(f"matrix: {name}: not failures but {len(others)} crash/timeout/protocol: {others[:5]}")
         found = causes.classify(fails)
         entries = {}
-        for fid, case, mismatches in sorted(fails, key=lambda f: (f[0].split("#")[0], int(f[0].split("#")[1]))):
+        for fid, case, mismatches in sorted(fails, key=lambda f: by_id(f[0])):
             cause = found[fid]
             what, expected, got = describe(case, mismatches)
             if cause == causes.UNEXPLAINED:
@@ -222,6 +222,11 @@ def cmd_expected(args: list) -> int:
 def exhaustive_column() -> dict:
     path = HERE / "exhaustive.json"
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+def by_id(fid: str) -> tuple:
+    file, tc = fid.split("#")
+    return file, int(tc)
 
 
 def ids_text(ids: list, limit: int = 10) -> str:
@@ -267,12 +272,20 @@ def generated(report: dict) -> str:
         details.append(f"{declared.get('name', '?')}; API: {names.get(name, ('', '', '?'))[2]}.")
         details.append("")
         for cause in order:
-            group = sorted(by_cause[cause], key=lambda f: (len(f[1].get("input", "")), f[0]))
+            group = by_cause[cause]
             title = "; ".join(causes.CAUSES[c][0] for c in cause.split(" + ")) if cause != causes.UNEXPLAINED \
                 else "unexplained"
-            what, expected, got = describe(group[0][1], group[0][2])
-            details.append(f"* **{title}** (`{cause}`, {len(group)} case(s)): e.g. `{what}` gives {got} "
-                           f"(expected {expected}). Cases: {ids_text(sorted(f[0] for f in group))}.")
+            examples = []
+            decodes = sorted((f for f in group if "input" in f[1]), key=lambda f: (len(f[1]["input"]), by_id(f[0])))
+            preferred = causes.EXAMPLES.get(cause.split(" + ")[0])
+            decodes = [f for f in decodes if f[1]["input"] == preferred][:1] or decodes[:1]
+            # The largest code point shows the longest forms an encoder writes.
+            encodes = sorted((f for f in group if "codepoint" in f[1]), key=lambda f: -causes.cp_value(f[1]))[:1]
+            for fid, case, mismatches in decodes + encodes:
+                what, expected, got = describe(case, mismatches)
+                examples.append(f"`{what}` gives {got} (expected {expected})")
+            details.append(f"* **{title}** (`{cause}`, {len(group)} case(s)): e.g. {'; and '.join(examples)}. "
+                           f"Cases: {ids_text(sorted((f[0] for f in group), key=by_id))}.")
         details.append("")
     add("")
     add("Pass counts include the cases a decoder does not answer (encode for a decoder without an")

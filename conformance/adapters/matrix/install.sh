@@ -1,0 +1,50 @@
+#!/bin/sh
+# Installs what the decoder matrix needs and builds its adapters (docs/matrix.md).
+# Idempotent: Debian packages are installed only if missing (needs root or sudo for
+# that), and every build is redone (each takes seconds; cargo's is incremental).
+# Run from anywhere; builds into conformance/adapters/matrix/build/ and rust/target/.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$here"
+
+# command -> Debian package that provides it (or, for headers, a file it installs)
+need=""
+want() { # $1: test, $2: package
+    if ! eval "$1" >/dev/null 2>&1; then need="$need $2"; fi
+}
+want "command -v cc" gcc
+want "command -v c++" g++
+want "command -v pkg-config" pkg-config
+want "pkg-config --exists icu-uc" libicu-dev
+want "command -v javac" openjdk-17-jdk-headless
+want "command -v go" golang-go
+want "command -v perl && perl -MEncode -MJSON::PP -e1" perl
+want "command -v node" nodejs
+want "command -v python3" python3
+if [ -n "$need" ]; then
+    echo "install.sh: installing:$need"
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086
+    $sudo apt-get install -y -qq --no-install-recommends $need
+fi
+
+mkdir -p build/java
+
+echo "install.sh: Rust adapters (std, encoding_rs, bstr, simdutf)"
+cargo build --release --locked --quiet --manifest-path rust/Cargo.toml
+
+echo "install.sh: C adapters (glibc iconv, ICU)"
+cc -O2 -Wall -Wextra -o build/iconv-adapter c/iconv.c
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/icu-adapter c/icu.c $(pkg-config --cflags --libs icu-uc)
+
+echo "install.sh: Java adapter"
+javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java
+
+echo "install.sh: Go adapter"
+(cd go && go build -o ../build/go-adapter .)
+
+echo "install.sh: done ($(go version | cut -d' ' -f3), $(javac -version 2>&1), $(node --version 2>/dev/null || echo no node), perl $(perl -e 'printf "%vd", $^V'))"
