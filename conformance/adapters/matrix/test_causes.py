@@ -1,0 +1,126 @@
+"""Tests of the cause models and the classifier (causes.py), and of matrix.py's reading
+of reports. Run: python3 -m unittest discover -s conformance/adapters/matrix"""
+
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import causes  # noqa: E402
+import matrix  # noqa: E402
+
+FFFD = 0xFFFD
+
+
+def lossy(hex_text, *on):
+    return causes.answers(bytes.fromhex(hex_text), set(on))["lossy"]
+
+
+def strict(hex_text, *on):
+    return causes.answers(bytes.fromhex(hex_text), set(on))["strict"]
+
+
+class Reference(unittest.TestCase):
+    """No deviation: Table 3-7 with maximal subparts."""
+
+    def test_table_3_8_example(self):
+        # Unicode Table 3-8: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64
+        self.assertEqual(lossy("61f18080e180c262806380bf64"),
+                         [0x61, FFFD, FFFD, FFFD, 0x62, FFFD, 0x63, FFFD, FFFD, 0x64])
+
+    def test_well_formed(self):
+        self.assertEqual(lossy("41c3a9e282acf09f9880efbfbf"), [0x41, 0xE9, 0x20AC, 0x1F600, 0xFFFF])
+        self.assertIsNone(strict("f48fbfbf"))
+
+    def test_rejections(self):
+        for bad in ("c0af", "e080af", "eda080", "f4908080", "f888808080", "fe", "ff"):
+            self.assertFalse(causes.answers(bytes.fromhex(bad), set())["valid"], bad)
+        self.assertEqual(strict("41e282"), (1, 2))
+
+    def test_encode(self):
+        self.assertEqual(causes.encode(0x20AC, set()), ("bytes", "e282ac"))
+        self.assertEqual(causes.encode(0xD800, set()), ("error", None))
+        self.assertEqual(causes.encode(0x110000, set()), ("error", None))
+
+
+class Deviations(unittest.TestCase):
+    def test_per_byte(self):
+        self.assertEqual(lossy("e282", "per-byte"), [FFFD, FFFD])
+        self.assertEqual(strict("41e282", "per-byte"), (1, 1))
+
+    def test_per_run(self):
+        self.assertEqual(lossy("41c0af80e0", "per-run"), [0x41, FFFD])
+        self.assertEqual(lossy("c0af41c0", "per-run"), [FFFD, 0x41, FFFD])
+
+    def test_surrogate_sequence(self):
+        self.assertEqual(lossy("eda080", "surrogate-sequence"), [FFFD])
+        self.assertEqual(strict("eda080", "surrogate-sequence"), (0, 3))
+        self.assertEqual(strict("eda041", "surrogate-sequence"), (0, 2))
+        self.assertEqual(lossy("eda041", "surrogate-sequence"), [FFFD, 0x41])
+        self.assertEqual(lossy("ed9f41", "surrogate-sequence"), [FFFD, 0x41])  # as Table 3-7
+
+    def test_lead_length(self):
+        self.assertEqual(lossy("c0af41", "lead-length"), [FFFD, 0x41])
+        self.assertEqual(lossy("f4908080", "lead-length"), [FFFD])
+        self.assertEqual(lossy("fe808041", "lead-length"), [FFFD, 0x41])
+        self.assertEqual(lossy("e080", "lead-length"), [FFFD])
+        self.assertEqual(lossy("e0c080", "lead-length"), [FFFD, FFFD])
+        self.assertEqual(lossy("8080", "lead-length"), [FFFD, FFFD])
+
+    def test_noncharacters(self):
+        self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
+        self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
+        self.assertEqual(causes.encode(0xFFFD, {"noncharacters-rejected"}), ("bytes", "efbfbd"))
+
+    def test_generalized(self):
+        self.assertTrue(causes.answers(bytes.fromhex("eda080"), {"surrogates-accepted"})["valid"])
+        self.assertTrue(causes.answers(bytes.fromhex("f7bfbfbf"), {"above-10ffff"})["valid"])
+        self.assertFalse(causes.answers(bytes.fromhex("f888808080"), {"above-10ffff"})["valid"])
+        for long_form in ("f888808080", "fc8480808080", "fe828080808080", "ff808080808081808080808080"):
+            self.assertTrue(causes.answers(bytes.fromhex(long_form), {"long-forms"})["valid"], long_form)
+        self.assertFalse(causes.answers(bytes.fromhex("f880808080"), {"long-forms"})["valid"])  # overlong
+        self.assertEqual(causes.encode(0xD800, {"surrogates-accepted"}), ("bytes", "eda080"))
+        self.assertEqual(causes.encode(0x7FFFFFFF, {"above-10ffff"}), ("bytes", "fdbfbfbfbfbf"))
+        self.assertEqual(causes.encode(0xFFFFFFFF, {"above-10ffff"}), ("bytes", "fe83bfbfbfbfbf"))
+        self.assertEqual(causes.encode(0x110000, {"encode-replaces"}), ("bytes", "efbfbd"))
+
+
+def failure(fid, hex_text, field, got, expected=None):
+    return fid, {"input": hex_text}, [{"field": field, "got": got, "expected": expected}]
+
+
+class Classify(unittest.TestCase):
+    def test_names_the_cause(self):
+        found = causes.classify([
+            failure("a#1", "e282", "lossy", ["U+FFFD", "U+FFFD"]),
+            failure("a#2", "e0bf41", "strict", {"offset": 0, "length": 1}),
+        ])
+        self.assertEqual(found, {"a#1": "per-byte", "a#2": "per-byte"})
+
+    def test_encode_failure(self):
+        found = causes.classify([("e#20", {"codepoint": "U+D800"}, [{"field": "bytes", "got": "efbfbd"}])])
+        self.assertEqual(found, {"e#20": "encode-replaces"})
+
+    def test_pairs_and_unexplained(self):
+        found = causes.classify([
+            failure("p#1", "efb79deda080", "lossy", ["U+FFFD", "U+FFFD"]),
+            failure("p#2", "e0c080", "lossy", ["U+FFFD", "U+FFFD"]),  # lead-length alone
+            failure("p#3", "41", "lossy", ["U+0042"]),
+        ])
+        self.assertEqual(found["p#1"], "lead-length + noncharacters-rejected")
+        self.assertEqual(found["p#3"], causes.UNEXPLAINED)
+
+
+class Describe(unittest.TestCase):
+    def test_words(self):
+        what, expected, got = matrix.describe(
+            {"input": "eda080"},
+            [{"field": "lossy", "expected": ["U+FFFD"] * 3, "got": ["U+FFFD"]},
+             {"field": "strict", "expected": {"offset": 0, "length": 1}, "got": {"offset": 0, "length": 3}}])
+        self.assertEqual(what, "ED A0 80")
+        self.assertEqual(got, "lossy U+FFFD; strict offset 0 length 3")
+        self.assertEqual(expected, "lossy U+FFFD U+FFFD U+FFFD; strict offset 0 length 1")
+
+
+if __name__ == "__main__":
+    unittest.main()
