@@ -241,7 +241,7 @@ static struct jval *jparse_value(struct jparser *ps) {
     v = jnew(J_NULL);
   } else if (c == '-' || (c >= '0' && c <= '9')) {
     const char *start = ps->p;
-    while (ps->p < ps->end && strchr("+-.eE0123456789", *ps->p)) ps->p++;
+    while (ps->p < ps->end && *ps->p && strchr("+-.eE0123456789", *ps->p)) ps->p++;
     v = jnew(J_NUM);
     v->str = strndup(start, (size_t)(ps->p - start));
   } else {
