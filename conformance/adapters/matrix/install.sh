@@ -45,6 +45,8 @@ echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java
 
 echo "install.sh: Go adapter"
+# go needs a cache directory: under $HOME normally, here when there is no HOME.
+[ -n "${HOME:-}" ] || export GOCACHE="$here/build/go-cache"
 (cd go && go build -o ../build/go-adapter .)
 
 echo "install.sh: done ($(go version | cut -d' ' -f3), $(javac -version 2>&1), $(node --version 2>/dev/null || echo no node), perl $(perl -e 'printf "%vd", $^V'))"
