@@ -9,8 +9,11 @@
  *   static const char *hello_fields(void);  the hello's members after "id", as JSON text
  *   static int decode(const unsigned char *data, size_t len, struct buf *out);
  *   static int encode(unsigned long long cp, int too_wide, struct buf *out);
+ *   static int decode_chunks(const struct chunk *chunks, size_t n, struct buf *out);
  * decode/encode append ",\"field\":value" members to out and return 1, or return 0 for
  * unsupported. too_wide: the code point has more than 64 bits (cp is then meaningless).
+ * decode_chunks answers a chunked request (`--splits`, for a program that declares
+ * "streaming": true): the chunks fed one by one to the streaming decoder; n may be 0.
  */
 #ifndef MATRIX_ADAPTER_H
 #define MATRIX_ADAPTER_H
@@ -301,8 +304,14 @@ static int unhex(const char *s, size_t n, unsigned char **out, size_t *out_len) 
   return 1;
 }
 
+struct chunk {
+  unsigned char *data;
+  size_t len;
+};
+
 static const char *hello_fields(void);
 static int decode(const unsigned char *data, size_t len, struct buf *out);
+static int decode_chunks(const struct chunk *chunks, size_t n, struct buf *out);
 static int encode(unsigned long long cp, int too_wide, struct buf *out);
 
 /* One request object (not a batch). */
@@ -316,6 +325,22 @@ static void respond(const struct jval *req, struct buf *out) {
     buf_str(out, hello_fields());
     buf_fmt(out, ",\"batch\":%d", BATCH_MAX);
     ok = 1;
+  } else if (op && enc && strcmp(enc, "utf-8") == 0 && strcmp(op, "decode") == 0 && jget(req, "chunks")) {
+    struct jval *list = jget(req, "chunks");
+    size_t n = list->type == J_ARR ? list->n : 0, got = 0;
+    struct chunk *chunks = calloc(n + 1, sizeof *chunks);
+    if (!chunks) exit(1);
+    if (list->type == J_ARR)
+      while (got < n && list->items[got]->type == J_STR &&
+             unhex(list->items[got]->str, list->items[got]->str_len, &chunks[got].data, &chunks[got].len))
+        got++;
+    if (list->type == J_ARR && got == n) {
+      size_t mark = out->len;
+      ok = decode_chunks(chunks, n, out);
+      if (!ok) { out->len = mark; out->data[mark] = 0; }
+    }
+    for (size_t i = 0; i < got; i++) free(chunks[i].data);
+    free(chunks);
   } else if (op && enc && strcmp(enc, "utf-8") == 0 && strcmp(op, "decode") == 0) {
     struct jval *in = jget(req, "input");
     unsigned char *data;

@@ -4,6 +4,9 @@
  *   EINVAL: an incomplete one at the end) gives `valid` and `result`. iconv stops at the
  *   first bad byte but never says how long the bad sequence is, and glibc has no
  *   replacement mode (//IGNORE drops bytes), so no `strict` and no `lossy`.
+ *   Declares streaming: a chunked request goes through iconv chunk by chunk, the bytes of
+ *   an incomplete sequence at a chunk's end (EINVAL) carried over to the next, as iconv(3)
+ *   asks of its caller.
  * encode: iconv from "UCS-4LE" (any 31-bit value) to "UTF-8": `bytes`, or `error: null`
  *   when iconv refuses the value; a value above 32 bits cannot be passed at all (null).
  * Protocol: conformance/adapters/README.md.
@@ -21,7 +24,7 @@ static const char *hello_fields(void) {
   static char text[512];
   snprintf(text, sizeof text,
            "\"protocol\":2,\"name\":\"glibc %s iconv UTF-8\",\"supports\":["
-           "{\"encoding\":\"utf-8\",\"op\":\"decode\",\"fields\":[\"result\",\"valid\"]},"
+           "{\"encoding\":\"utf-8\",\"op\":\"decode\",\"fields\":[\"result\",\"valid\"],\"streaming\":true},"
            "{\"encoding\":\"utf-8\",\"op\":\"encode\",\"fields\":[\"bytes\",\"error\"]}]",
            gnu_get_libc_version());
   return text;
@@ -41,6 +44,41 @@ static int decode(const unsigned char *data, size_t len, struct buf *out) {
   if (valid) valid = iconv(to_utf32, NULL, NULL, &o, &o_left) != (size_t)-1;
   free(dst);
   if (!valid && errno != EILSEQ && errno != EINVAL) return 0; /* E2BIG cannot happen */
+  buf_fmt(out, ",\"valid\":%s,\"result\":\"%s\"", valid ? "true" : "false", valid ? "valid" : "invalid");
+  return 1;
+}
+
+static int decode_chunks(const struct chunk *chunks, size_t n, struct buf *out) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) total += chunks[i].len;
+  unsigned char *pending = malloc(total + 1); /* carried-over bytes, then the next chunk */
+  char *dst = malloc(4 * total + 8);
+  if (!pending || !dst) exit(1);
+  size_t kept = 0;
+  int valid = 1;
+  iconv(to_utf32, NULL, NULL, NULL, NULL);
+  for (size_t i = 0; i < n && valid; i++) {
+    memcpy(pending + kept, chunks[i].data, chunks[i].len);
+    char *in = (char *)pending, *o = dst;
+    size_t in_left = kept + chunks[i].len, o_left = 4 * total + 8;
+    if (iconv(to_utf32, &in, &in_left, &o, &o_left) == (size_t)-1) {
+      if (errno == EINVAL && i + 1 < n) {
+        memmove(pending, in, in_left); /* an incomplete sequence: wait for more */
+        kept = in_left;
+        continue;
+      }
+      valid = 0;
+      if (errno != EILSEQ && errno != EINVAL) { free(pending); free(dst); return 0; }
+    }
+    kept = 0;
+  }
+  if (valid) {
+    char *o = dst;
+    size_t o_left = 4 * total + 8;
+    valid = kept == 0 && iconv(to_utf32, NULL, NULL, &o, &o_left) != (size_t)-1;
+  }
+  free(pending);
+  free(dst);
   buf_fmt(out, ",\"valid\":%s,\"result\":\"%s\"", valid ? "true" : "false", valid ? "valid" : "invalid");
   return 1;
 }

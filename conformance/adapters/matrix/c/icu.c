@@ -6,6 +6,9 @@
  *     `valid`, `result` and `strict` from ucnv_toUnicode with UCNV_TO_U_CALLBACK_STOP:
  *     it stops after the bad sequence and ucnv_getInvalidChars gives its bytes, so
  *     offset = bytes consumed - their number, length = their number.
+ *   Declares streaming: a chunked request goes through the same converters chunk by
+ *   chunk (ucnv_toUnicode, flush only with the last chunk; the converter keeps a partial
+ *   sequence), the offset of the first error counted over all chunks.
  *   encode: ucnv_fromUChars of the code point's UTF-16 with UCNV_FROM_U_CALLBACK_STOP;
  *     `error: null` on failure (above U+10FFFF there is no UTF-16 to pass: null too).
  * ustring (u_strFromUTF8WithSub / u_strFromUTF8 in ustring.h, a separate code path):
@@ -38,7 +41,7 @@ static const char *hello_fields(void) {
   else
     snprintf(text, sizeof text,
              "\"protocol\":2,\"name\":\"ICU %s ucnv UTF-8 converter\",\"supports\":["
-             "{\"encoding\":\"utf-8\",\"op\":\"decode\",\"fields\":[\"lossy\",\"result\",\"valid\",\"strict\"]},"
+             "{\"encoding\":\"utf-8\",\"op\":\"decode\",\"fields\":[\"lossy\",\"result\",\"valid\",\"strict\"],\"streaming\":true},"
              "{\"encoding\":\"utf-8\",\"op\":\"encode\",\"fields\":[\"bytes\",\"error\"]}]",
              version);
   return text;
@@ -104,6 +107,54 @@ static int decode(const unsigned char *data, size_t len, struct buf *out) {
   if (U_FAILURE(err2)) return 0;
   buf_fmt(out, ",\"valid\":false,\"result\":\"invalid\",\"strict\":{\"offset\":%ld,\"length\":%d}",
           (long)(src - start) - bad_len, bad_len);
+  return 1;
+}
+
+static int decode_chunks(const struct chunk *chunks, size_t n, struct buf *out) {
+  if (use_ustring) return 0;
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) total += chunks[i].len;
+  if (total > 0x3FFFFFFF) return 0;
+  int32_t cap = (int32_t)total + 8;
+  UChar *dst = malloc(sizeof(UChar) * (size_t)cap);
+  if (!dst) exit(1);
+  static const unsigned char nothing[1];
+  struct chunk none = {(unsigned char *)nothing, 0};
+  const struct chunk *list = n ? chunks : &none;
+  size_t count = n ? n : 1;
+
+  UErrorCode err = U_ZERO_ERROR;
+  ucnv_reset(lossy_cnv);
+  UChar *target = dst;
+  for (size_t i = 0; i < count && U_SUCCESS(err); i++) {
+    const char *src = (const char *)list[i].data;
+    ucnv_toUnicode(lossy_cnv, &target, dst + cap, &src, src + list[i].len, NULL, i + 1 == count, &err);
+  }
+  if (U_FAILURE(err)) { free(dst); return 0; }
+  add_lossy(out, dst, (int32_t)(target - dst));
+
+  ucnv_reset(strict_cnv);
+  target = dst;
+  long consumed = 0;
+  for (size_t i = 0; i < count && U_SUCCESS(err); i++) {
+    const char *src = (const char *)list[i].data, *start = src;
+    ucnv_toUnicode(strict_cnv, &target, dst + cap, &src, src + list[i].len, NULL, i + 1 == count, &err);
+    consumed += (long)(src - start);
+  }
+  free(dst);
+  if (U_SUCCESS(err)) {
+    buf_str(out, ",\"valid\":true,\"result\":\"valid\",\"strict\":null");
+    return 1;
+  }
+  if (err != U_ILLEGAL_CHAR_FOUND && err != U_INVALID_CHAR_FOUND && err != U_TRUNCATED_CHAR_FOUND) return 0;
+  char bad[32];
+  int8_t bad_len = sizeof bad;
+  UErrorCode err2 = U_ZERO_ERROR;
+  ucnv_getInvalidChars(strict_cnv, bad, &bad_len, &err2);
+  if (U_FAILURE(err2)) return 0;
+  /* The bad bytes end where the converter stopped (they may have begun in an earlier chunk). */
+  buf_fmt(out, ",\"valid\":false,\"result\":\"invalid\",\"strict\":{\"offset\":%ld,\"length\":%d}",
+          consumed - bad_len, bad_len);
   return 1;
 }
 

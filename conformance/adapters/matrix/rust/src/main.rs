@@ -6,7 +6,8 @@
 //!   `char::encode_utf8`.
 //! * `encoding_rs`: `UTF_8.decode_without_bom_handling` (lossy); a decoder without BOM
 //!   handling and without replacement (`DecoderResult::Malformed(bad, good_after)`) gives
-//!   valid/strict.
+//!   valid/strict. Declares streaming: a chunked request is fed chunk by chunk to the
+//!   same two kinds of `Decoder` (`decode_to_string`, `…_without_replacement`).
 //! * `bstr`: `ByteSlice::to_str_lossy` (lossy); `ByteSlice::to_str`'s `bstr::Utf8Error`
 //!   (`valid_up_to`, `error_len`) gives valid/strict.
 //! * `simdutf`: `simdutf::validate_utf8` gives valid only (the library has no
@@ -66,8 +67,12 @@ impl Decoder {
                 false,
             ),
         };
-        let mut supports =
-            vec![json!({"encoding": "utf-8", "op": "decode", "fields": decode_fields})];
+        let mut decode = json!({"encoding": "utf-8", "op": "decode", "fields": decode_fields});
+        if matches!(self, Self::EncodingRs) {
+            // Its Decoder keeps a partial sequence between calls: chunked requests test it.
+            decode["streaming"] = json!(true);
+        }
+        let mut supports = vec![decode];
         if encode {
             supports
                 .push(json!({"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]}));
@@ -147,6 +152,82 @@ impl Decoder {
         }
         Some(m)
     }
+}
+
+/// encoding_rs's streaming decoder fed `chunks` one by one: the lossy text (with
+/// replacement) and the first error (without), as for a whole input.
+fn encoding_rs_streaming(chunks: &[Vec<u8>]) -> Map<String, Value> {
+    let mut lossy_decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+    let mut text = String::new();
+    let mut strict_decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+    let mut scratch = String::new();
+    let mut consumed = 0;
+    let mut first_error = None;
+    // No chunk at all is the empty input: one last call with nothing.
+    let empty = [Vec::new()];
+    let chunks = if chunks.is_empty() {
+        &empty[..]
+    } else {
+        chunks
+    };
+    for (i, chunk) in chunks.iter().enumerate() {
+        let last = i + 1 == chunks.len();
+        let mut pos = 0;
+        loop {
+            text.reserve(
+                lossy_decoder
+                    .max_utf8_buffer_length(chunk.len() - pos)
+                    .unwrap_or(4096),
+            );
+            let (result, read, _) = lossy_decoder.decode_to_string(&chunk[pos..], &mut text, last);
+            pos += read;
+            if result == encoding_rs::CoderResult::InputEmpty {
+                break;
+            }
+        }
+        let mut pos = 0;
+        while first_error.is_none() {
+            scratch.clear();
+            scratch.reserve(
+                strict_decoder
+                    .max_utf8_buffer_length_without_replacement(chunk.len() - pos)
+                    .unwrap_or(4096),
+            );
+            let (result, read) = strict_decoder.decode_to_string_without_replacement(
+                &chunk[pos..],
+                &mut scratch,
+                last,
+            );
+            pos += read;
+            consumed += read;
+            match result {
+                encoding_rs::DecoderResult::InputEmpty => break,
+                // The bad bytes end `good_after` bytes before what was consumed so far
+                // (they may have started in an earlier chunk).
+                encoding_rs::DecoderResult::Malformed(bad, good_after) => {
+                    let (bad, good_after) = (usize::from(bad), usize::from(good_after));
+                    first_error = Some((consumed - good_after - bad, bad));
+                }
+                encoding_rs::DecoderResult::OutputFull => {}
+            }
+        }
+    }
+    let mut m = Map::new();
+    m.insert("lossy".into(), lossy(&text));
+    let valid = first_error.is_none();
+    m.insert("valid".into(), json!(valid));
+    m.insert(
+        "result".into(),
+        json!(if valid { "valid" } else { "invalid" }),
+    );
+    m.insert(
+        "strict".into(),
+        first_error.map_or(
+            Value::Null,
+            |(offset, length)| json!({"offset": offset, "length": length}),
+        ),
+    );
+    m
 }
 
 /// encoding_rs's strict mode: `Malformed(bad, good_after)` after `read` bytes means the
@@ -235,11 +316,23 @@ fn respond(decoder: Decoder, request: &Value) -> Value {
             Value::Object(h) => Some(h),
             _ => None,
         },
-        (Some("utf-8"), Some("decode")) => request
-            .get("input")
-            .and_then(Value::as_str)
-            .and_then(unhex)
-            .map(|data| decoder.decode(&data)),
+        (Some("utf-8"), Some("decode")) => match request.get("chunks") {
+            None => request
+                .get("input")
+                .and_then(Value::as_str)
+                .and_then(unhex)
+                .map(|data| decoder.decode(&data)),
+            // A chunked request (`--splits`): only the decoder that declares streaming.
+            Some(chunks) => chunks
+                .as_array()
+                .filter(|_| matches!(decoder, Decoder::EncodingRs))
+                .and_then(|list| {
+                    list.iter()
+                        .map(|c| c.as_str().and_then(unhex))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .map(|chunks| encoding_rs_streaming(&chunks)),
+        },
         (Some("utf-8"), Some("encode")) => request
             .get("codepoint")
             .and_then(Value::as_str)
@@ -365,6 +458,34 @@ mod tests {
         assert_eq!(encoding_rs_first_error(b"ab\xe2\x82"), Some((2, 2)));
         assert_eq!(encoding_rs_first_error(b"a\xc0\xafb"), Some((1, 1)));
         assert_eq!(encoding_rs_first_error(b"a\xe2\x82\xac"), None);
+    }
+
+    #[test]
+    fn encoding_rs_streaming_matches_whole_input() {
+        let inputs: [&[u8]; 5] = [
+            b"a\xe2\x82\xacb",
+            b"\xf0\x9f\x98",
+            b"\xed\xa0\x80\xc3",
+            b"\xc0\xaf\xe2\x82",
+            b"",
+        ];
+        for input in inputs {
+            let whole = Decoder::EncodingRs.decode(input);
+            for split in 0..=input.len() {
+                let chunks = vec![input[..split].to_vec(), input[split..].to_vec()];
+                assert_eq!(
+                    encoding_rs_streaming(&chunks),
+                    whole,
+                    "{input:?} split at {split}"
+                );
+            }
+            let bytes: Vec<Vec<u8>> = input.iter().map(|b| vec![*b]).collect();
+            assert_eq!(
+                encoding_rs_streaming(&bytes),
+                whole,
+                "{input:?} byte by byte"
+            );
+        }
     }
 
     #[test]
