@@ -46,7 +46,10 @@ impl fmt::Display for Encoding {
 /// use conformance_testkit::CodePoint;
 /// assert_eq!(CodePoint::from('A'), CodePoint::from(0x41u32));
 /// assert_eq!(CodePoint::from_hex("0041"), Some(CodePoint::from(0x41u64)));
-/// assert_eq!(CodePoint::from_hex("1_0000_0000_0000_0000".replace('_', "").as_str()).unwrap().to_u64(), None);
+/// let big = CodePoint::from_hex("10000000000000000").unwrap(); // 2^64
+/// assert_eq!(big.to_u64(), None);
+/// assert_eq!(big.hex(), "10000000000000000");
+/// assert!(big > CodePoint::from(u64::MAX));
 /// assert_eq!(CodePoint::from(0x10FFFFu32).to_string(), "U+10FFFF");
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -206,6 +206,16 @@ fn the_reference_codec_passes_every_vector_of_every_encoding_with_every_operatio
 }
 
 #[test]
+fn vectors_with_a_flag_asked_for_are_skipped() {
+    let all = testkit::check_vectors(&reference(codec::Encoding::UtfInf8));
+    let fewer =
+        testkit::check_vectors_skipping(&reference(codec::Encoding::UtfInf8), &["LargeInput"]);
+    assert_eq!(all.skipped, 0);
+    assert!(fewer.skipped > 0 && fewer.passed(), "{fewer}");
+    assert_eq!(fewer.cases + fewer.skipped, all.cases);
+}
+
+#[test]
 fn the_reference_codec_passes_the_exhaustive_walk_to_two_bytes() {
     for encoding in codec::Encoding::ALL {
         let report = testkit::check_exhaustive(&reference(encoding), 2);
