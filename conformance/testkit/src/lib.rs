@@ -131,9 +131,11 @@ pub trait Implementation {
     }
 
     /// UTF-∞-8: the code length limit in bytes (`docs/semantics.md` §4.3). The vectors
-    /// assume the default, 65 536; with another limit the vectors that depend on it
-    /// (flags `LimitExceeded`, `LimitSpan`, `AtLimit`, `LargeInput`) are skipped and the
-    /// exhaustive walk and fuzz checks use this limit. Ignored for the other encodings.
+    /// assume the default, 65 536. With another limit, the vectors made for it (flags
+    /// `LimitExceeded`, `LimitSpan`, `AtLimit`, `LargeInput`) are skipped, the other
+    /// decode vectors' inputs are checked against the spec-literal decoder at this limit,
+    /// and so are the exhaustive walk and the fuzz checks. Ignored for the other
+    /// encodings.
     fn code_length_limit(&self) -> usize {
         vectors::DEFAULT_LIMIT
     }

@@ -2,7 +2,7 @@
 
 use crate::check::{self, hex};
 use crate::report::{Failure, Op, Report, Site};
-use crate::{CodePoint, Encoding, Event, Finding, FindingKind, Implementation, Kind};
+use crate::{oracle, CodePoint, Encoding, Event, Finding, FindingKind, Implementation, Kind};
 use serde::Deserialize;
 use std::sync::OnceLock;
 
@@ -201,7 +201,19 @@ pub(crate) fn check<I: Implementation + ?Sized>(imp: &I, skip_flags: &[&str]) ->
                     case: &name,
                     input: &shown,
                 };
-                check::decode_ops(imp, input, output, &site, &mut report);
+                // Under another limit, codes the vectors' limit lets through may be over
+                // it, and not every such case carries one of the limit flags (a code cut
+                // short whose shortest completion is 43 714 bytes is `truncated` under
+                // the default, `limit-exceeded` under 4 096): the spec-literal decoder
+                // at the implementation's limit says what to expect.
+                let at_limit;
+                let expected = if other_limit {
+                    at_limit = oracle::events(encoding, input, imp.code_length_limit());
+                    &at_limit
+                } else {
+                    output
+                };
+                check::decode_ops(imp, input, expected, &site, &mut report);
             }
             Case::Encode {
                 codepoint,

@@ -353,3 +353,53 @@ fn a_report_names_the_case_the_input_the_operation_and_both_answers() {
         "{text}"
     );
 }
+
+/// The reference UTF-∞-8 decoder with another code length limit.
+struct Limited(u32);
+
+impl Implementation for Limited {
+    fn encoding(&self) -> Encoding {
+        Encoding::UtfInf8
+    }
+
+    fn code_length_limit(&self) -> usize {
+        self.0 as usize
+    }
+
+    fn decode(&self, input: &[u8]) -> Option<Vec<Event>> {
+        Some(
+            codec::utf_inf8::events_with_limit(input, self.0)
+                .located()
+                .map(event)
+                .collect(),
+        )
+    }
+}
+
+#[test]
+fn another_code_length_limit_skips_the_limit_vectors_and_is_the_oracles_limit() {
+    // The vectors flagged for the default limit are skipped; the others are decoded by
+    // the oracle at the implementation's limit (at 4 096, three cases of the limit group
+    // without a limit flag change: `FF B4 B4 B4 B4` is over it).
+    for limit in [4096, 12] {
+        let vectors = testkit::check_vectors(&Limited(limit));
+        vectors.assert_passed();
+        assert!(vectors.skipped > 0, "{vectors}");
+    }
+    // 12, below every long form (`FF` alone is over it).
+    testkit::assert_exhaustive(&Limited(12), 2);
+    testkit::assert_fuzz(&Limited(12), 12, 2_000);
+    // Under the default limit the same decoder disagrees on `FF` alone.
+    struct Default;
+    impl Implementation for Default {
+        fn encoding(&self) -> Encoding {
+            Encoding::UtfInf8
+        }
+        fn decode(&self, input: &[u8]) -> Option<Vec<Event>> {
+            Limited(12).decode(input)
+        }
+    }
+    let report = testkit::check_exhaustive(&Default, 1);
+    assert_eq!(report.failures[0].input, "ff", "{report}");
+    assert_eq!(report.failures[0].got, "[limit-exceeded@0+1]");
+}
