@@ -88,7 +88,8 @@ pub const MAGIC: [u8; 8] = corrected::MAGIC;
 
 /// Code points at the edges of `encoding`'s table: each row's first and last value, one
 /// below and one above; the gaps' ends; the ends of `u32` (and, for UTF-∞-8, of each
-/// fixed form and the first long forms). Sorted, no repeats.
+/// fixed form and the first long forms). Within `u32` but for UTF-∞-8; sorted, no
+/// repeats.
 pub fn edge_codepoints(encoding: Encoding) -> Vec<u128> {
     let mut edges: Vec<u128> = Vec::new();
     let mut around = |v: u128| {
@@ -124,6 +125,9 @@ pub fn edge_codepoints(encoding: Encoding) -> Vec<u128> {
             }
             around(u128::MAX);
         }
+    }
+    if encoding != Encoding::UtfInf8 {
+        edges.retain(|&v| v <= u128::from(u32::MAX));
     }
     edges.sort_unstable();
     edges.dedup();
@@ -270,8 +274,11 @@ fn piece(rng: &mut Rng, encoding: Encoding, out: &mut Vec<u8>) {
         // ASCII, and the characters documents report.
         10 => out.push(*rng.pick(b"A z0\n\t\r\0\x7f")),
         11 => out.extend(
-            encode(encoding, *rng.pick(&[0x2028, 0x2029, 0x0D, 0x00, 0x0A, 0x1F]))
-                .unwrap_or_default(),
+            encode(
+                encoding,
+                *rng.pick(&[0x2028, 0x2029, 0x0D, 0x00, 0x0A, 0x1F]),
+            )
+            .unwrap_or_default(),
         ),
         // The magic number, whole or a prefix.
         12 => {
@@ -437,7 +444,9 @@ mod tests {
                 .map(|i| match i % 3 {
                     0 => decode_input(&mut rng, Encoding::CorrectedUtf8),
                     1 => document(&mut rng),
-                    _ => codepoint(&mut rng, Encoding::UtfInf8).to_be_bytes().to_vec(),
+                    _ => codepoint(&mut rng, Encoding::UtfInf8)
+                        .to_be_bytes()
+                        .to_vec(),
                 })
                 .collect::<Vec<_>>()
         };
@@ -455,7 +464,9 @@ mod tests {
         for row in corrected::TABLE {
             for seq in [row.first, row.last] {
                 assert!(
-                    inputs.iter().any(|i| i.windows(seq.len()).any(|w| w == seq)),
+                    inputs
+                        .iter()
+                        .any(|i| i.windows(seq.len()).any(|w| w == seq)),
                     "{seq:02X?}"
                 );
             }
@@ -464,9 +475,11 @@ mod tests {
         assert!(has(&|i| i.windows(2).any(|w| w == [0xFE, 0xFF])));
         assert!(has(&|i| i.windows(8).any(|w| w == MAGIC)));
         // A truncated 3-byte sequence followed by ASCII.
-        assert!(has(&|i| i
-            .windows(3)
-            .any(|w| (0xE0..=0xEF).contains(&w[0]) && w[1] >= 0x80 && w[1] < 0xC0 && w[2] < 0x80)));
+        assert!(has(&|i| i.windows(3).any(|w| (0xE0..=0xEF)
+            .contains(&w[0])
+            && w[1] >= 0x80
+            && w[1] < 0xC0
+            && w[2] < 0x80)));
         let docs: Vec<Vec<u8>> = (0..200).map(|_| document(&mut rng)).collect();
         assert!(docs.iter().any(|d| d.starts_with(&MAGIC)));
         assert!(docs.iter().any(|d| d[1..].windows(8).any(|w| w == MAGIC)));
@@ -475,7 +488,15 @@ mod tests {
     #[test]
     fn edges_cover_the_tables() {
         let e = edge_codepoints(Encoding::CorrectedUtf8);
-        for v in [0x9F, 0xA0, 0xD7FF, 0xE000, 0x8421_109F, 0x8421_10A0, 0xFFFF_FFFF] {
+        for v in [
+            0x9F,
+            0xA0,
+            0xD7FF,
+            0xE000,
+            0x8421_109F,
+            0x8421_10A0,
+            0xFFFF_FFFF,
+        ] {
             assert!(e.contains(&v), "{v:X}");
         }
         assert!(edge_codepoints(Encoding::UtfInf8).contains(&(1u128 << 68)));
