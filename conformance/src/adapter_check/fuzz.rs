@@ -199,26 +199,24 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
             .collect();
         generated += probes.len() as u64;
         let results = session.check(target, &probes);
-        for (probe, (case, result)) in probes.into_iter().zip(results) {
+        for (probe, result) in probes.into_iter().zip(results) {
             let Some(sig) = Signature::of(&result) else {
                 continue;
             };
             let mut d = Disagreement {
                 target: target.clone(),
                 probe,
-                case,
                 result,
             };
             if let Probe::Bytes(bytes) = &d.probe {
                 let small = session.minimize(target, bytes, &sig);
-                if let Some((case, result)) = session
+                if let Some(result) = session
                     .check(target, &[Probe::Bytes(small.clone())])
                     .pop()
-                    .filter(|(_, r)| sig.matches(r))
+                    .filter(|r| sig.matches(r))
                 {
                     d = Disagreement {
                         probe: Probe::Bytes(small),
-                        case,
                         result,
                         ..d
                     };

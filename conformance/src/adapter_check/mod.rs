@@ -210,8 +210,6 @@ pub struct Disagreement {
     pub target: Target,
     /// The input.
     pub probe: Probe,
-    /// The case sent, with its expected answer.
-    pub case: Case,
     /// The verdict.
     pub result: CaseResult,
 }
@@ -366,7 +364,7 @@ impl Session {
 
     /// Sends the probes of one target (all at once: batches when the adapter declared
     /// them) and judges every answer.
-    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<(Case, CaseResult)> {
+    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<CaseResult> {
         let cases: Vec<Case> = probes
             .iter()
             .map(|p| {
@@ -379,12 +377,9 @@ impl Session {
         let answers = self.adapter.answer_all(&refs);
         self.sent += cases.len() as u64;
         cases
-            .into_iter()
+            .iter()
             .zip(answers)
-            .map(|(case, answer)| {
-                let r = judge_declared(&case, answer, &target.fields);
-                (case, r)
-            })
+            .map(|(case, answer)| judge_declared(case, answer, &target.fields))
             .collect()
     }
 
@@ -395,7 +390,7 @@ impl Session {
             let probes: Vec<Probe> = candidates.iter().cloned().map(Probe::Bytes).collect();
             self.check(target, &probes)
                 .iter()
-                .map(|(_, r)| sig.matches(r))
+                .map(|r| sig.matches(r))
                 .collect()
         })
     }
@@ -622,4 +617,56 @@ pub fn write_all(
 /// The default `--out`: `target/conformance-<what>/` under the current directory.
 pub fn default_out(what: &str) -> PathBuf {
     PathBuf::from("target").join(format!("conformance-{what}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn quotes_for_sh() {
+        assert_eq!(shell_quote("a/b.json"), "a/b.json");
+        assert_eq!(shell_quote("py=python3 x.py"), "'py=python3 x.py'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn judged_as_the_runner_judges() {
+        let case = expected_case(
+            "corrected-utf8",
+            Op::Decode,
+            &Probe::Bytes(vec![0xC0, 0x80]),
+            "x".into(),
+            &[],
+        );
+        let fields = vec!["lossy".to_string(), "valid".to_string()];
+        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone());
+        let ok = judge_declared(
+            &case,
+            answer(json!({"id": "x", "lossy": ["U+00A0"], "valid": true})),
+            &fields,
+        );
+        assert_eq!(ok.raw, Status::Pass);
+        // A lossy-only answer is checked on lossy alone, and fails there.
+        let bad = judge_declared(
+            &case,
+            answer(json!({"id": "x", "lossy": ["U+00A1"], "valid": true})),
+            &fields,
+        );
+        assert_eq!(Signature::of(&bad), Some(Signature::Field("lossy".into())));
+        // Less than declared fails, as in `conformance run`.
+        let short = judge_declared(
+            &case,
+            answer(json!({"id": "x", "lossy": ["U+00A0"]})),
+            &fields,
+        );
+        assert_eq!(Signature::of(&short), Some(Signature::Undeclared));
+        let unsupported = judge_declared(
+            &case,
+            answer(json!({"id": "x", "unsupported": true})),
+            &fields,
+        );
+        assert_eq!(unsupported.raw, Status::Fail);
+    }
 }

@@ -276,13 +276,12 @@ pub fn execute(cfg: &Config) -> Result<Outcome, UsageError> {
             let results = session.check(target, &batch);
             now += end - pos;
             pos = end;
-            for (probe, (case, result)) in batch.into_iter().zip(results) {
+            for (probe, result) in batch.into_iter().zip(results) {
                 if result.raw.is_failure() {
                     clean = false;
                     found.push(Disagreement {
                         target: target.clone(),
                         probe,
-                        case,
                         result,
                     });
                     if found.len() >= cfg.max_failures {

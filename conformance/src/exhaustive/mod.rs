@@ -164,7 +164,7 @@ pub struct Args {
     pub encodings: Vec<Encoding>,
     /// Check an implementation instead of the reference codec: NAME=COMMAND, run once
     /// through `sh -c COMMAND`, speaking the line protocol of conformance/adapters/README.md
-    /// (protocol 2: only what its hello declares is sent). See conformance/EXHAUSTIVE.md,
+    /// (protocol 2: only what its hello declares is sent). See conformance/README.md,
     /// "Exhaustive checks of an adapter".
     #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::run::parse_adapter)]
     pub adapter: Option<(String, String)>,
