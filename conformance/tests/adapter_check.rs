@@ -100,14 +100,14 @@ fn check_written(stdout: &str, file: &Path, schema: &str) {
 }
 
 /// Each bug is caught by fuzzing within 60 s (far less with this seed), on decode only
-/// so that the file to check is known. Row 6 needs complete 6-byte sequences, which
+/// so that the file to check is known. Row 7 needs complete 6-byte sequences, which
 /// random bytes almost never form: the table-edge generator does.
 #[test]
 fn fuzz_catches_each_broken_adapter() {
     for (name, bug) in [
         ("swallow", &["--bug", "swallow"][..]),
         ("row2", &["--bug", "table-row"][..]),
-        ("row6", &["--bug", "table-row", "--row", "6"][..]),
+        ("row7", &["--bug", "table-row", "--row", "7"][..]),
     ] {
         let dir = scratch(&format!("fuzz-{name}"));
         let adapter = format!("broken={}", broken(bug));
@@ -144,15 +144,16 @@ fn fuzz_catches_each_broken_adapter() {
 }
 
 /// Every input of 1 and 2 bytes catches both bugs of the 2-byte row and the swallowed
-/// byte; the encode walk's table edges catch row 6's (no code point walked: edges only).
+/// byte; the encode walk's table edges catch row 7's (6-byte sequences; no code point
+/// walked: edges only).
 #[test]
 fn exhaustive_catches_each_broken_adapter() {
     for (name, bug, op, schema) in [
         ("swallow", &["--bug", "swallow"][..], "decode", "decode"),
         ("row2", &["--bug", "table-row"][..], "decode", "decode"),
         (
-            "row6",
-            &["--bug", "table-row", "--row", "6"][..],
+            "row7",
+            &["--bug", "table-row", "--row", "7"][..],
             "encode",
             "encode",
         ),
@@ -257,4 +258,50 @@ fn nothing_declared_is_a_usage_error() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(text.contains("declared nothing to check here"), "{text}");
+}
+
+/// `--shard` and `--resume` as in the reference's run: a resumed run skips the units
+/// done, and a checkpoint of another configuration is refused.
+#[test]
+fn exhaustive_resumes_and_shards() {
+    let dir = scratch("resume");
+    let adapter = format!("py={}", honest());
+    let checkpoint = dir.join("checkpoint.json");
+    // Units: decode of 1 byte, encode of U+0000..U+FFFF, the encode edges; shard 1/2
+    // takes the first and the last.
+    let args = |shard: &'static str| {
+        vec![
+            "exhaustive".to_string(),
+            "--adapter".into(),
+            adapter.clone(),
+            "--max-len".into(),
+            "1".into(),
+            "--max-codepoint".into(),
+            "U+FFFF".into(),
+            "--encodings".into(),
+            "corrected-utf8".into(),
+            "--op".into(),
+            "decode,encode".into(),
+            "--shard".into(),
+            shard.into(),
+            "--resume".into(),
+            checkpoint.to_str().unwrap().into(),
+        ]
+    };
+    let run = |shard| {
+        let a = args(shard);
+        conformance(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (out, first) = run("1/2");
+    assert_eq!(out.status.code(), Some(0), "{first}");
+    assert!(
+        first.contains("units done: 2/2") && first.contains("PASS (partial"),
+        "{first}"
+    );
+    let (out, again) = run("1/2");
+    assert_eq!(out.status.code(), Some(0), "{again}");
+    assert!(again.contains("(0 in this run"), "{again}");
+    let (out, other) = run("2/2");
+    assert_eq!(out.status.code(), Some(2), "{other}");
+    assert!(other.contains("its shard is \"1/2\""), "{other}");
 }
