@@ -13,7 +13,6 @@
 use super::{default_out, write_all, Disagreement, FoundBy, Op, Probe, Session, Signature, Target};
 use crate::run::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use conformance_checks::generate::{self, CorpusPayload, Rng};
-use corrected_utf8::Encoding;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -47,9 +46,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_failures: usize,
     /// Only these encodings, comma-separated (default: every one declared).
-    #[arg(long, value_parser = crate::exhaustive::encoding_parser(), value_delimiter = ',',
-          value_name = "LIST")]
-    pub encodings: Vec<Encoding>,
+    #[arg(long, value_delimiter = ',', value_name = "LIST",
+          value_parser = clap::builder::PossibleValuesParser::new(crate::run::suite::ENCODINGS))]
+    pub encodings: Vec<String>,
     /// Only these operations, comma-separated (default: every one declared).
     #[arg(long = "op", value_enum, value_delimiter = ',', value_name = "LIST")]
     pub ops: Vec<Op>,
@@ -162,12 +161,7 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
         ));
     }
     let seed = args.seed.unwrap_or_else(clock_seed);
-    let encodings: Vec<String> = args
-        .encodings
-        .iter()
-        .map(|e| e.name().to_string())
-        .collect();
-    let mut session = Session::open(&args.adapter, &encodings, &args.ops)?;
+    let mut session = Session::open(&args.adapter, &args.encodings, &args.ops)?;
     let corpus_dir = args
         .corpus
         .clone()

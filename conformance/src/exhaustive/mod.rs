@@ -19,6 +19,9 @@
 //! FILE` keeps a checkpoint of the units done (and their counts) and skips them when run
 //! again. The implementation under test is a [`CodecFns`] (function pointers), so
 //! a test can run the same machinery on a broken codec.
+//!
+//! [`adapter`] (`--adapter NAME=COMMAND`) walks the short inputs and code points through
+//! any implementation behind an adapter instead, against the spec-literal code.
 
 pub mod adapter;
 pub mod codec_fns;
@@ -61,7 +64,7 @@ pub const DEFAULT_ENCODINGS: [Encoding; 2] = [Encoding::CorrectedUtf8, Encoding:
 
 /// `--encodings`' parser: the codec's [`Encoding`] by its name, with what check (2) does
 /// for each in the help.
-pub(crate) fn encoding_parser() -> impl clap::builder::TypedValueParser<Value = Encoding> {
+fn encoding_parser() -> impl clap::builder::TypedValueParser<Value = Encoding> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     let help = |e: Encoding| match e {
         Encoding::CorrectedUtf8 => "Corrected UTF-8",
@@ -159,7 +162,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Encodings whose inputs (2) checks, comma-separated [default: corrected-utf8,utf-8;
-    /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes].
+    /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes]; with --adapter,
+    /// the encodings checked [default: every one declared].
     #[arg(long, value_parser = encoding_parser(), value_delimiter = ',', value_name = "LIST")]
     pub encodings: Vec<Encoding>,
     /// Check an implementation instead of the reference codec: NAME=COMMAND, run once
