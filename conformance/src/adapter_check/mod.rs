@@ -107,7 +107,7 @@ fn has_oracle(encoding: &str, op: Op) -> bool {
 }
 
 /// The case for `probe`, its expected answer computed by the spec-literal code through
-/// the vector generator's builders (so a written vector is what `generate` would write).
+/// the vector generator's builders (so a written vector expects what `generate` would).
 pub fn expected_case(encoding: &str, op: Op, probe: &Probe, id: String, flags: &[&str]) -> Case {
     let comment = String::new();
     // Corrected UTF-8 and UTF-8 take u32 code points; callers give no larger ones.
