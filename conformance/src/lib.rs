@@ -12,8 +12,11 @@
 //! * [`audit`]: Table 3.1b as transcribed against Table 3-7 (`conformance audit`).
 //! * [`exhaustive`]: every code point and every input of up to 4 (or 5) bytes, reference
 //!   against spec-literal (`conformance exhaustive`).
+//! * [`adapter_check`]: the same walk, and structure-aware differential fuzzing
+//!   (`conformance fuzz`), against any implementation behind an adapter.
 #![deny(missing_docs)]
 
+pub mod adapter_check;
 pub mod audit;
 pub mod exhaustive;
 pub mod run;

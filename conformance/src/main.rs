@@ -47,6 +47,9 @@ enum Command {
     /// Every code point and every input of 1 to 4 (or --max-len) bytes, reference codec
     /// against the spec-literal code and std (rayon; progress on stderr).
     Exhaustive(conformance::exhaustive::Args),
+    /// Structure-aware differential fuzzing of an adapter against the spec-literal code;
+    /// disagreements are minimized and written as vector files.
+    Fuzz(conformance::adapter_check::fuzz::Args),
     /// Write every vector's input into corpus/<target>/ in each fuzz target's layout
     /// (then `fuzz/seed-corpus.sh` minimizes it with `cargo fuzz cmin`).
     SeedCorpus {
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         } => conformance::audit::run(max_len, brute_force, amended),
         Command::Run(args) => conformance::run::run(&args),
         Command::Exhaustive(args) => conformance::exhaustive::run(&args),
+        Command::Fuzz(args) => conformance::adapter_check::fuzz::run(&args),
         Command::SeedCorpus { vectors, out } => conformance::seed_corpus::run(
             &vectors.unwrap_or_else(conformance::vectors::default_dir),
             &out.unwrap_or_else(conformance::seed_corpus::default_dir),

@@ -29,6 +29,11 @@
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.
+//!
+//! Two modules serve differential testing of other implementations (`conformance fuzz
+//! --adapter`, and any Rust harness): [`generate`], seeded structure-aware inputs (table
+//! edges, truncations, reserved runs, magic numbers, big UTF-∞-8 codes, corpus mutation),
+//! and [`minimize`], delta debugging of a failing input.
 #![deny(missing_docs)]
 
 mod codecs;
@@ -38,7 +43,9 @@ mod differential_std;
 mod document;
 mod fail;
 pub mod fast;
+pub mod generate;
 mod input;
+pub mod minimize;
 mod roundtrip;
 mod streaming;
 mod utf_inf8;

@@ -19,7 +19,11 @@
 //! FILE` keeps a checkpoint of the units done (and their counts) and skips them when run
 //! again. The implementation under test is a [`CodecFns`] (function pointers), so
 //! a test can run the same machinery on a broken codec.
+//!
+//! [`adapter`] (`--adapter NAME=COMMAND`) walks the short inputs and code points through
+//! any implementation behind an adapter instead, against the spec-literal code.
 
+pub mod adapter;
 pub mod codec_fns;
 pub mod codepoints;
 pub mod corrected;
@@ -133,12 +137,14 @@ impl std::str::FromStr for Shard {
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "Exit status: 0 every check passed; 1 a counterexample (printed \
-in hex with both outputs); 2 bad usage or an unreadable checkpoint."
+in hex with both outputs; with --adapter, a disagreement, written as a vector file); 2 bad \
+usage or an unreadable checkpoint."
 )]
 pub struct Args {
-    /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs).
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub max_len: usize,
+    /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs)
+    /// [default: 4; with --adapter 3].
+    #[arg(long, value_name = "N")]
+    pub max_len: Option<usize>,
     /// Run only every N-th work unit, starting with the K-th (1-based), e.g. 3/16.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -156,9 +162,37 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Encodings whose inputs (2) checks, comma-separated [default: corrected-utf8,utf-8;
-    /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes].
+    /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes]; with --adapter,
+    /// the encodings checked [default: every one declared].
     #[arg(long, value_parser = encoding_parser(), value_delimiter = ',', value_name = "LIST")]
     pub encodings: Vec<Encoding>,
+    /// Check an implementation instead of the reference codec: NAME=COMMAND, run once
+    /// through `sh -c COMMAND`, speaking the line protocol of conformance/adapters/README.md
+    /// (protocol 2: only what its hello declares is sent). See conformance/README.md,
+    /// "Exhaustive checks of an adapter".
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::run::parse_adapter)]
+    pub adapter: Option<(String, String)>,
+    /// With --adapter: only these operations, comma-separated (default: every one declared).
+    #[arg(
+        long = "op",
+        value_enum,
+        value_delimiter = ',',
+        value_name = "LIST",
+        requires = "adapter"
+    )]
+    pub ops: Vec<crate::adapter_check::Op>,
+    /// With --adapter: encode every code point up to this one (hex, U+10FFFF), then the
+    /// table edges above it [default: U+10FFFF].
+    #[arg(long, value_name = "U+HEX", value_parser = adapter::parse_codepoint,
+          requires = "adapter")]
+    pub max_codepoint: Option<u32>,
+    /// With --adapter: stop after this many disagreements.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub max_failures: usize,
+    /// With --adapter: where to write the disagreements as vector files,
+    /// DIR/NAME-ENCODING-OP.json [default: target/conformance-exhaustive].
+    #[arg(long, value_name = "DIR", requires = "adapter")]
+    pub out: Option<PathBuf>,
 }
 
 /// What to run.
@@ -772,8 +806,11 @@ pub fn to_json(cfg: &Config, out: &Outcome) -> Value {
 
 /// `conformance exhaustive`: runs the reference codec, prints the report.
 pub fn run(args: &Args) -> ExitCode {
+    if let Some(adapter) = &args.adapter {
+        return adapter::run(args, adapter);
+    }
     let cfg = Config {
-        max_len: args.max_len,
+        max_len: args.max_len.unwrap_or(4),
         shard: args.shard.unwrap_or(Shard::ALL),
         only: args.only,
         threads: args.threads.unwrap_or(0),

@@ -151,7 +151,8 @@ impl Default for RunArgs {
     }
 }
 
-fn parse_adapter(s: &str) -> Result<(String, String), String> {
+/// Parses `NAME=COMMAND` (`--adapter`).
+pub fn parse_adapter(s: &str) -> Result<(String, String), String> {
     let (name, command) = s
         .split_once('=')
         .ok_or_else(|| "expected NAME=COMMAND".to_string())?;

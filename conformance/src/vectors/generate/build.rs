@@ -39,7 +39,7 @@ pub(super) fn strings(flags: &[&str]) -> Vec<String> {
         .collect()
 }
 
-pub(super) type Decoder = fn(&[u8]) -> Vec<Event>;
+pub(crate) type Decoder = fn(&[u8]) -> Vec<Event>;
 
 pub(super) fn output_of(events: &[Event]) -> Vec<OutputEvent> {
     events
@@ -66,7 +66,7 @@ pub(super) fn output_of(events: &[Event]) -> Vec<OutputEvent> {
         .collect()
 }
 
-pub(super) fn decode_test(
+pub(crate) fn decode_test(
     decoder: Decoder,
     comment: String,
     flags: &[&str],
@@ -88,7 +88,7 @@ pub(super) fn decode_test(
     }
 }
 
-pub(super) fn encode_test(
+pub(crate) fn encode_test(
     encoder: fn(u32) -> Result<Vec<u8>, Kind>,
     comment: String,
     flags: &[&str],
@@ -109,7 +109,7 @@ pub(super) fn encode_test(
     }
 }
 
-pub(super) fn document_test(comment: String, flags: &[&str], file: &[u8]) -> DocumentTest {
+pub(crate) fn document_test(comment: String, flags: &[&str], file: &[u8]) -> DocumentTest {
     let findings: Vec<DocumentFinding> = corrected::check_document(file)
         .into_iter()
         .map(|f| DocumentFinding {

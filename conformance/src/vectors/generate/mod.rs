@@ -6,7 +6,7 @@
 //! the file's highest `tcId`. `--check` writes nothing and fails when a committed file
 //! differs from what would be written.
 
-mod build;
+pub(crate) mod build;
 mod corrected_decode;
 mod corrected_document;
 mod corrected_encode;
@@ -15,7 +15,7 @@ mod serialize;
 mod table31b;
 mod utf8_decode;
 mod utf8_encode;
-mod utf_inf8;
+pub(crate) mod utf_inf8;
 
 use crate::vectors::model::Schema;
 use serialize::{finish, header};

@@ -37,7 +37,7 @@ fn output_of(events: &[Event]) -> Vec<OutputEvent> {
         .collect()
 }
 
-fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
+pub(crate) fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
     let events = lit::decode(input, lit::DEFAULT_LIMIT);
     let result = if events.iter().any(Event::is_error) {
         TestResult::Invalid
@@ -54,7 +54,7 @@ fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
     }
 }
 
-fn enc(comment: impl Into<String>, flags: &[&str], cp: &CodePoint) -> EncodeTest {
+pub(crate) fn enc(comment: impl Into<String>, flags: &[&str], cp: &CodePoint) -> EncodeTest {
     let (bytes, error, result) = match lit::encode(cp) {
         Ok(b) => (Some(to_hex(&b)), None, TestResult::Valid),
         Err(k) => (None, Some(k.as_str().to_string()), TestResult::Invalid),
