@@ -25,6 +25,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     magic_number(&mut g);
     mixed(&mut g);
     cross_encoding(&mut g);
+    resynchronisation(&mut g);
     g
 }
 
@@ -382,5 +383,25 @@ fn cross_encoding(g: &mut Groups<DecodeTest>) {
             &["CrossEncoding"],
             &input,
         ));
+    }
+}
+
+/// Found by the decoder matrix (`docs/matrix.md`): inputs on which real decoders swallow a
+/// well-formed character into the error before it.
+fn resynchronisation(g: &mut Groups<DecodeTest>) {
+    g.group("Resynchronisation: a character right after an error is decoded");
+    #[rustfmt::skip]
+    let cases: [(&[u8], &str, &[&str]); 6] = [
+        (&[0x80, 0xE2, 0x82, 0xAC], "80 E2 82 AC: a stray continuation byte, then U+20AC: two events, the euro sign kept", &["UnexpectedContinuation"]),
+        (&[0x80, 0xC3, 0xA9, 0xBF], "80 C3 A9 BF: stray continuation bytes around U+00E9: three events", &["UnexpectedContinuation"]),
+        (&[0xBF, 0xF0, 0x9F, 0x98, 0x80], "BF F0 9F 98 80: a stray continuation byte, then U+1F600", &["UnexpectedContinuation"]),
+        (&[0xED, 0xA0, 0x41], "ED A0 41: ED (surrogate) and A0 are two spans of one byte each, then A", &["Surrogate", "UnexpectedContinuation", "ThenAscii"]),
+        (&[0xF0, 0x9F, 0xC3, 0xA9], "F0 9F C3 A9: a truncated 4-byte sequence, then U+00E9 starting where the 4-byte one would have gone on", &["Truncated", "ThenLead"]),
+        (&[0xE2, 0x82, 0xE2, 0x82, 0xAC], "E2 82 E2 82 AC: a truncated 3-byte sequence, then U+20AC", &["Truncated"]),
+    ];
+    for (input, comment, flags) in cases {
+        let mut flags = flags.to_vec();
+        flags.push("Resynchronisation");
+        g.push(dec(comment.into(), &flags, input));
     }
 }

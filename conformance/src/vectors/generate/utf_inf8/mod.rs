@@ -37,8 +37,30 @@ fn output_of(events: &[Event]) -> Vec<OutputEvent> {
         .collect()
 }
 
+/// The flags that already say a case depends on the code length limit (`vectors/README.md`).
+const LIMIT_FLAGS: [&str; 4] = ["LimitExceeded", "LimitSpan", "AtLimit", "LargeInput"];
+
+/// The flag of the other cases whose events change under a smaller limit.
+const LIMIT_DEPENDENT: &str = "LimitDependent";
+
+/// The smallest limit under which a case without [`LIMIT_FLAGS`] or [`LIMIT_DEPENDENT`]
+/// keeps its events (`vectors/README.md`, "Limit").
+pub(crate) const SMALLEST_SAFE_LIMIT: usize = 1024;
+
+/// Whether the events of `input` differ under [`SMALLEST_SAFE_LIMIT`] while no flag says
+/// the case depends on the limit: a truncated code whose shortest completion is longer
+/// than a smaller limit, say, is `limit-exceeded` there (`docs/semantics.md` §4.3).
+fn is_limit_dependent(flags: &[&str], input: &[u8], events: &[Event]) -> bool {
+    !flags.iter().any(|f| LIMIT_FLAGS.contains(f))
+        && lit::decode(input, SMALLEST_SAFE_LIMIT) != events
+}
+
 pub(crate) fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> DecodeTest {
     let events = lit::decode(input, lit::DEFAULT_LIMIT);
+    let mut flags = flags.to_vec();
+    if is_limit_dependent(flags.as_slice(), input, &events) {
+        flags.push(LIMIT_DEPENDENT);
+    }
     let result = if events.iter().any(Event::is_error) {
         TestResult::Invalid
     } else {
@@ -47,7 +69,7 @@ pub(crate) fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> D
     DecodeTest {
         tc_id: 0,
         comment: comment.into(),
-        flags: strings(flags),
+        flags: strings(&flags),
         input: to_hex(input),
         output: output_of(&events),
         result,
