@@ -19,6 +19,9 @@ pub fn hello_request() -> Value {
     json!({"id": HELLO_ID, "op": "hello", "protocol": PROTOCOL})
 }
 
+/// The largest `"batch"` a hello answer may declare.
+pub const MAX_BATCH: usize = 65_536;
+
 /// One declared encoding and operation with the fields sent for every case of it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Support {
@@ -42,6 +45,10 @@ pub struct Declaration {
     pub name: Option<String>,
     /// What it supports.
     pub supports: Vec<Support>,
+    /// `"batch": N`: it takes batch requests of at most N cases (1..=[`MAX_BATCH`]);
+    /// `None` (absent, or anything else): one request per line only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<usize>,
 }
 
 impl Declaration {
@@ -127,7 +134,18 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
             streaming,
         });
     }
-    Ok(Declared::Protocol2(Declaration { name, supports }))
+    // Anything but an integer in 1..=MAX_BATCH is no batch (line mode), not an error: the
+    // key is an optional speed-up, and an adapter that gets it wrong still works.
+    let batch = obj
+        .get("batch")
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (1..=MAX_BATCH).contains(n));
+    Ok(Declared::Protocol2(Declaration {
+        name,
+        supports,
+        batch,
+    }))
 }
 
 /// The declared fields missing from a response (encode's `error` and `error-kind` read
@@ -258,6 +276,22 @@ mod tests {
             d.declaration().unwrap().fields("utf-8", "decode"),
             Some(&["lossy".to_string()][..])
         );
+        assert_eq!(d.declaration().unwrap().batch, None);
+        for (batch, got) in [
+            (json!(4096), Some(4096)),
+            (json!(1), Some(1)),
+            (json!(65536), Some(65536)),
+            (json!(0), None),
+            (json!(65537), None),
+            (json!(-3), None),
+            (json!(2.5), None),
+            (json!("8"), None),
+        ] {
+            let mut b = p2.clone();
+            b.insert("batch".into(), batch.clone());
+            let d = parse_hello(&b).unwrap();
+            assert_eq!(d.declaration().unwrap().batch, got, "{batch}");
+        }
         let bad = obj(json!({"id": "hello", "protocol": 2, "supports": [{"op": "decode"}]}));
         assert!(parse_hello(&bad).is_err());
     }

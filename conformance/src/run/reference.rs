@@ -165,13 +165,103 @@ fn finding(f: &Finding) -> Value {
            "offset": f.offset, "line": f.line, "column": f.column})
 }
 
+/// What one request asks, parsed: the part of the protocol the codec answers, shared by
+/// [`Reference::respond`] (a vector's case) and `conformance serve` (a request line).
+#[derive(Clone, Copy, Debug)]
+pub enum Query<'a> {
+    /// `decode`: the input, and the chunks of a chunked request (fed to the streaming
+    /// decoder).
+    Decode {
+        /// The bytes.
+        input: &'a [u8],
+        /// The chunks, when the request has `chunks`.
+        chunks: Option<&'a [Vec<u8>]>,
+    },
+    /// `encode`: the code point, `U+…`.
+    Encode {
+        /// As the request has it.
+        codepoint: &'a str,
+    },
+    /// `document`: the input, and the chunks of a chunked request.
+    Document {
+        /// The bytes.
+        input: &'a [u8],
+        /// The chunks, when the request has `chunks`.
+        chunks: Option<&'a [Vec<u8>]>,
+    },
+}
+
+/// The response fields (every one the codec computes) for a query of an encoding, or
+/// `None` when the reference does not support it (the answer is then `unsupported`).
+pub fn respond_to(encoding: &str, query: Query<'_>) -> Option<Map<String, Value>> {
+    let encoding = Encoding::from_name(encoding)?;
+    let codec = codec(encoding)?;
+    let mut out = Map::new();
+    match query {
+        Query::Decode {
+            chunks: Some(chunks),
+            ..
+        } => {
+            let mut decoder = encoding.new_decoder();
+            let mut output = Vec::new();
+            let mut sink = |l: Located<BigCodePoint>| {
+                output.push(event_json(&l.event, ToString::to_string));
+            };
+            for chunk in chunks {
+                decoder.push(chunk, &mut sink);
+            }
+            decoder.finish(&mut sink);
+            out.insert("result".into(), json!(result_of(&output)));
+            out.insert("output".into(), json!(output));
+        }
+        Query::Decode {
+            input,
+            chunks: None,
+        } => {
+            let output = (codec.output)(input);
+            out.insert("result".into(), json!(result_of(&output)));
+            out.insert("output".into(), json!(output));
+            out.insert("lossy".into(), json!((codec.lossy)(input)));
+            out.insert("valid".into(), json!((codec.valid)(input)));
+            out.insert("strict".into(), (codec.strict)(input));
+        }
+        Query::Encode { codepoint } => match (codec.encode)(codepoint)? {
+            Ok(hex) => {
+                out.insert("bytes".into(), json!(hex));
+            }
+            Err(kind) => {
+                out.insert("error".into(), json!(kind));
+            }
+        },
+        Query::Document {
+            chunks: Some(chunks),
+            ..
+        } => {
+            codec.document?;
+            let mut checker = DocumentChecker::new();
+            let mut findings = Vec::new();
+            for chunk in chunks {
+                checker.push(chunk, |f| findings.push(finding(&f)));
+            }
+            checker.finish(|f| findings.push(finding(&f)));
+            out.insert("findings".into(), json!(findings));
+        }
+        Query::Document {
+            input,
+            chunks: None,
+        } => {
+            out.insert("findings".into(), json!((codec.document?)(input)));
+        }
+    }
+    Some(out)
+}
+
 impl Reference {
     /// The response object for one request, as the adapter protocol has it.
     pub fn respond(case: &Case) -> Map<String, Value> {
         let mut out = Map::new();
         out.insert("id".into(), json!(case.id));
-        let codec = Encoding::from_name(&case.encoding).and_then(codec);
-        match codec.and_then(|c| Self::fields(&c, case)) {
+        match Self::fields(case) {
             Some(fields) => out.extend(fields),
             None => {
                 out.insert("unsupported".into(), json!(true));
@@ -180,69 +270,30 @@ impl Reference {
         out
     }
 
-    fn fields(codec: &Codec, case: &Case) -> Option<Map<String, Value>> {
-        if let Some(chunks) = case.chunks() {
-            return Self::streamed(codec, case, &chunks);
-        }
-        let mut out = Map::new();
-        match &case.test {
-            Test::Decode(t) => {
-                let bytes = from_hex(&t.input).ok()?;
-                let output = (codec.output)(&bytes);
-                out.insert("result".into(), json!(result_of(&output)));
-                out.insert("output".into(), json!(output));
-                out.insert("lossy".into(), json!((codec.lossy)(&bytes)));
-                out.insert("valid".into(), json!((codec.valid)(&bytes)));
-                out.insert("strict".into(), (codec.strict)(&bytes));
-            }
-            Test::Encode(t) => match (codec.encode)(&t.codepoint)? {
-                Ok(hex) => {
-                    out.insert("bytes".into(), json!(hex));
-                }
-                Err(kind) => {
-                    out.insert("error".into(), json!(kind));
-                }
+    /// The case's query, answered; a chunked variant by the codec's streaming decoders
+    /// (the decoder of [`Encoding::new_decoder`], [`DocumentChecker`]), fed chunk by
+    /// chunk: `output` and `result` (decode), `findings` (document).
+    fn fields(case: &Case) -> Option<Map<String, Value>> {
+        let input = match case.input_hex() {
+            Some(hex) => from_hex(hex).ok()?,
+            None => vec![],
+        };
+        let chunks = case.chunks();
+        let chunks = chunks.as_deref();
+        let query = match &case.test {
+            Test::Decode(_) => Query::Decode {
+                input: &input,
+                chunks,
             },
-            Test::Document(t) => {
-                let bytes = from_hex(&t.input).ok()?;
-                out.insert("findings".into(), json!((codec.document?)(&bytes)));
-            }
-        }
-        Some(out)
-    }
-
-    /// A chunked variant, answered by the codec's streaming decoders (the decoder of
-    /// [`Encoding::new_decoder`], [`DocumentChecker`]), fed chunk by chunk: `output` and
-    /// `result` (decode), `findings` (document).
-    fn streamed(codec: &Codec, case: &Case, chunks: &[Vec<u8>]) -> Option<Map<String, Value>> {
-        let mut out = Map::new();
-        match &case.test {
-            Test::Decode(_) => {
-                let mut decoder = Encoding::from_name(&case.encoding)?.new_decoder();
-                let mut output = Vec::new();
-                let mut sink = |l: Located<BigCodePoint>| {
-                    output.push(event_json(&l.event, ToString::to_string));
-                };
-                for chunk in chunks {
-                    decoder.push(chunk, &mut sink);
-                }
-                decoder.finish(&mut sink);
-                out.insert("result".into(), json!(result_of(&output)));
-                out.insert("output".into(), json!(output));
-            }
-            Test::Document(_) => {
-                codec.document?;
-                let mut checker = DocumentChecker::new();
-                let mut findings = Vec::new();
-                for chunk in chunks {
-                    checker.push(chunk, |f| findings.push(finding(&f)));
-                }
-                checker.finish(|f| findings.push(finding(&f)));
-                out.insert("findings".into(), json!(findings));
-            }
-            Test::Encode(_) => return None,
-        }
-        Some(out)
+            Test::Document(_) => Query::Document {
+                input: &input,
+                chunks,
+            },
+            Test::Encode(t) => Query::Encode {
+                codepoint: &t.codepoint,
+            },
+        };
+        respond_to(&case.encoding, query)
     }
 }
 
@@ -304,6 +355,7 @@ impl Reference {
         Declaration {
             name: Some("corrected-utf8 crate".into()),
             supports,
+            batch: None,
         }
     }
 }
