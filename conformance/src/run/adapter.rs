@@ -22,7 +22,8 @@
 
 use super::handshake::{self, Declared};
 use super::outcome::{Answer, Batches, Implementation};
-use super::suite::Case;
+use super::suite::{Case, Test};
+use crate::vectors::model::to_hex;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -62,8 +63,11 @@ const ANSWER_PER_CASE: usize = 512;
 
 /// What the threads around one adapter process report.
 enum Msg {
-    /// One line of stdout, without its line ending.
-    Line(Vec<u8>),
+    /// One line of stdout that is a JSON object, parsed by the reader thread (so that the
+    /// runner's thread only judges).
+    Object(Map<String, Value>),
+    /// One line of stdout that is not a JSON object, without its line ending.
+    Other(Vec<u8>),
     /// A line longer than the cap (nothing more is read).
     TooLong(usize),
     /// Stdout closed (or failed to read).
@@ -109,6 +113,9 @@ pub struct Adapter {
     /// The batches sent.
     batches: Batches,
 }
+
+/// An answer line: a JSON object, or (`Err`) a line that is not one.
+type Line = Result<Map<String, Value>, Vec<u8>>;
 
 /// A batch request sent and not yet answered.
 struct InFlight {
@@ -232,9 +239,10 @@ impl Adapter {
             let spoke_w = Arc::clone(&spoke);
             let max_line = self.limits.max_line;
             spawn(&self.name, "stdout", move || {
-                let mut reader = BufReader::new(stdout);
+                let mut reader = BufReader::with_capacity(1 << 16, stdout);
+                let mut line = Vec::new();
                 loop {
-                    let mut line = Vec::new();
+                    line.clear();
                     // At most the cap and a newline: an endless line costs no more.
                     let cap = max_line as u64 + 1;
                     match reader.by_ref().take(cap).read_until(b'\n', &mut line) {
@@ -252,7 +260,11 @@ impl Adapter {
                             while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                                 line.pop();
                             }
-                            if msg_tx.send(Msg::Line(line)).is_err() {
+                            let msg = match serde_json::from_slice(&line) {
+                                Ok(obj) => Msg::Object(obj),
+                                Err(_) => Msg::Other(line.clone()),
+                            };
+                            if msg_tx.send(msg).is_err() {
                                 return;
                             }
                         }
@@ -500,7 +512,7 @@ impl Implementation for Adapter {
 
 /// A batch request line: `{"id": ID, "op": "batch", "requests": [REQ, …]}`.
 fn batch_line(id: &str, cases: &[&Case]) -> Vec<u8> {
-    let mut line = Vec::with_capacity(64 * cases.len());
+    let mut line = Vec::with_capacity(128 * cases.len());
     line.extend_from_slice(br#"{"id":""#);
     line.extend_from_slice(id.as_bytes());
     line.extend_from_slice(br#"","op":"batch","requests":["#);
@@ -508,10 +520,53 @@ fn batch_line(id: &str, cases: &[&Case]) -> Vec<u8> {
         if i > 0 {
             line.push(b',');
         }
-        line.extend_from_slice(case.request().to_string().as_bytes());
+        // Writing to a Vec cannot fail, and these fields are strings.
+        let _ = serde_json::to_writer(&mut line, &Request::of(case));
     }
     line.extend_from_slice(b"]}");
     line
+}
+
+/// A case's request, borrowed: what [`Case::request`] builds, written without building a
+/// JSON value first (a batch holds hundreds).
+#[derive(serde::Serialize)]
+struct Request<'a> {
+    id: &'a str,
+    encoding: &'a str,
+    op: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    codepoint: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunks: Option<Vec<String>>,
+}
+
+impl<'a> Request<'a> {
+    fn of(case: &'a Case) -> Request<'a> {
+        Request {
+            id: &case.id,
+            encoding: &case.encoding,
+            op: case.op(),
+            input: case.input_hex(),
+            codepoint: match &case.test {
+                Test::Encode(t) => Some(&t.codepoint),
+                _ => None,
+            },
+            chunks: case
+                .chunks()
+                .map(|chunks| chunks.iter().map(|c| to_hex(c)).collect()),
+        }
+    }
+}
+
+/// What is wrong with a line that is not a JSON object.
+fn not_an_object(bytes: &[u8]) -> String {
+    let text = truncate(&String::from_utf8_lossy(bytes), QUOTE);
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(_) => format!("not a JSON object: {text}"),
+        Err(e) => format!("not JSON ({e}): {text:?}"),
+    }
 }
 
 /// The message of a failed answer, as a batch's failure reason.
@@ -550,10 +605,13 @@ impl Adapter {
     /// is then stopped).
     fn batch_answers(&mut self, id: &str, cases: &[&Case]) -> Result<Vec<Answer>, String> {
         let timeout = self.limits.timeout + BATCH_CASE_ALLOWANCE * cases.len() as u32;
-        let bytes = self.receive(timeout).map_err(|a| reason(&a))?;
-        check_batch(&bytes, id, cases).inspect_err(|_| {
-            self.stop(true);
-        })
+        let answer = self.receive(timeout).map_err(|a| reason(&a))?;
+        answer
+            .map_err(|bytes| not_an_object(&bytes))
+            .and_then(|obj| check_batch(obj, id, cases))
+            .inspect_err(|_| {
+                self.stop(true);
+            })
     }
 
     /// Sends one line (the newline is added).
@@ -581,24 +639,12 @@ impl Adapter {
         timeout: Duration,
     ) -> Result<Map<String, Value>, Answer> {
         self.send(request.to_string().into_bytes())?;
-        let bytes = self.receive(timeout)?;
-        let text = String::from_utf8_lossy(&bytes);
-        let value: Value = match serde_json::from_slice(&bytes) {
-            Ok(v) => v,
-            Err(e) => {
+        let obj = match self.receive(timeout)? {
+            Ok(obj) => obj,
+            Err(bytes) => {
                 self.stop(true);
-                return Err(Answer::Protocol(format!(
-                    "not JSON ({e}): {:?}",
-                    truncate(&text, QUOTE)
-                )));
+                return Err(Answer::Protocol(not_an_object(&bytes)));
             }
-        };
-        let Value::Object(obj) = value else {
-            self.stop(true);
-            return Err(Answer::Protocol(format!(
-                "not a JSON object: {}",
-                truncate(&text, QUOTE)
-            )));
         };
         let hello = id == handshake::HELLO_ID;
         match obj.get("id") {
@@ -617,22 +663,24 @@ impl Adapter {
                 self.stop(true);
                 Err(Answer::Protocol(format!(
                     "no `id` in {}",
-                    truncate(&text, QUOTE)
+                    truncate(&Value::Object(obj).to_string(), QUOTE)
                 )))
             }
         }
     }
 
-    /// Waits for the next answer line: its bytes, or the crash, timeout or protocol error
-    /// (a line too long) that stopped the process.
-    fn receive(&mut self, timeout: Duration) -> Result<Vec<u8>, Answer> {
+    /// Waits for the next answer line: a JSON object, or `Err` with a line that is not
+    /// one; or the crash, timeout or protocol error (a line too long) that stopped the
+    /// process.
+    fn receive(&mut self, timeout: Duration) -> Result<Line, Answer> {
         let Some(running) = self.running.as_mut() else {
             return Err(Answer::Crash("the adapter is not running".into()));
         };
         let msg = running.msgs.recv_timeout(timeout);
         let spoke = running.spoke.load(Ordering::SeqCst);
         match msg {
-            Ok(Msg::Line(bytes)) => Ok(bytes),
+            Ok(Msg::Object(obj)) => Ok(Ok(obj)),
+            Ok(Msg::Other(bytes)) => Ok(Err(bytes)),
             Ok(Msg::TooLong(max)) => {
                 self.stop(true);
                 Err(Answer::Protocol(format!(
@@ -662,13 +710,12 @@ impl Adapter {
 
 /// Checks a batch answer line as a whole: the batch's `id`, a `responses` list of one
 /// response per case, each an object with its case's id. `Err` says what is wrong.
-fn check_batch(bytes: &[u8], id: &str, cases: &[&Case]) -> Result<Vec<Answer>, String> {
-    let quote = || truncate(&String::from_utf8_lossy(bytes), QUOTE);
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| format!("not JSON ({e}): {:?}", quote()))?;
-    let Value::Object(mut obj) = value else {
-        return Err(format!("not a JSON object: {}", quote()));
-    };
+fn check_batch(
+    mut obj: Map<String, Value>,
+    id: &str,
+    cases: &[&Case],
+) -> Result<Vec<Answer>, String> {
+    let quote = |obj: &Map<String, Value>| truncate(&Value::Object(obj.clone()).to_string(), QUOTE);
     match obj.get("id") {
         Some(Value::String(got)) if got == id => {}
         Some(other) => {
@@ -677,10 +724,10 @@ fn check_batch(bytes: &[u8], id: &str, cases: &[&Case]) -> Result<Vec<Answer>, S
                 truncate(&other.to_string(), QUOTE)
             ))
         }
-        None => return Err(format!("no `id` in the batch answer {}", quote())),
+        None => return Err(format!("no `id` in the batch answer {}", quote(&obj))),
     }
     let Some(Value::Array(responses)) = obj.remove("responses") else {
-        return Err(format!("no `responses` list in {}", quote()));
+        return Err(format!("no `responses` list in {}", quote(&obj)));
     };
     if responses.len() != cases.len() {
         return Err(format!(
@@ -859,4 +906,29 @@ mod group {
 /// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
     group::kill_adapters_on_signal();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_requests_are_the_line_requests() {
+        let mut suite = crate::run::suite::load_embedded(&[]).unwrap();
+        suite.add_splits();
+        let cases: Vec<&Case> = suite.cases.iter().step_by(7).take(3000).collect();
+        assert!(cases.iter().any(|c| c.chunking.is_some()));
+        assert!(cases.iter().any(|c| c.op() == "encode"));
+        let line = batch_line("batch-1", &cases);
+        let batch: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(batch["id"], "batch-1");
+        assert_eq!(batch["op"], "batch");
+        let requests = batch["requests"].as_array().unwrap();
+        assert_eq!(requests.len(), cases.len());
+        for (request, case) in requests.iter().zip(&cases) {
+            assert_eq!(request, &case.request(), "{}", case.id);
+            // Key order too.
+            assert_eq!(request.to_string(), case.request().to_string());
+        }
+    }
 }

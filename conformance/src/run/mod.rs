@@ -122,6 +122,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = adapter::DEFAULT_BATCH_SIZE)]
     pub batch_size: usize,
 
+    /// Measure instead of report: run the cases through each implementation in turn,
+    /// again and again for SECS seconds after a first pass that starts it, and print
+    /// its round-trip rate (cases/s, judging included). No report; exit 0 unless
+    /// nothing could be loaded. See conformance/adapters/README.md, "Throughput".
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, hide = true)]
+    pub bench: Option<Duration>,
+
     /// Write the machine-readable report here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -155,6 +162,7 @@ impl Default for RunArgs {
             splits: false,
             expected_failures: vec![],
             batch_size: adapter::DEFAULT_BATCH_SIZE,
+            bench: None,
             json: None,
             junit: None,
             html: None,
@@ -194,6 +202,42 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
 /// Loads the vectors and the expected failures, runs every implementation (each in a
 /// thread of its own), and returns the results. Writes nothing.
 pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
+    let (suite, expected_failures, implementations) = prepare(args)?;
+    let results: Vec<ImplResult> = std::thread::scope(|scope| {
+        let handles: Vec<_> = implementations
+            .into_iter()
+            .map(|imp| {
+                let suite = &suite;
+                let xf = &expected_failures;
+                let give_up = args.give_up_after;
+                scope.spawn(move || run_one(imp, suite, xf, give_up))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an implementation's thread panicked"))
+            .collect()
+    });
+
+    let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
+    let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
+    let unmatched_expected = expected_failures.unmatched(&ran, &ids);
+    let gate = gate(&suite, &results, args);
+    Ok(RunReport {
+        implementations: results,
+        unmatched_expected,
+        expected_failures,
+        timeout: args.timeout,
+        suite,
+        gate,
+    })
+}
+
+/// The implementations of a run.
+type Implementations = Vec<Box<dyn Implementation>>;
+
+/// The suite, the expected failures and the implementations of a run (none started).
+fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations), UsageError> {
     let mut names = BTreeSet::new();
     for (name, _) in &args.adapters {
         if name == "reference" {
@@ -250,34 +294,7 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
         ));
     }
 
-    let results: Vec<ImplResult> = std::thread::scope(|scope| {
-        let handles: Vec<_> = implementations
-            .into_iter()
-            .map(|imp| {
-                let suite = &suite;
-                let xf = &expected_failures;
-                let give_up = args.give_up_after;
-                scope.spawn(move || run_one(imp, suite, xf, give_up))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an implementation's thread panicked"))
-            .collect()
-    });
-
-    let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
-    let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
-    let unmatched_expected = expected_failures.unmatched(&ran, &ids);
-    let gate = gate(&suite, &results, args);
-    Ok(RunReport {
-        implementations: results,
-        unmatched_expected,
-        expected_failures,
-        timeout: args.timeout,
-        suite,
-        gate,
-    })
+    Ok((suite, expected_failures, implementations))
 }
 
 /// The gate's floor: what makes a run fail though no case did.
@@ -409,7 +426,7 @@ fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
 /// adapter that declared batches cuts them into batches, two in flight.
 const WINDOW: usize = 4096;
 
-/// Runs every case through one implementation.
+/// Runs every case through one implementation, then ends it.
 fn run_one(
     mut imp: Box<dyn Implementation>,
     suite: &Suite,
@@ -417,6 +434,29 @@ fn run_one(
     give_up_after: usize,
 ) -> ImplResult {
     let start = Instant::now();
+    let tally = run_cases(imp.as_mut(), suite, xf, give_up_after);
+    let describe = imp.describe();
+    let declared = imp.declared();
+    let batches = imp.batches();
+    drop(imp); // ends an adapter's process before the report is written
+    ImplResult {
+        name: tally.name,
+        describe,
+        results: tally.results,
+        elapsed: start.elapsed(),
+        gave_up_at: tally.gave_up_at.filter(|&i| i < suite.cases.len()),
+        declared,
+        batches,
+    }
+}
+
+/// Runs every case through one implementation: the results in case order.
+fn run_cases<'a>(
+    imp: &mut dyn Implementation,
+    suite: &Suite,
+    xf: &'a ExpectedFailures,
+    give_up_after: usize,
+) -> Tally<'a> {
     let mut tally = Tally {
         name: imp.name().to_string(),
         total: suite.cases.len(),
@@ -478,19 +518,7 @@ fn run_one(
         }
         i = end;
     }
-    let describe = imp.describe();
-    let declared = imp.declared();
-    let batches = imp.batches();
-    drop(imp); // ends an adapter's process before the report is written
-    ImplResult {
-        name: tally.name,
-        describe,
-        results: tally.results,
-        elapsed: start.elapsed(),
-        gave_up_at: tally.gave_up_at.filter(|&i| i < suite.cases.len()),
-        declared,
-        batches,
-    }
+    tally
 }
 
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
@@ -674,7 +702,52 @@ pub fn run(args: &RunArgs) -> ExitCode {
     ExitCode::from(run_code(args) as u8)
 }
 
+/// `--bench SECS`: each implementation's round-trip rate over the selected cases.
+fn bench(args: &RunArgs, secs: Duration) -> i32 {
+    let (suite, xf, implementations) = match prepare(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("conformance run: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    for mut imp in implementations {
+        // The first pass starts the adapter and shakes hands: outside the timing.
+        let first = run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+        let failed = first
+            .results
+            .iter()
+            .filter(|r| r.status.is_failure())
+            .count();
+        let start = Instant::now();
+        let mut cases = 0;
+        while start.elapsed() < secs {
+            run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+            cases += suite.cases.len();
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        let declared = imp.declared();
+        let how = match declared.declaration().and_then(|d| d.batch) {
+            Some(n) if args.batch_size > 1 && imp.batches().sent > 0 => {
+                format!("batches of up to {}", n.min(args.batch_size))
+            }
+            _ => "one case per line".to_string(),
+        };
+        println!(
+            "{}: {:.0} cases/s ({cases} cases in {elapsed:.2} s, {how}; {failed} of {} \
+             failed in the first pass)",
+            imp.name(),
+            cases as f64 / elapsed,
+            suite.cases.len()
+        );
+    }
+    EXIT_OK
+}
+
 fn run_code(args: &RunArgs) -> i32 {
+    if let Some(secs) = args.bench {
+        return bench(args, secs);
+    }
     // A report that cannot be written is found before the run, not after it.
     for (kind, path) in [
         ("json", &args.json),
