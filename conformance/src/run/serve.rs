@@ -16,7 +16,7 @@
 //! buffered and flushed after each line.
 
 use super::handshake::{self, MAX_BATCH};
-use super::reference::{self, Query, Reference};
+use super::reference::{self, Query, Reference, Response};
 use crate::vectors::model::from_hex;
 use serde_json::{json, Map, Value};
 use std::io::{self, BufRead, BufWriter, Read, Write};
@@ -64,14 +64,13 @@ pub fn serve_on(
         if input.by_ref().take(cap).read_until(b'\n', &mut line)? == 0 {
             return Ok(());
         }
-        let response = if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
+        if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
             // Skip the rest of the line, whatever its length.
             skip_line(&mut input)?;
-            unsupported(Value::Null)
+            write(&mut output, &unsupported(&Value::Null))?;
         } else {
-            answer_line(&line, &hello)
-        };
-        serde_json::to_writer(&mut output, &response)?;
+            answer_line(&line, &hello, &mut output)?;
+        }
         output.write_all(b"\n")?;
         output.flush()?;
     }
@@ -113,51 +112,83 @@ fn hello(batch: u32) -> Map<String, Value> {
     hello
 }
 
-/// The answer to one line.
-fn answer_line(line: &[u8], hello: &Map<String, Value>) -> Value {
+/// Writes the answer to one line (without its newline).
+fn answer_line(line: &[u8], hello: &Map<String, Value>, out: &mut impl Write) -> io::Result<()> {
     let Ok(request) = serde_json::from_slice::<Value>(line) else {
-        return unsupported(Value::Null);
+        return write(out, &unsupported(&Value::Null));
     };
-    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let id = request.get("id").unwrap_or(&Value::Null);
     match request.get("op").and_then(Value::as_str) {
         Some("hello") => {
             let mut answer = Map::new();
-            answer.insert("id".into(), id);
+            answer.insert("id".into(), id.clone());
             answer.extend(hello.clone());
-            Value::Object(answer)
+            write(out, &answer)
         }
         Some("batch") => match request.get("requests") {
             Some(Value::Array(requests)) => {
-                let responses: Vec<Value> = requests.iter().map(respond).collect();
-                json!({"id": id, "responses": responses})
+                // `{"id": ID, "responses": [RESP, …]}`, each response written as it is
+                // computed.
+                out.write_all(b"{\"id\":")?;
+                write(out, id)?;
+                out.write_all(b",\"responses\":[")?;
+                for (i, request) in requests.iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b",")?;
+                    }
+                    write(out, &respond(request))?;
+                }
+                out.write_all(b"]}")
             }
-            _ => unsupported(id),
+            _ => write(out, &unsupported(id)),
         },
-        _ => respond(&request),
+        _ => write(out, &respond(&request)),
     }
 }
 
-/// `{"id": ID, "unsupported": true}`.
-fn unsupported(id: Value) -> Value {
-    json!({"id": id, "unsupported": true})
+fn write(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(out, value).map_err(io::Error::from)
+}
+
+/// A response line's object.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Reply<'a> {
+    /// `{"id": …, FIELDS}`.
+    Answer {
+        /// The request's id.
+        id: &'a Value,
+        /// What the codec computed.
+        #[serde(flatten)]
+        fields: Response,
+    },
+    /// `{"id": …, "unsupported": true}`.
+    Unsupported {
+        /// The request's id, or null.
+        id: &'a Value,
+        /// Always `true`.
+        unsupported: bool,
+    },
+}
+
+fn unsupported(id: &Value) -> Reply<'_> {
+    Reply::Unsupported {
+        id,
+        unsupported: true,
+    }
 }
 
 /// The response to one (non-batch) request: every field the codec gives, or
 /// `unsupported`.
-pub fn respond(request: &Value) -> Value {
-    let id = request.get("id").cloned().unwrap_or(Value::Null);
+pub fn respond(request: &Value) -> Reply<'_> {
+    let id = request.get("id").unwrap_or(&Value::Null);
     match fields(request) {
-        Some(fields) => {
-            let mut response = Map::new();
-            response.insert("id".into(), id);
-            response.extend(fields);
-            Value::Object(response)
-        }
+        Some(fields) => Reply::Answer { id, fields },
         None => unsupported(id),
     }
 }
 
-fn fields(request: &Value) -> Option<Map<String, Value>> {
+fn fields(request: &Value) -> Option<Response> {
     let text = |key: &str| request.get(key).and_then(Value::as_str);
     let encoding = text("encoding")?;
     let input = match text("input") {
@@ -165,7 +196,7 @@ fn fields(request: &Value) -> Option<Map<String, Value>> {
         None => None,
     };
     let chunks = match request.get("chunks") {
-        None => None,
+        None | Some(Value::Null) => None,
         Some(Value::Array(list)) => Some(
             list.iter()
                 .map(|c| from_hex(c.as_str()?).ok())
