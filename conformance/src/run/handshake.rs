@@ -6,6 +6,7 @@
 //! send for *every* case. Any other JSON object (a protocol-1 adapter's
 //! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
 
+use super::verdict::get;
 use serde_json::{json, Map, Value};
 
 /// The id of the hello request and of its answer.
@@ -160,14 +161,14 @@ pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Valu
 
 /// Whether a response has the (declared or required) field `field` of operation `op`.
 pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
-    let outcome = response.contains_key("bytes") || response.contains_key("error");
+    let has = |key: &str| get(response, key).is_some();
     match (op, field) {
-        ("encode", "bytes" | "error") => outcome,
-        ("encode", "error-kind") => match response.get("error") {
+        ("encode", "bytes" | "error") => has("bytes") || has("error"),
+        ("encode", "error-kind") => match get(response, "error") {
             Some(e) => e.is_string(),
-            None => response.contains_key("bytes"),
+            None => has("bytes"),
         },
-        _ => response.contains_key(field),
+        _ => has(field),
     }
 }
 

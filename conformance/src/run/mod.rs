@@ -593,7 +593,8 @@ impl Tally<'_> {
                     // answered, but it must answer something checkable (below).
                     _ if case.chunking.is_some() => None,
                     (Answer::Response(obj), Some(fields)) => {
-                        if obj.get("unsupported") == Some(&serde_json::Value::Bool(true)) {
+                        if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true))
+                        {
                             Some("answered `unsupported`".to_string())
                         } else {
                             let missing = handshake::missing_fields(case.op(), fields, obj);
