@@ -150,31 +150,24 @@ fn write(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> 
     serde_json::to_writer(out, value).map_err(io::Error::from)
 }
 
-/// A response line's object.
+/// A response line's object: `{"id": …, FIELDS}` or `{"id": …, "unsupported": true}`.
 #[derive(serde::Serialize)]
-#[serde(untagged)]
-pub enum Reply<'a> {
-    /// `{"id": …, FIELDS}`.
-    Answer {
-        /// The request's id.
-        id: &'a Value,
-        /// What the codec computed.
-        #[serde(flatten)]
-        fields: Response,
-    },
-    /// `{"id": …, "unsupported": true}`.
-    Unsupported {
-        /// The request's id, or null.
-        id: &'a Value,
-        /// Always `true`.
-        unsupported: bool,
-    },
+pub struct Reply<'a> {
+    /// The request's id, or null.
+    id: &'a Value,
+    /// What the codec computed.
+    #[serde(flatten)]
+    fields: Option<Response>,
+    /// `true` when it computed nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsupported: Option<bool>,
 }
 
 fn unsupported(id: &Value) -> Reply<'_> {
-    Reply::Unsupported {
+    Reply {
         id,
-        unsupported: true,
+        fields: None,
+        unsupported: Some(true),
     }
 }
 
@@ -183,7 +176,11 @@ fn unsupported(id: &Value) -> Reply<'_> {
 pub fn respond(request: &Value) -> Reply<'_> {
     let id = request.get("id").unwrap_or(&Value::Null);
     match fields(request) {
-        Some(fields) => Reply::Answer { id, fields },
+        Some(fields) => Reply {
+            id,
+            fields: Some(fields),
+            unsupported: None,
+        },
         None => unsupported(id),
     }
 }
