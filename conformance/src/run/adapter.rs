@@ -13,8 +13,8 @@
 //!
 //! An adapter whose hello declares `"batch": N` gets its cases in batch requests (at most
 //! N and [`Adapter::with_batch_size`] cases, input capped so that the answer fits
-//! `--max-line-bytes`), two batches in flight so that the runner judges one batch while
-//! the adapter answers the next. A batch gets `--timeout` plus [`BATCH_CASE_ALLOWANCE`]
+//! `--max-line-bytes`), four batches in flight so that the adapter computes, the reader
+//! thread parses and the runner judges at the same time. A batch gets `--timeout` plus [`BATCH_CASE_ALLOWANCE`]
 //! per case. A batch that fails as a whole (crash, timeout, not JSON, the wrong batch id,
 //! the wrong number of responses, a response with the wrong id, a line too long) is
 //! replayed one case per line after a restart, so that every case gets its own verdict
@@ -50,9 +50,9 @@ const QUOTE: usize = 200;
 pub const DEFAULT_BATCH_SIZE: usize = 512;
 /// What a batch gets on top of `--timeout`, per case in it.
 pub const BATCH_CASE_ALLOWANCE: Duration = Duration::from_millis(10);
-/// Batches in flight: while the runner judges one batch's answers, the adapter answers
-/// the next.
-const PIPELINE: usize = 2;
+/// Batches in flight: three stages (the adapter answering, the reader thread parsing, the
+/// runner judging) each need one to work on; with two, they took turns.
+const PIPELINE: usize = 4;
 /// A batch's answer may hold this many bytes per byte of input (an error event of 60
 /// bytes and its `U+FFFD` for every input byte, and the other fields), and
 /// [`ANSWER_PER_CASE`] per case: batches are cut so that this estimate stays within

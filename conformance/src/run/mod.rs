@@ -423,7 +423,7 @@ fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
 }
 
 /// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
-/// adapter that declared batches cuts them into batches, two in flight.
+/// adapter that declared batches cuts them into batches, four in flight.
 const WINDOW: usize = 4096;
 
 /// Runs every case through one implementation, then ends it.
