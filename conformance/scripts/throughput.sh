@@ -22,12 +22,12 @@ rate() { # NAME=COMMAND BATCH-SIZE: cases/s
 }
 
 cpu_per_case() { # NAME=COMMAND: microseconds of CPU per case, batches
-  local out
+  local out cases report
+  report=$(mktemp)
   out=$( { /usr/bin/time -f '%U %S' "$bin" run "${vectors[@]}" --adapter "$1" --bench "$secs" \
-    >/tmp/throughput.$$ ; } 2>&1 | tail -1)
-  local cases
-  cases=$(sed -n 's/.*(\([0-9]*\) cases in.*/\1/p' /tmp/throughput.$$)
-  rm -f /tmp/throughput.$$
+    >"$report" ; } 2>&1 | tail -1)
+  cases=$(sed -n 's/.*(\([0-9]*\) cases in.*/\1/p' "$report")
+  rm -f "$report"
   # The first pass (2606 cases) is in the CPU time too.
   awk -v t="$out" -v n="$cases" 'BEGIN { split(t, a, " "); printf "%.1f", (a[1] + a[2]) * 1e6 / (n + 2606) }'
 }
