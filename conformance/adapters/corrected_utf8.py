@@ -470,6 +470,8 @@ HELLO = {
         for op, fields in (("decode", _DECODE_FIELDS), ("encode", _ENCODE_FIELDS))
     ]
     + [{"encoding": "corrected-utf8", "op": "document", "fields": ["findings"]}],
+    # Batch requests of up to this many requests (README.md, "Batches").
+    "batch": 4096,
 }
 
 
@@ -480,6 +482,21 @@ def handle(request) -> dict:
     if isinstance(request, dict) and request.get("op") == "hello":
         response.update(HELLO)
         return response
+    if isinstance(request, dict) and request.get("op") == "batch":
+        requests = request.get("requests")
+        if not isinstance(requests, list):
+            response["unsupported"] = True
+            return response
+        # One response per request, in order; a request inside a batch is never a batch.
+        response["responses"] = [_handle_safely(r, handle_one) for r in requests]
+        return response
+    return handle_one(request)
+
+
+def handle_one(request) -> dict:
+    """The response to one request that is not a hello or a batch."""
+    rid = request.get("id") if isinstance(request, dict) else None
+    response = {"id": rid}
     try:
         if not isinstance(request, dict):
             raise Unsupported("request is not an object")
@@ -489,17 +506,21 @@ def handle(request) -> dict:
     return response
 
 
+def _handle_safely(request, handler) -> dict:
+    try:
+        return handler(request)
+    except Exception:  # a bug here must not kill the session: report it, answer, go on
+        traceback.print_exc(file=sys.stderr)
+        rid = request.get("id") if isinstance(request, dict) else None
+        return {"id": rid, "unsupported": True}
+
+
 def handle_line(line: str) -> dict:
     try:
         request = json.loads(line)
     except ValueError:
         return {"id": None, "unsupported": True}
-    try:
-        return handle(request)
-    except Exception:  # a bug here must not kill the session: report it, answer, go on
-        traceback.print_exc(file=sys.stderr)
-        rid = request.get("id") if isinstance(request, dict) else None
-        return {"id": rid, "unsupported": True}
+    return _handle_safely(request, handle)
 
 
 def serve(stdin, stdout, handler=handle_line) -> None:

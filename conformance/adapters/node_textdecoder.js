@@ -76,7 +76,13 @@ const HELLO = {
     { encoding: "utf-8", op: "decode", fields: ["lossy", "result", "valid"] },
     { encoding: "utf-8", op: "encode", fields: ["bytes", "error"] },
   ],
+  // Batch requests of up to this many requests (README.md, "Batches").
+  batch: 4096,
 };
+
+function isObject(request) {
+  return request !== null && typeof request === "object" && !Array.isArray(request);
+}
 
 function handleLine(line) {
   let request;
@@ -85,11 +91,21 @@ function handleLine(line) {
   } catch (e) {
     return { id: null, unsupported: true };
   }
-  if (request === null || typeof request !== "object" || Array.isArray(request)) {
-    return { id: null, unsupported: true };
+  if (!isObject(request)) return { id: null, unsupported: true };
+  const id = request.id === undefined ? null : request.id;
+  if (request.op === "hello") return Object.assign({ id }, HELLO);
+  if (request.op === "batch") {
+    if (!Array.isArray(request.requests)) return { id, unsupported: true };
+    // One response per request, in order; a request inside a batch is never a batch.
+    return { id, responses: request.requests.map(handleOne) };
   }
+  return handleOne(request);
+}
+
+// The response to one parsed request that is not a hello or a batch.
+function handleOne(request) {
+  if (!isObject(request)) return { id: null, unsupported: true };
   const response = { id: request.id === undefined ? null : request.id };
-  if (request.op === "hello") return Object.assign(response, HELLO);
   let result = null;
   try {
     result = respond(request);

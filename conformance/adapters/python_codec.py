@@ -86,7 +86,24 @@ HELLO = {
         {"encoding": "utf-8", "op": "decode", "fields": ["lossy", "result", "valid", "strict"]},
         {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]},
     ],
+    # Batch requests of up to this many requests (README.md, "Batches").
+    "batch": 4096,
 }
+
+
+def handle_one(request) -> dict:
+    """The response to one parsed request (any JSON value) that is not a hello or a batch."""
+    if not isinstance(request, dict):
+        return {"id": None, "unsupported": True}
+    response = {"id": request.get("id")}
+    try:
+        response.update(_respond(request))
+    except Unsupported:
+        response["unsupported"] = True
+    except Exception as e:  # never die on one request
+        print("python_codec: %r" % (e,), file=sys.stderr)
+        response["unsupported"] = True
+    return response
 
 
 def handle_line(line: str) -> dict:
@@ -96,18 +113,15 @@ def handle_line(line: str) -> dict:
         return {"id": None, "unsupported": True}
     if not isinstance(request, dict):
         return {"id": None, "unsupported": True}
-    response = {"id": request.get("id")}
     if request.get("op") == "hello":
-        response.update(HELLO)
-        return response
-    try:
-        response.update(_respond(request))
-    except Unsupported:
-        response["unsupported"] = True
-    except Exception as e:  # never die on one request
-        print("python_codec: %r" % (e,), file=sys.stderr)
-        response["unsupported"] = True
-    return response
+        return dict({"id": request.get("id")}, **HELLO)
+    if request.get("op") == "batch":
+        requests = request.get("requests")
+        if not isinstance(requests, list):
+            return {"id": request.get("id"), "unsupported": True}
+        # One response per request, in order; a request inside a batch is never a batch.
+        return {"id": request.get("id"), "responses": [handle_one(r) for r in requests]}
+    return handle_one(request)
 
 
 def main() -> int:

@@ -546,6 +546,30 @@ class Smoke(unittest.TestCase):
                 self.assertLessEqual(want[name], set(declared))
                 self.assertTrue(all(declared.values()))
 
+    def test_batches_answer_like_single_requests(self):
+        # README.md, "Batches": one response per request, in order, each exactly what the
+        # request alone gets (malformed requests included); a bad batch is unsupported.
+        requests = [r for r in SMOKE if isinstance(r, dict)] + [7, {"op": "decode"}, []]
+        for name in ADAPTERS:
+            if name == "node_textdecoder" and not NODE:
+                continue
+            with self.subTest(adapter=name):
+                hello = run_adapter(name, [{"id": "hello", "op": "hello", "protocol": 2}])[0]
+                self.assertEqual(hello["batch"], 4096)
+                alone = run_adapter(name, requests)
+                r = run_adapter(name, [
+                    {"id": "b#1", "op": "batch", "requests": requests},
+                    {"id": "b#2", "op": "batch", "requests": []},
+                    {"id": "b#3", "op": "batch", "requests": {"id": "x"}},
+                    {"id": "b#4", "op": "batch"},
+                    requests[0],
+                ])
+                self.assertEqual(r[0], {"id": "b#1", "responses": alone})
+                self.assertEqual(r[1], {"id": "b#2", "responses": []})
+                self.assertEqual(r[2], {"id": "b#3", "unsupported": True})
+                self.assertEqual(r[3], {"id": "b#4", "unsupported": True})
+                self.assertEqual(r[4], alone[0], "line mode still works after batches")
+
     def test_responses_are_flushed_one_by_one(self):
         # The runner waits for each response before it sends the next request.
         for name in ADAPTERS:

@@ -44,6 +44,9 @@ enum Command {
     },
     /// Run the vectors against the reference codec or adapters (conformance/README.md).
     Run(conformance::run::RunArgs),
+    /// The reference codec as a protocol-2 adapter on stdin/stdout (batches, streaming):
+    /// the model adapter (conformance/adapters/README.md).
+    Serve(conformance::run::serve::ServeArgs),
     /// Every code point and every input of 1 to 4 (or --max-len) bytes, reference codec
     /// against the spec-literal code and std (rayon; progress on stderr).
     Exhaustive(conformance::exhaustive::Args),
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
             amended,
         } => conformance::audit::run(max_len, brute_force, amended),
         Command::Run(args) => conformance::run::run(&args),
+        Command::Serve(args) => conformance::run::serve::serve(&args),
         Command::Exhaustive(args) => conformance::exhaustive::run(&args),
         Command::Fuzz(args) => conformance::adapter_check::fuzz::run(&args),
         Command::SeedCorpus { vectors, out } => conformance::seed_corpus::run(

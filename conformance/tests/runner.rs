@@ -256,6 +256,73 @@ fn expected_failures_and_unexpected_passes() {
 }
 
 #[test]
+fn expected_failures_from_several_files_are_merged() {
+    let dir = setup("xfail-files", &format!("*) {VALID}"));
+    // #2 and #4 fail: one listed in each file.
+    std::fs::write(dir.join("a.json"), r#"{"t": {"t/decode.json#2": "known"}}"#).unwrap();
+    std::fs::write(
+        dir.join("b.json"),
+        r#"{"t": {"t/decode.json#4": "known too"}}"#,
+    )
+    .unwrap();
+    let (out, stdout, _) = run_in(
+        &dir,
+        &[
+            "--expected-failures",
+            "a.json",
+            "--expected-failures",
+            "b.json",
+            "--json",
+            "r.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(last_line(&stdout), "2 passed, 0 failed, 2 skipped");
+    assert!(stdout.contains("listed in a.json, b.json"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["expectedFailuresFile"], "a.json");
+    assert_eq!(
+        json["expectedFailuresFiles"],
+        serde_json::json!(["a.json", "b.json"])
+    );
+    // Only one of them: #4 fails.
+    let (out, stdout, _) = run_in(&dir, &["--expected-failures", "a.json"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // The same file twice is read once.
+    let (out, _, stderr) = run_in(
+        &dir,
+        &[
+            "--expected-failures",
+            "a.json",
+            "--expected-failures",
+            "a.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+
+    // The same implementation and case in two files: exit 2, naming both, nothing run.
+    std::fs::write(dir.join("c.json"), r#"{"t": {"t/decode.json#2": "again"}}"#).unwrap();
+    let (out, stdout, stderr) = run_in(
+        &dir,
+        &[
+            "--expected-failures",
+            "a.json",
+            "--expected-failures",
+            "c.json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.contains("c.json")
+            && stderr.contains("a.json")
+            && stderr.contains("t/decode.json#2"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_malformed_vector_file_exits_2_with_its_position() {
     let dir = setup("malformed", &format!("*) {VALID}"));
     std::fs::write(

@@ -10,13 +10,24 @@
 //! Each start begins with the handshake ([`super::handshake`]): the hello gets the
 //! start-up allowance (`--startup-timeout`), and only then do cases get `--timeout`.
 //! An answer line longer than `--max-line-bytes` is a PROTOCOL error, read no further.
+//!
+//! An adapter whose hello declares `"batch": N` gets its cases in batch requests (at most
+//! N and [`Adapter::with_batch_size`] cases, input capped so that the answer fits
+//! `--max-line-bytes`), four batches in flight so that the adapter computes, the reader
+//! thread parses and the runner judges at the same time. A batch gets `--timeout` plus [`BATCH_CASE_ALLOWANCE`]
+//! per case. A batch that fails as a whole (crash, timeout, not JSON, the wrong batch id,
+//! the wrong number of responses, a response with the wrong id, a line too long) is
+//! replayed one case per line after a restart, so that every case gets its own verdict
+//! and a crash or hang is pinned to its case.
 
 use super::handshake::{self, Declared};
-use super::outcome::{Answer, Implementation};
-use super::suite::Case;
+use super::outcome::{Answer, Batches, Implementation};
+use super::suite::{Case, Test};
+use crate::vectors::model::to_hex;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
+use std::ops::ControlFlow;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -33,11 +44,30 @@ const STDERR_LINES: usize = 8;
 const HELLO_TIMEOUTS: usize = 2;
 /// How much of an offending stdout line a PROTOCOL message quotes.
 const QUOTE: usize = 200;
+/// The most cases in one batch request unless [`Adapter::with_batch_size`] says
+/// otherwise (and the adapter's own `"batch"` is the ceiling): large enough that the
+/// per-line costs vanish, small enough that a failed batch's replay stays short.
+pub const DEFAULT_BATCH_SIZE: usize = 512;
+/// What a batch gets on top of `--timeout`, per case in it.
+pub const BATCH_CASE_ALLOWANCE: Duration = Duration::from_millis(10);
+/// Batches in flight: three stages (the adapter answering, the reader thread parsing, the
+/// runner judging) each need one to work on; with two, they took turns.
+const PIPELINE: usize = 4;
+/// A batch's answer may hold this many bytes per byte of input (an error event of 60
+/// bytes and its `U+FFFD` for every input byte, and the other fields), and
+/// [`ANSWER_PER_CASE`] per case: batches are cut so that this estimate stays within
+/// `--max-line-bytes`.
+const ANSWER_PER_INPUT_BYTE: usize = 128;
+/// See [`ANSWER_PER_INPUT_BYTE`].
+const ANSWER_PER_CASE: usize = 512;
 
 /// What the threads around one adapter process report.
 enum Msg {
-    /// One line of stdout, without its line ending.
-    Line(Vec<u8>),
+    /// One line of stdout that is a JSON object, parsed by the reader thread (so that the
+    /// runner's thread only judges).
+    Object(Map<String, Value>),
+    /// One line of stdout that is not a JSON object, without its line ending.
+    Other(Vec<u8>),
     /// A line longer than the cap (nothing more is read).
     TooLong(usize),
     /// Stdout closed (or failed to read).
@@ -78,6 +108,24 @@ pub struct Adapter {
     declared: Declared,
     /// Handshakes timed out in a row.
     hello_timeouts: usize,
+    /// The most cases in one batch (1: never batch).
+    batch_size: usize,
+    /// The batches sent.
+    batches: Batches,
+}
+
+/// An answer line: a JSON object, or (`Err`) a line that is not one.
+type Line = Result<Map<String, Value>, Vec<u8>>;
+
+/// A batch request sent and not yet answered.
+struct InFlight {
+    /// Its `id`: `batch-N`.
+    id: String,
+    /// Its cases: `cases[start..start + len]` of [`Adapter::answer_each`].
+    start: usize,
+    len: usize,
+    /// Why it failed before its answer could come (its request could not be sent).
+    failed: Option<String>,
 }
 
 impl Adapter {
@@ -91,7 +139,16 @@ impl Adapter {
             starts: 0,
             declared: Declared::Unknown,
             hello_timeouts: 0,
+            batch_size: DEFAULT_BATCH_SIZE,
+            batches: Batches::default(),
         }
+    }
+
+    /// At most `n` cases per batch request (default [`DEFAULT_BATCH_SIZE`]; the adapter's
+    /// declared `"batch"` is the ceiling); 1 or 0: one case per line, batches or not.
+    pub fn with_batch_size(mut self, n: usize) -> Adapter {
+        self.batch_size = n.max(1);
+        self
     }
 
     /// How many times the process was started (1 when it never had to be restarted).
@@ -182,9 +239,10 @@ impl Adapter {
             let spoke_w = Arc::clone(&spoke);
             let max_line = self.limits.max_line;
             spawn(&self.name, "stdout", move || {
-                let mut reader = BufReader::new(stdout);
+                let mut reader = BufReader::with_capacity(1 << 16, stdout);
+                let mut line = Vec::new();
                 loop {
-                    let mut line = Vec::new();
+                    line.clear();
                     // At most the cap and a newline: an endless line costs no more.
                     let cap = max_line as u64 + 1;
                     match reader.by_ref().take(cap).read_until(b'\n', &mut line) {
@@ -202,7 +260,11 @@ impl Adapter {
                             while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                                 line.pop();
                             }
-                            if msg_tx.send(Msg::Line(line)).is_err() {
+                            let msg = match serde_json::from_slice(&line) {
+                                Ok(obj) => Msg::Object(obj),
+                                Err(_) => Msg::Other(line.clone()),
+                            };
+                            if msg_tx.send(msg).is_err() {
                                 return;
                             }
                         }
@@ -346,21 +408,214 @@ impl Implementation for Adapter {
         }
     }
 
+    fn answer_each(
+        &mut self,
+        cases: &[&Case],
+        on_answer: &mut dyn FnMut(Answer) -> ControlFlow<()>,
+    ) {
+        // `cases[next..]` are not sent yet; `in_flight` are sent, oldest first.
+        let mut next = 0;
+        let mut in_flight: VecDeque<InFlight> = VecDeque::new();
+        loop {
+            if in_flight.is_empty() {
+                let Some(&case) = cases.get(next) else {
+                    return;
+                };
+                // Started (the declaration known) and more than one case to batch: fill
+                // the pipeline below; else this case goes alone, on a line of its own.
+                if let Err(answer) = self.start() {
+                    next += 1;
+                    if on_answer(answer).is_break() {
+                        return;
+                    }
+                    continue;
+                }
+                if self.batch_len(&cases[next..]) <= 1 {
+                    next += 1;
+                    if on_answer(self.answer(case)).is_break() {
+                        return;
+                    }
+                    continue;
+                }
+            }
+            while in_flight.len() < PIPELINE && self.running.is_some() {
+                let len = self.batch_len(&cases[next..]);
+                if len <= 1 {
+                    break;
+                }
+                let batch = &cases[next..next + len];
+                self.batches.sent += 1;
+                self.batches.cases += len;
+                let id = format!("batch-{}", self.batches.sent);
+                let failed = self.send(batch_line(&id, batch)).err().map(|a| reason(&a));
+                let stop = failed.is_some();
+                in_flight.push_back(InFlight {
+                    id,
+                    start: next,
+                    len,
+                    failed,
+                });
+                next += len;
+                if stop {
+                    break;
+                }
+            }
+            let Some(oldest) = in_flight.pop_front() else {
+                continue;
+            };
+            let batch = &cases[oldest.start..oldest.start + oldest.len];
+            let answers = match oldest.failed {
+                Some(why) => Err(why),
+                None => self.batch_answers(&oldest.id, batch),
+            };
+            match answers {
+                Ok(answers) => {
+                    for answer in answers {
+                        if on_answer(answer).is_break() {
+                            if !in_flight.is_empty() {
+                                // Their answers are not wanted: no stale line may be read
+                                // as the answer to a later request.
+                                self.stop(true);
+                            }
+                            return;
+                        }
+                    }
+                }
+                Err(why) => {
+                    self.batches.fell_back += 1;
+                    if self.batches.first_failure.is_none() {
+                        self.batches.first_failure = Some(format!("{}: {why}", oldest.id));
+                    }
+                    // A fresh process for the replay; the batches after this one are
+                    // sent again after it.
+                    self.stop(true);
+                    in_flight.clear();
+                    next = oldest.start + oldest.len;
+                    for &case in batch {
+                        if on_answer(self.answer(case)).is_break() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn declared(&self) -> Declared {
         self.declared.clone()
+    }
+
+    fn batches(&self) -> Batches {
+        self.batches.clone()
+    }
+}
+
+/// A batch request line: `{"id": ID, "op": "batch", "requests": [REQ, …]}`.
+fn batch_line(id: &str, cases: &[&Case]) -> Vec<u8> {
+    let mut line = Vec::with_capacity(128 * cases.len());
+    line.extend_from_slice(br#"{"id":""#);
+    line.extend_from_slice(id.as_bytes());
+    line.extend_from_slice(br#"","op":"batch","requests":["#);
+    for (i, case) in cases.iter().enumerate() {
+        if i > 0 {
+            line.push(b',');
+        }
+        // Writing to a Vec cannot fail, and these fields are strings.
+        let _ = serde_json::to_writer(&mut line, &Request::of(case));
+    }
+    line.extend_from_slice(b"]}");
+    line
+}
+
+/// A case's request, borrowed: what [`Case::request`] builds, written without building a
+/// JSON value first (a batch holds hundreds).
+#[derive(serde::Serialize)]
+struct Request<'a> {
+    id: &'a str,
+    encoding: &'a str,
+    op: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    input: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    codepoint: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    chunks: Option<Vec<String>>,
+}
+
+impl<'a> Request<'a> {
+    fn of(case: &'a Case) -> Request<'a> {
+        Request {
+            id: &case.id,
+            encoding: &case.encoding,
+            op: case.op(),
+            input: case.input_hex(),
+            codepoint: match &case.test {
+                Test::Encode(t) => Some(&t.codepoint),
+                _ => None,
+            },
+            chunks: case
+                .chunks()
+                .map(|chunks| chunks.iter().map(|c| to_hex(c)).collect()),
+        }
+    }
+}
+
+/// What is wrong with a line that is not a JSON object.
+fn not_an_object(bytes: &[u8]) -> String {
+    let text = truncate(&String::from_utf8_lossy(bytes), QUOTE);
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(_) => format!("not a JSON object: {text}"),
+        Err(e) => format!("not JSON ({e}): {text:?}"),
+    }
+}
+
+/// The message of a failed answer, as a batch's failure reason.
+fn reason(answer: &Answer) -> String {
+    match answer {
+        Answer::Crash(m) | Answer::Timeout(m) | Answer::Protocol(m) => m.clone(),
+        Answer::Response(_) => "answered".into(),
     }
 }
 
 impl Adapter {
-    /// Sends one request line and reads its answer: a JSON object with the id `id` (the
-    /// hello's answer may also have a null id, as protocol 1's robustness rule gives).
-    fn exchange(
-        &mut self,
-        request: &Value,
-        id: &str,
-        timeout: Duration,
-    ) -> Result<Map<String, Value>, Answer> {
-        let mut line = request.to_string().into_bytes();
+    /// How many of `cases` (from the first) go in the next batch: at most the declared
+    /// `batch` and [`Self::with_batch_size`], and no more input than an answer within
+    /// `--max-line-bytes` can cover; 1 (a line of its own) when no batch was declared.
+    fn batch_len(&self, cases: &[&Case]) -> usize {
+        let Some(declared) = self.declared.declaration().and_then(|d| d.batch) else {
+            return cases.len().min(1);
+        };
+        let budget = self.limits.max_line;
+        let mut size = 0usize;
+        let mut len = 0;
+        for case in cases.iter().take(declared.min(self.batch_size)) {
+            let input = case.input_hex().map_or(0, |h| h.len() / 2);
+            size =
+                size.saturating_add(input.saturating_mul(ANSWER_PER_INPUT_BYTE) + ANSWER_PER_CASE);
+            if len > 0 && size > budget {
+                break;
+            }
+            len += 1;
+        }
+        len
+    }
+
+    /// Waits for a batch's answer and checks it as a whole: the batch's id, one response
+    /// per request, each with its request's id. `Err` says why it failed (the process
+    /// is then stopped).
+    fn batch_answers(&mut self, id: &str, cases: &[&Case]) -> Result<Vec<Answer>, String> {
+        let timeout = self.limits.timeout + BATCH_CASE_ALLOWANCE * cases.len() as u32;
+        let answer = self.receive(timeout).map_err(|a| reason(&a))?;
+        answer
+            .map_err(|bytes| not_an_object(&bytes))
+            .and_then(|obj| check_batch(obj, id, cases))
+            .inspect_err(|_| {
+                self.stop(true);
+            })
+    }
+
+    /// Sends one line (the newline is added).
+    fn send(&mut self, mut line: Vec<u8>) -> Result<(), Answer> {
         line.push(b'\n');
         let Some(running) = self.running.as_mut() else {
             return Err(Answer::Crash("the adapter is not running".into()));
@@ -372,50 +627,60 @@ impl Adapter {
         {
             return Err(self.crash("the request could not be sent"));
         }
+        Ok(())
+    }
+
+    /// Sends one request line and reads its answer: a JSON object with the id `id` (the
+    /// hello's answer may also have a null id, as protocol 1's robustness rule gives).
+    fn exchange(
+        &mut self,
+        request: &Value,
+        id: &str,
+        timeout: Duration,
+    ) -> Result<Map<String, Value>, Answer> {
+        self.send(request.to_string().into_bytes())?;
+        let obj = match self.receive(timeout)? {
+            Ok(obj) => obj,
+            Err(bytes) => {
+                self.stop(true);
+                return Err(Answer::Protocol(not_an_object(&bytes)));
+            }
+        };
+        let hello = id == handshake::HELLO_ID;
+        match obj.get("id") {
+            Some(Value::String(got)) if got == id => Ok(obj),
+            Some(Value::Null) if hello => Ok(obj),
+            Some(other) => {
+                let other = other.to_string();
+                self.stop(true);
+                Err(Answer::Protocol(format!(
+                    "answered id {} to request {id:?} (answers must come in order, \
+                     one line per request)",
+                    truncate(&other, QUOTE),
+                )))
+            }
+            None => {
+                self.stop(true);
+                Err(Answer::Protocol(format!(
+                    "no `id` in {}",
+                    truncate(&Value::Object(obj).to_string(), QUOTE)
+                )))
+            }
+        }
+    }
+
+    /// Waits for the next answer line: a JSON object, or `Err` with a line that is not
+    /// one; or the crash, timeout or protocol error (a line too long) that stopped the
+    /// process.
+    fn receive(&mut self, timeout: Duration) -> Result<Line, Answer> {
+        let Some(running) = self.running.as_mut() else {
+            return Err(Answer::Crash("the adapter is not running".into()));
+        };
         let msg = running.msgs.recv_timeout(timeout);
         let spoke = running.spoke.load(Ordering::SeqCst);
         match msg {
-            Ok(Msg::Line(bytes)) => {
-                let text = String::from_utf8_lossy(&bytes);
-                let value: Value = match serde_json::from_slice(&bytes) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        self.stop(true);
-                        return Err(Answer::Protocol(format!(
-                            "not JSON ({e}): {:?}",
-                            truncate(&text, QUOTE)
-                        )));
-                    }
-                };
-                let Value::Object(obj) = value else {
-                    self.stop(true);
-                    return Err(Answer::Protocol(format!(
-                        "not a JSON object: {}",
-                        truncate(&text, QUOTE)
-                    )));
-                };
-                let hello = id == handshake::HELLO_ID;
-                match obj.get("id") {
-                    Some(Value::String(got)) if got == id => Ok(obj),
-                    Some(Value::Null) if hello => Ok(obj),
-                    Some(other) => {
-                        let other = other.to_string();
-                        self.stop(true);
-                        Err(Answer::Protocol(format!(
-                            "answered id {} to request {id:?} (answers must come in order, \
-                             one line per request)",
-                            truncate(&other, QUOTE),
-                        )))
-                    }
-                    None => {
-                        self.stop(true);
-                        Err(Answer::Protocol(format!(
-                            "no `id` in {}",
-                            truncate(&text, QUOTE)
-                        )))
-                    }
-                }
-            }
+            Ok(Msg::Object(obj)) => Ok(Ok(obj)),
+            Ok(Msg::Other(bytes)) => Ok(Err(bytes)),
             Ok(Msg::TooLong(max)) => {
                 self.stop(true);
                 Err(Answer::Protocol(format!(
@@ -441,6 +706,55 @@ impl Adapter {
             }
         }
     }
+}
+
+/// Checks a batch answer line as a whole: the batch's `id`, a `responses` list of one
+/// response per case, each an object with its case's id. `Err` says what is wrong.
+fn check_batch(
+    mut obj: Map<String, Value>,
+    id: &str,
+    cases: &[&Case],
+) -> Result<Vec<Answer>, String> {
+    let quote = |obj: &Map<String, Value>| truncate(&Value::Object(obj.clone()).to_string(), QUOTE);
+    match obj.get("id") {
+        Some(Value::String(got)) if got == id => {}
+        Some(other) => {
+            return Err(format!(
+                "answered id {} to batch {id:?}",
+                truncate(&other.to_string(), QUOTE)
+            ))
+        }
+        None => return Err(format!("no `id` in the batch answer {}", quote(&obj))),
+    }
+    let Some(Value::Array(responses)) = obj.remove("responses") else {
+        return Err(format!("no `responses` list in {}", quote(&obj)));
+    };
+    if responses.len() != cases.len() {
+        return Err(format!(
+            "{} responses to {} requests",
+            responses.len(),
+            cases.len()
+        ));
+    }
+    responses
+        .into_iter()
+        .zip(cases)
+        .enumerate()
+        .map(|(i, (response, case))| match response {
+            Value::Object(o) if o.get("id").and_then(Value::as_str) == Some(&case.id) => {
+                Ok(Answer::Response(o))
+            }
+            Value::Object(o) => Err(format!(
+                "response {i} has id {} for request {:?}",
+                truncate(&o.get("id").unwrap_or(&Value::Null).to_string(), QUOTE),
+                case.id
+            )),
+            other => Err(format!(
+                "response {i} is not a JSON object: {}",
+                truncate(&other.to_string(), QUOTE)
+            )),
+        })
+        .collect()
 }
 
 impl Drop for Adapter {
@@ -592,4 +906,29 @@ mod group {
 /// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
     group::kill_adapters_on_signal();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_requests_are_the_line_requests() {
+        let mut suite = crate::run::suite::load_embedded(&[]).unwrap();
+        suite.add_splits();
+        let cases: Vec<&Case> = suite.cases.iter().step_by(7).take(3000).collect();
+        assert!(cases.iter().any(|c| c.chunking.is_some()));
+        assert!(cases.iter().any(|c| c.op() == "encode"));
+        let line = batch_line("batch-1", &cases);
+        let batch: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(batch["id"], "batch-1");
+        assert_eq!(batch["op"], "batch");
+        let requests = batch["requests"].as_array().unwrap();
+        assert_eq!(requests.len(), cases.len());
+        for (request, case) in requests.iter().zip(&cases) {
+            assert_eq!(request, &case.request(), "{}", case.id);
+            // Key order too.
+            assert_eq!(request.to_string(), case.request().to_string());
+        }
+    }
 }

@@ -8,6 +8,9 @@
 //! failure*: reported, not counted as failed. A listed case that passes is an *unexpected
 //! pass* and fails the run (like pytest's `xfail(strict=True)`), so that the list never
 //! hides a fixed gap: delete the entry.
+//!
+//! The option is repeatable (say one file per decoder): the entries are merged, and the
+//! same implementation and case listed in two files is an error naming both.
 
 use super::suite::LoadError;
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,8 +19,8 @@ use std::path::{Path, PathBuf};
 /// The parsed file: implementation name → case id → reason.
 #[derive(Clone, Debug, Default)]
 pub struct ExpectedFailures {
-    /// Where it was read from (`None` when no file was given).
-    pub path: Option<PathBuf>,
+    /// Where it was read from (empty when no file was given).
+    pub paths: Vec<PathBuf>,
     /// The entries.
     pub entries: BTreeMap<String, BTreeMap<String, String>>,
 }
@@ -59,9 +62,56 @@ impl ExpectedFailures {
             }
         }
         Ok(ExpectedFailures {
-            path: Some(path.to_path_buf()),
+            paths: vec![path.to_path_buf()],
             entries,
         })
+    }
+
+    /// Reads several files and merges their entries (a file given twice is read once);
+    /// an implementation and case listed in two files is an error naming both.
+    pub fn load_all(paths: &[PathBuf]) -> Result<ExpectedFailures, LoadError> {
+        let mut all = ExpectedFailures::default();
+        // Which file each entry came from.
+        let mut from: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for path in paths {
+            if all.paths.contains(path) {
+                continue;
+            }
+            let file = all.paths.len();
+            let one = ExpectedFailures::load(path)?;
+            all.paths.push(path.clone());
+            for (name, ids) in one.entries {
+                for (id, reason) in ids {
+                    if let Some(&first) = from.get(&(name.clone(), id.clone())) {
+                        return Err(LoadError {
+                            path: path.clone(),
+                            line: 0,
+                            column: 0,
+                            message: format!(
+                                "{name}: {id:?} is listed here and in {} too (one entry per \
+                                 implementation and case)",
+                                all.paths[first].display()
+                            ),
+                        });
+                    }
+                    from.insert((name.clone(), id.clone()), file);
+                    all.entries
+                        .entry(name.clone())
+                        .or_default()
+                        .insert(id, reason);
+                }
+            }
+        }
+        Ok(all)
+    }
+
+    /// The files, as the reports name them: `a.json, b.json`.
+    pub fn describe_paths(&self) -> String {
+        self.paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The reason `implementation` is expected to fail case `id`, if listed.

@@ -6,6 +6,7 @@
 //! send for *every* case. Any other JSON object (a protocol-1 adapter's
 //! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
 
+use super::verdict::get;
 use serde_json::{json, Map, Value};
 
 /// The id of the hello request and of its answer.
@@ -18,6 +19,9 @@ pub const PROTOCOL: u64 = 2;
 pub fn hello_request() -> Value {
     json!({"id": HELLO_ID, "op": "hello", "protocol": PROTOCOL})
 }
+
+/// The largest `"batch"` a hello answer may declare.
+pub const MAX_BATCH: usize = 65_536;
 
 /// One declared encoding and operation with the fields sent for every case of it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -42,6 +46,10 @@ pub struct Declaration {
     pub name: Option<String>,
     /// What it supports.
     pub supports: Vec<Support>,
+    /// `"batch": N`: it takes batch requests of at most N cases (1..=[`MAX_BATCH`]);
+    /// `None` (absent, or anything else): one request per line only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<usize>,
 }
 
 impl Declaration {
@@ -127,7 +135,18 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
             streaming,
         });
     }
-    Ok(Declared::Protocol2(Declaration { name, supports }))
+    // Anything but an integer in 1..=MAX_BATCH is no batch (line mode), not an error: the
+    // key is an optional speed-up, and an adapter that gets it wrong still works.
+    let batch = obj
+        .get("batch")
+        .and_then(Value::as_u64)
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (1..=MAX_BATCH).contains(n));
+    Ok(Declared::Protocol2(Declaration {
+        name,
+        supports,
+        batch,
+    }))
 }
 
 /// The declared fields missing from a response (encode's `error` and `error-kind` read
@@ -142,14 +161,14 @@ pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Valu
 
 /// Whether a response has the (declared or required) field `field` of operation `op`.
 pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
-    let outcome = response.contains_key("bytes") || response.contains_key("error");
+    let has = |key: &str| get(response, key).is_some();
     match (op, field) {
-        ("encode", "bytes" | "error") => outcome,
-        ("encode", "error-kind") => match response.get("error") {
+        ("encode", "bytes" | "error") => has("bytes") || has("error"),
+        ("encode", "error-kind") => match get(response, "error") {
             Some(e) => e.is_string(),
-            None => response.contains_key("bytes"),
+            None => has("bytes"),
         },
-        _ => response.contains_key(field),
+        _ => has(field),
     }
 }
 
@@ -258,6 +277,22 @@ mod tests {
             d.declaration().unwrap().fields("utf-8", "decode"),
             Some(&["lossy".to_string()][..])
         );
+        assert_eq!(d.declaration().unwrap().batch, None);
+        for (batch, got) in [
+            (json!(4096), Some(4096)),
+            (json!(1), Some(1)),
+            (json!(65536), Some(65536)),
+            (json!(0), None),
+            (json!(65537), None),
+            (json!(-3), None),
+            (json!(2.5), None),
+            (json!("8"), None),
+        ] {
+            let mut b = p2.clone();
+            b.insert("batch".into(), batch.clone());
+            let d = parse_hello(&b).unwrap();
+            assert_eq!(d.declaration().unwrap().batch, got, "{batch}");
+        }
         let bad = obj(json!({"id": "hello", "protocol": 2, "supports": [{"op": "decode"}]}));
         assert!(parse_hello(&bad).is_err());
     }

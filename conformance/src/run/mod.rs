@@ -11,6 +11,8 @@
 //! * [`verdict`]: one response against its vector.
 //! * [`expected`]: the known failures of `--expected-failures`.
 //! * [`report`]: the terminal report and the `--json`, `--junit`, `--html` files.
+//! * [`serve`]: `conformance serve`, the reference codec as an adapter (batches,
+//!   streaming).
 //!
 //! The library entry points are [`execute`] (run and return a [`RunReport`]) and [`run()`]
 //! (what the `run` subcommand does, returning the exit code).
@@ -23,16 +25,18 @@ pub mod handshake;
 pub mod outcome;
 pub mod reference;
 pub mod report;
+pub mod serve;
 pub mod suite;
 pub mod verdict;
 
 use expected::ExpectedFailures;
 use handshake::{describe_supports, Declared, Requirement};
 pub use outcome::{
-    Answer, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport, Status,
-    UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
+    Answer, Batches, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport,
+    Status, UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
 };
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -108,9 +112,22 @@ pub struct RunArgs {
     #[arg(long)]
     pub splits: bool,
 
-    /// JSON file of known failures: {"NAME": {"FILE#TCID": "reason", ...}, ...}.
+    /// JSON file of known failures: {"NAME": {"FILE#TCID": "reason", ...}, ...};
+    /// repeatable (merged; the same NAME and case in two files is an error).
     #[arg(long, value_name = "FILE")]
-    pub expected_failures: Option<PathBuf>,
+    pub expected_failures: Vec<PathBuf>,
+
+    /// The most cases in one batch request to an adapter whose hello declares "batch"
+    /// (its own number is the ceiling); 1: one case per line.
+    #[arg(long, value_name = "N", default_value_t = adapter::DEFAULT_BATCH_SIZE)]
+    pub batch_size: usize,
+
+    /// Measure instead of report: run the cases through each implementation in turn,
+    /// again and again for SECS seconds after a first pass that starts it, and print
+    /// its round-trip rate (cases/s, judging included). No report; exit 0 unless
+    /// nothing could be loaded. See conformance/adapters/README.md, "Throughput".
+    #[arg(long, value_name = "SECS", value_parser = parse_secs, hide = true)]
+    pub bench: Option<Duration>,
 
     /// Write the machine-readable report here.
     #[arg(long, value_name = "FILE")]
@@ -143,7 +160,9 @@ impl Default for RunArgs {
             allow_undeclared: false,
             give_up_after: 10,
             splits: false,
-            expected_failures: None,
+            expected_failures: vec![],
+            batch_size: adapter::DEFAULT_BATCH_SIZE,
+            bench: None,
             json: None,
             junit: None,
             html: None,
@@ -184,6 +203,42 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
 /// Loads the vectors and the expected failures, runs every implementation (each in a
 /// thread of its own), and returns the results. Writes nothing.
 pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
+    let (suite, expected_failures, implementations) = prepare(args)?;
+    let results: Vec<ImplResult> = std::thread::scope(|scope| {
+        let handles: Vec<_> = implementations
+            .into_iter()
+            .map(|imp| {
+                let suite = &suite;
+                let xf = &expected_failures;
+                let give_up = args.give_up_after;
+                scope.spawn(move || run_one(imp, suite, xf, give_up))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an implementation's thread panicked"))
+            .collect()
+    });
+
+    let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
+    let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
+    let unmatched_expected = expected_failures.unmatched(&ran, &ids);
+    let gate = gate(&suite, &results, args);
+    Ok(RunReport {
+        implementations: results,
+        unmatched_expected,
+        expected_failures,
+        timeout: args.timeout,
+        suite,
+        gate,
+    })
+}
+
+/// The implementations of a run.
+type Implementations = Vec<Box<dyn Implementation>>;
+
+/// The suite, the expected failures and the implementations of a run (none started).
+fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations), UsageError> {
     let mut names = BTreeSet::new();
     for (name, _) in &args.adapters {
         if name == "reference" {
@@ -196,10 +251,7 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
             return Err(UsageError(format!("two adapters are named {name:?}")));
         }
     }
-    let expected_failures = match &args.expected_failures {
-        Some(path) => ExpectedFailures::load(path)?,
-        None => ExpectedFailures::default(),
-    };
+    let expected_failures = ExpectedFailures::load_all(&args.expected_failures)?;
     let mut suite = if args.vectors.is_empty() {
         suite::load_embedded(&args.encodings)?
     } else {
@@ -238,37 +290,12 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
             startup_timeout: args.startup_timeout,
             max_line: args.max_line_bytes,
         };
-        implementations.push(Box::new(adapter::Adapter::new(name, command, limits)));
+        implementations.push(Box::new(
+            adapter::Adapter::new(name, command, limits).with_batch_size(args.batch_size),
+        ));
     }
 
-    let results: Vec<ImplResult> = std::thread::scope(|scope| {
-        let handles: Vec<_> = implementations
-            .into_iter()
-            .map(|imp| {
-                let suite = &suite;
-                let xf = &expected_failures;
-                let give_up = args.give_up_after;
-                scope.spawn(move || run_one(imp, suite, xf, give_up))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an implementation's thread panicked"))
-            .collect()
-    });
-
-    let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
-    let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
-    let unmatched_expected = expected_failures.unmatched(&ran, &ids);
-    let gate = gate(&suite, &results, args);
-    Ok(RunReport {
-        implementations: results,
-        unmatched_expected,
-        expected_failures,
-        timeout: args.timeout,
-        suite,
-        gate,
-    })
+    Ok((suite, expected_failures, implementations))
 }
 
 /// The gate's floor: what makes a run fail though no case did.
@@ -396,7 +423,11 @@ fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
     problems
 }
 
-/// Runs every case through one implementation.
+/// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
+/// adapter that declared batches cuts them into batches, four in flight.
+const WINDOW: usize = 4096;
+
+/// Runs every case through one implementation, then ends it.
 fn run_one(
     mut imp: Box<dyn Implementation>,
     suite: &Suite,
@@ -404,14 +435,124 @@ fn run_one(
     give_up_after: usize,
 ) -> ImplResult {
     let start = Instant::now();
-    let name = imp.name().to_string();
-    let mut results = Vec::with_capacity(suite.cases.len());
-    let mut in_a_row = 0;
-    let mut gave_up_at = None;
-    let mut last_progress = Instant::now();
-    for (i, case) in suite.cases.iter().enumerate() {
-        let mut r = match gave_up_at {
-            Some(_) => CaseResult {
+    let tally = run_cases(imp.as_mut(), suite, xf, give_up_after);
+    let describe = imp.describe();
+    let declared = imp.declared();
+    let batches = imp.batches();
+    drop(imp); // ends an adapter's process before the report is written
+    ImplResult {
+        name: tally.name,
+        describe,
+        results: tally.results,
+        elapsed: start.elapsed(),
+        gave_up_at: tally.gave_up_at.filter(|&i| i < suite.cases.len()),
+        declared,
+        batches,
+    }
+}
+
+/// Runs every case through one implementation: the results in case order.
+fn run_cases<'a>(
+    imp: &mut dyn Implementation,
+    suite: &Suite,
+    xf: &'a ExpectedFailures,
+    give_up_after: usize,
+) -> Tally<'a> {
+    let mut tally = Tally {
+        name: imp.name().to_string(),
+        total: suite.cases.len(),
+        xf,
+        give_up_after,
+        results: Vec::with_capacity(suite.cases.len()),
+        in_a_row: 0,
+        gave_up_at: None,
+        last_progress: Instant::now(),
+    };
+    let cases = &suite.cases;
+    let mut i = 0;
+    while i < cases.len() {
+        let declared = imp.declared();
+        if tally.gave_up_at.is_some() {
+            tally.push(&cases[i], None, &declared);
+            i += 1;
+            continue;
+        }
+        if declared == Declared::Unknown {
+            // Not started yet (or its handshake failed): one case, whose answer starts it
+            // and makes the declaration known for the cases after it.
+            let case = &cases[i];
+            let answer = (!not_applicable(case, &declared)).then(|| imp.answer(case));
+            tally.push(case, answer, &imp.declared());
+            i += 1;
+            continue;
+        }
+        // The next cases up to WINDOW sent ones; the chunked variants it declared no
+        // streaming for are not sent.
+        let mut end = i;
+        let mut sent = Vec::new();
+        while end < cases.len() && sent.len() < WINDOW {
+            if !not_applicable(&cases[end], &declared) {
+                sent.push(&cases[end]);
+            }
+            end += 1;
+        }
+        let mut next = i;
+        imp.answer_each(&sent, &mut |answer| {
+            while next < end && not_applicable(&cases[next], &declared) {
+                tally.push(&cases[next], None, &declared);
+                next += 1;
+            }
+            if next == end {
+                return ControlFlow::Break(()); // more answers than cases: ignored
+            }
+            tally.push(&cases[next], Some(answer), &declared);
+            next += 1;
+            if tally.gave_up_at.is_some() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        // Not applicable after the last answer, or not sent after a give-up.
+        for case in &cases[next..end] {
+            tally.push(case, None, &declared);
+        }
+        i = end;
+    }
+    tally
+}
+
+/// A chunked variant (`--splits`) of an encoding and operation the implementation did
+/// not declare streaming for: not sent.
+fn not_applicable(case: &Case, declared: &Declared) -> bool {
+    case.chunking.is_some()
+        && !declared
+            .declaration()
+            .is_some_and(|d| d.streaming(&case.encoding, case.op()))
+}
+
+/// One implementation's results so far, in case order, and its give-up count.
+struct Tally<'a> {
+    name: String,
+    total: usize,
+    xf: &'a ExpectedFailures,
+    give_up_after: usize,
+    results: Vec<CaseResult>,
+    /// Crashes, timeouts and protocol errors in a row.
+    in_a_row: usize,
+    /// The index of the first case not sent after too many of them.
+    gave_up_at: Option<usize>,
+    last_progress: Instant,
+}
+
+impl Tally<'_> {
+    /// The result of the next case: judged from its answer, or not sent (given up, or not
+    /// applicable) without one.
+    fn push(&mut self, case: &Case, answer: Option<Answer>, declared: &Declared) {
+        let i = self.results.len();
+        let give_up_after = self.give_up_after;
+        let mut r = match (self.gave_up_at, answer) {
+            (Some(_), _) => CaseResult {
                 status: Status::Crash,
                 raw: Status::Crash,
                 checked: vec![],
@@ -425,31 +566,26 @@ fn run_one(
                 undeclared: None,
                 not_applicable: false,
             },
-            None if case.chunking.is_some()
-                && !imp
-                    .declared()
-                    .declaration()
-                    .is_some_and(|d| d.streaming(&case.encoding, case.op())) =>
-            {
-                CaseResult {
-                    status: Status::Skip,
-                    raw: Status::Skip,
-                    checked: vec![],
-                    mismatches: vec![],
-                    message: Some(format!(
-                        "not applicable: no streaming declared for {} {}",
-                        case.encoding,
-                        case.op()
-                    )),
-                    expected_failure: None,
-                    answered: vec![],
-                    undeclared: None,
-                    not_applicable: true,
-                }
-            }
-            None => {
-                let answer = imp.answer(case);
-                let declared = imp.declared();
+            (None, None) if not_applicable(case, declared) => CaseResult {
+                status: Status::Skip,
+                raw: Status::Skip,
+                checked: vec![],
+                mismatches: vec![],
+                message: Some(format!(
+                    "not applicable: no streaming declared for {} {}",
+                    case.encoding,
+                    case.op()
+                )),
+                expected_failure: None,
+                answered: vec![],
+                undeclared: None,
+                not_applicable: true,
+            },
+            (None, None) => judge(
+                case,
+                Answer::Crash("the implementation gave no answer to this case".into()),
+            ),
+            (None, Some(answer)) => {
                 let fields = declared
                     .declaration()
                     .and_then(|d| d.fields(&case.encoding, case.op()));
@@ -458,7 +594,8 @@ fn run_one(
                     // answered, but it must answer something checkable (below).
                     _ if case.chunking.is_some() => None,
                     (Answer::Response(obj), Some(fields)) => {
-                        if obj.get("unsupported") == Some(&serde_json::Value::Bool(true)) {
+                        if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true))
+                        {
                             Some("answered `unsupported`".to_string())
                         } else {
                             let missing = handshake::missing_fields(case.op(), fields, obj);
@@ -495,14 +632,14 @@ fn run_one(
             }
         };
         if matches!(r.raw, Status::Crash | Status::Timeout | Status::Protocol) {
-            in_a_row += 1;
-            if gave_up_at.is_none() && give_up_after > 0 && in_a_row >= give_up_after {
-                gave_up_at = Some(i + 1);
+            self.in_a_row += 1;
+            if self.gave_up_at.is_none() && give_up_after > 0 && self.in_a_row >= give_up_after {
+                self.gave_up_at = Some(i + 1);
             }
         } else {
-            in_a_row = 0;
+            self.in_a_row = 0;
         }
-        if let Some(reason) = xf.reason(&name, &case.id) {
+        if let Some(reason) = self.xf.reason(&self.name, &case.id) {
             r.expected_failure = Some(reason.to_string());
             r.status = match r.raw {
                 Status::Pass => Status::Xpass,
@@ -510,26 +647,16 @@ fn run_one(
                 _ => Status::Xfail,
             };
         }
-        results.push(r);
-        if last_progress.elapsed() > Duration::from_secs(10) {
-            last_progress = Instant::now();
+        self.results.push(r);
+        if self.last_progress.elapsed() > Duration::from_secs(10) {
+            self.last_progress = Instant::now();
             eprintln!(
-                "conformance run: {name}: {}/{} cases",
+                "conformance run: {}: {}/{} cases",
+                self.name,
                 i + 1,
-                suite.cases.len()
+                self.total
             );
         }
-    }
-    let describe = imp.describe();
-    let declared = imp.declared();
-    drop(imp); // ends an adapter's process before the report is written
-    ImplResult {
-        name,
-        describe,
-        results,
-        elapsed: start.elapsed(),
-        gave_up_at: gave_up_at.filter(|&i| i < suite.cases.len()),
-        declared,
     }
 }
 
@@ -577,7 +704,52 @@ pub fn run(args: &RunArgs) -> ExitCode {
     ExitCode::from(run_code(args) as u8)
 }
 
+/// `--bench SECS`: each implementation's round-trip rate over the selected cases.
+fn bench(args: &RunArgs, secs: Duration) -> i32 {
+    let (suite, xf, implementations) = match prepare(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("conformance run: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    for mut imp in implementations {
+        // The first pass starts the adapter and shakes hands: outside the timing.
+        let first = run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+        let failed = first
+            .results
+            .iter()
+            .filter(|r| r.status.is_failure())
+            .count();
+        let start = Instant::now();
+        let mut cases = 0;
+        while start.elapsed() < secs {
+            run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+            cases += suite.cases.len();
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        let declared = imp.declared();
+        let how = match declared.declaration().and_then(|d| d.batch) {
+            Some(n) if args.batch_size > 1 && imp.batches().sent > 0 => {
+                format!("batches of up to {}", n.min(args.batch_size))
+            }
+            _ => "one case per line".to_string(),
+        };
+        println!(
+            "{}: {:.0} cases/s ({cases} cases in {elapsed:.2} s, {how}; {failed} of {} \
+             failed in the first pass)",
+            imp.name(),
+            cases as f64 / elapsed,
+            suite.cases.len()
+        );
+    }
+    EXIT_OK
+}
+
 fn run_code(args: &RunArgs) -> i32 {
+    if let Some(secs) = args.bench {
+        return bench(args, secs);
+    }
     // A report that cannot be written is found before the run, not after it.
     for (kind, path) in [
         ("json", &args.json),

@@ -6,6 +6,7 @@ use super::handshake::Declared;
 use super::suite::{Case, LoadError, Suite};
 use super::verdict::Mismatch;
 use serde_json::{Map, Value};
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 /// Exit code: every checked case passed.
@@ -41,10 +42,47 @@ pub trait Implementation: Send {
     /// Answers several cases, one answer per case in order. The default asks one at a
     /// time; an adapter that declared batches sends them together.
     fn answer_all(&mut self, cases: &[&Case]) -> Vec<Answer> {
-        cases.iter().map(|case| self.answer(case)).collect()
+        let mut answers = Vec::with_capacity(cases.len());
+        self.answer_each(cases, &mut |answer| {
+            answers.push(answer);
+            ControlFlow::Continue(())
+        });
+        answers
+    }
+    /// Answers several cases in order, handing each answer to `on_answer` as soon as it
+    /// is known; once `on_answer` breaks, no further case is sent (the runner's
+    /// `--give-up-after`). The default asks one at a time.
+    fn answer_each(
+        &mut self,
+        cases: &[&Case],
+        on_answer: &mut dyn FnMut(Answer) -> ControlFlow<()>,
+    ) {
+        for case in cases {
+            if on_answer(self.answer(case)).is_break() {
+                return;
+            }
+        }
     }
     /// What its handshake declared (known once it has started).
     fn declared(&self) -> Declared;
+    /// The batches sent so far (none unless it declared `batch`).
+    fn batches(&self) -> Batches {
+        Batches::default()
+    }
+}
+
+/// The batch requests sent to one implementation (`"batch": N` in its hello).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Batches {
+    /// Batch requests sent.
+    pub sent: usize,
+    /// The cases in them.
+    pub cases: usize,
+    /// Batches that failed as a whole (crash, timeout, a malformed batch answer) and were
+    /// replayed one case per line, each case getting its own verdict.
+    pub fell_back: usize,
+    /// Why the first of them failed.
+    pub first_failure: Option<String>,
 }
 
 /// The outcome of one case for one implementation.
@@ -231,6 +269,8 @@ pub struct ImplResult {
     pub gave_up_at: Option<usize>,
     /// What its handshake declared.
     pub declared: Declared,
+    /// The batches it was sent.
+    pub batches: Batches,
 }
 
 impl ImplResult {

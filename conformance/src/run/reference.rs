@@ -9,7 +9,7 @@
 use super::handshake::{Declaration, Declared, Support};
 use super::outcome::{Answer, Implementation};
 use super::suite::{Case, Test};
-use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex};
+use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent};
 use corrected_utf8::{
     check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, DocumentChecker,
     EncodeError, Encoding, ErrorKind, Event, Finding, Located,
@@ -26,7 +26,7 @@ type Fields = fn(&[u8]) -> Vec<Value>;
 /// The codec's functions for one encoding, each giving its protocol field's JSON value.
 struct Codec {
     /// `output`: every event.
-    output: fn(&[u8]) -> Vec<Value>,
+    output: fn(&[u8]) -> Vec<OutputEvent>,
     /// `lossy`: code points and U+FFFD, as `U+…` strings.
     lossy: fn(&[u8]) -> Vec<String>,
     /// `valid`.
@@ -98,35 +98,43 @@ fn codec(encoding: Encoding) -> Option<Codec> {
 /// One event as the protocol has it: `{"codepoint": …}`, `{"error": KIND, "offset",
 /// "length"}` or, for a reserved span, `{"reserved": true, "offset", "length"}` (never an
 /// error: SPEC §2.4a).
-fn event_json<C>(event: &Event<C>, codepoint: impl Fn(&C) -> String) -> Value {
+fn event_json<C>(event: &Event<C>, codepoint: impl Fn(&C) -> String) -> OutputEvent {
     match event {
-        Event::CodePoint(cp) => json!({"codepoint": codepoint(cp)}),
-        Event::Error(e) => span(e),
-        Event::Reserved(r) => reserved(r.offset, r.length),
+        Event::CodePoint(cp) => OutputEvent::CodePoint {
+            codepoint: codepoint(cp),
+        },
+        Event::Error(e) => OutputEvent::Error {
+            error: e.kind.as_str().to_string(),
+            offset: e.offset,
+            length: e.length,
+        },
+        Event::Reserved(r) => OutputEvent::Reserved {
+            reserved: true,
+            offset: r.offset,
+            length: r.length,
+        },
     }
-}
-
-fn span(e: &DecodeError) -> Value {
-    json!({"error": e.kind.as_str(), "offset": e.offset, "length": e.length})
-}
-
-fn reserved(offset: u64, length: u64) -> Value {
-    json!({"reserved": true, "offset": offset, "length": length})
 }
 
 /// `result` from the protocol events: `invalid` with an error span, else `reserved` with a
 /// reserved span, else `valid`.
-fn result_of(output: &[Value]) -> &'static str {
-    if output.iter().any(|e| e.get("error").is_some()) {
+fn result_of(output: &[OutputEvent]) -> &'static str {
+    if output
+        .iter()
+        .any(|e| matches!(e, OutputEvent::Error { .. }))
+    {
         "invalid"
-    } else if output.iter().any(|e| e.get("reserved").is_some()) {
+    } else if output
+        .iter()
+        .any(|e| matches!(e, OutputEvent::Reserved { .. }))
+    {
         "reserved"
     } else {
         "valid"
     }
 }
 
-fn output(events: impl Iterator<Item = Located>) -> Vec<Value> {
+fn output(events: impl Iterator<Item = Located>) -> Vec<OutputEvent> {
     events
         .map(|l| event_json(&l.event, |&cp| format_codepoint(cp.into())))
         .collect()
@@ -165,14 +173,152 @@ fn finding(f: &Finding) -> Value {
            "offset": f.offset, "line": f.line, "column": f.column})
 }
 
+/// What one request asks, parsed: the part of the protocol the codec answers, shared by
+/// [`Reference::respond`] (a vector's case) and `conformance serve` (a request line).
+#[derive(Clone, Copy, Debug)]
+pub enum Query<'a> {
+    /// `decode`: the input, and the chunks of a chunked request (fed to the streaming
+    /// decoder).
+    Decode {
+        /// The bytes.
+        input: &'a [u8],
+        /// The chunks, when the request has `chunks`.
+        chunks: Option<&'a [Vec<u8>]>,
+    },
+    /// `encode`: the code point, `U+…`.
+    Encode {
+        /// As the request has it.
+        codepoint: &'a str,
+    },
+    /// `document`: the input, and the chunks of a chunked request.
+    Document {
+        /// The bytes.
+        input: &'a [u8],
+        /// The chunks, when the request has `chunks`.
+        chunks: Option<&'a [Vec<u8>]>,
+    },
+}
+
+/// The response fields the codec computes for one query, in the protocol's order and
+/// shapes: [`Reference::respond`] turns them into a JSON object, `conformance serve`
+/// writes them as they are (no JSON value built per event).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Response {
+    /// `result`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<&'static str>,
+    /// `output`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Vec<OutputEvent>>,
+    /// `lossy`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lossy: Option<Vec<String>>,
+    /// `valid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid: Option<bool>,
+    /// `strict`: null or the first span.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict: Option<Value>,
+    /// `bytes` (encode, hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
+    /// `error` (encode, the kind).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'static str>,
+    /// `findings` (document).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub findings: Option<Vec<Value>>,
+}
+
+impl Response {
+    /// As a JSON object (the fields present, in order).
+    pub fn into_map(self) -> Map<String, Value> {
+        let mut out = Map::new();
+        let mut put = |key: &str, value: Option<Value>| {
+            if let Some(value) = value {
+                out.insert(key.into(), value);
+            }
+        };
+        put("result", self.result.map(|r| json!(r)));
+        put("output", self.output.map(|o| json!(o)));
+        put("lossy", self.lossy.map(|l| json!(l)));
+        put("valid", self.valid.map(|v| json!(v)));
+        put("strict", self.strict);
+        put("bytes", self.bytes.map(|b| json!(b)));
+        put("error", self.error.map(|e| json!(e)));
+        put("findings", self.findings.map(|f| json!(f)));
+        out
+    }
+}
+
+/// The response fields (every one the codec computes) for a query of an encoding, or
+/// `None` when the reference does not support it (the answer is then `unsupported`).
+pub fn respond_to(encoding: &str, query: Query<'_>) -> Option<Response> {
+    let encoding = Encoding::from_name(encoding)?;
+    let codec = codec(encoding)?;
+    let mut out = Response::default();
+    match query {
+        Query::Decode {
+            chunks: Some(chunks),
+            ..
+        } => {
+            let mut decoder = encoding.new_decoder();
+            let mut output = Vec::new();
+            let mut sink = |l: Located<BigCodePoint>| {
+                output.push(event_json(&l.event, ToString::to_string));
+            };
+            for chunk in chunks {
+                decoder.push(chunk, &mut sink);
+            }
+            decoder.finish(&mut sink);
+            out.result = Some(result_of(&output));
+            out.output = Some(output);
+        }
+        Query::Decode {
+            input,
+            chunks: None,
+        } => {
+            let output = (codec.output)(input);
+            out.result = Some(result_of(&output));
+            out.output = Some(output);
+            out.lossy = Some((codec.lossy)(input));
+            out.valid = Some((codec.valid)(input));
+            out.strict = Some((codec.strict)(input));
+        }
+        Query::Encode { codepoint } => match (codec.encode)(codepoint)? {
+            Ok(hex) => out.bytes = Some(hex),
+            Err(kind) => out.error = Some(kind),
+        },
+        Query::Document {
+            chunks: Some(chunks),
+            ..
+        } => {
+            codec.document?;
+            let mut checker = DocumentChecker::new();
+            let mut findings = Vec::new();
+            for chunk in chunks {
+                checker.push(chunk, |f| findings.push(finding(&f)));
+            }
+            checker.finish(|f| findings.push(finding(&f)));
+            out.findings = Some(findings);
+        }
+        Query::Document {
+            input,
+            chunks: None,
+        } => {
+            out.findings = Some((codec.document?)(input));
+        }
+    }
+    Some(out)
+}
+
 impl Reference {
     /// The response object for one request, as the adapter protocol has it.
     pub fn respond(case: &Case) -> Map<String, Value> {
         let mut out = Map::new();
         out.insert("id".into(), json!(case.id));
-        let codec = Encoding::from_name(&case.encoding).and_then(codec);
-        match codec.and_then(|c| Self::fields(&c, case)) {
-            Some(fields) => out.extend(fields),
+        match Self::fields(case) {
+            Some(fields) => out.extend(fields.into_map()),
             None => {
                 out.insert("unsupported".into(), json!(true));
             }
@@ -180,69 +326,30 @@ impl Reference {
         out
     }
 
-    fn fields(codec: &Codec, case: &Case) -> Option<Map<String, Value>> {
-        if let Some(chunks) = case.chunks() {
-            return Self::streamed(codec, case, &chunks);
-        }
-        let mut out = Map::new();
-        match &case.test {
-            Test::Decode(t) => {
-                let bytes = from_hex(&t.input).ok()?;
-                let output = (codec.output)(&bytes);
-                out.insert("result".into(), json!(result_of(&output)));
-                out.insert("output".into(), json!(output));
-                out.insert("lossy".into(), json!((codec.lossy)(&bytes)));
-                out.insert("valid".into(), json!((codec.valid)(&bytes)));
-                out.insert("strict".into(), (codec.strict)(&bytes));
-            }
-            Test::Encode(t) => match (codec.encode)(&t.codepoint)? {
-                Ok(hex) => {
-                    out.insert("bytes".into(), json!(hex));
-                }
-                Err(kind) => {
-                    out.insert("error".into(), json!(kind));
-                }
+    /// The case's query, answered; a chunked variant by the codec's streaming decoders
+    /// (the decoder of [`Encoding::new_decoder`], [`DocumentChecker`]), fed chunk by
+    /// chunk: `output` and `result` (decode), `findings` (document).
+    fn fields(case: &Case) -> Option<Response> {
+        let input = match case.input_hex() {
+            Some(hex) => from_hex(hex).ok()?,
+            None => vec![],
+        };
+        let chunks = case.chunks();
+        let chunks = chunks.as_deref();
+        let query = match &case.test {
+            Test::Decode(_) => Query::Decode {
+                input: &input,
+                chunks,
             },
-            Test::Document(t) => {
-                let bytes = from_hex(&t.input).ok()?;
-                out.insert("findings".into(), json!((codec.document?)(&bytes)));
-            }
-        }
-        Some(out)
-    }
-
-    /// A chunked variant, answered by the codec's streaming decoders (the decoder of
-    /// [`Encoding::new_decoder`], [`DocumentChecker`]), fed chunk by chunk: `output` and
-    /// `result` (decode), `findings` (document).
-    fn streamed(codec: &Codec, case: &Case, chunks: &[Vec<u8>]) -> Option<Map<String, Value>> {
-        let mut out = Map::new();
-        match &case.test {
-            Test::Decode(_) => {
-                let mut decoder = Encoding::from_name(&case.encoding)?.new_decoder();
-                let mut output = Vec::new();
-                let mut sink = |l: Located<BigCodePoint>| {
-                    output.push(event_json(&l.event, ToString::to_string));
-                };
-                for chunk in chunks {
-                    decoder.push(chunk, &mut sink);
-                }
-                decoder.finish(&mut sink);
-                out.insert("result".into(), json!(result_of(&output)));
-                out.insert("output".into(), json!(output));
-            }
-            Test::Document(_) => {
-                codec.document?;
-                let mut checker = DocumentChecker::new();
-                let mut findings = Vec::new();
-                for chunk in chunks {
-                    checker.push(chunk, |f| findings.push(finding(&f)));
-                }
-                checker.finish(|f| findings.push(finding(&f)));
-                out.insert("findings".into(), json!(findings));
-            }
-            Test::Encode(_) => return None,
-        }
-        Some(out)
+            Test::Document(_) => Query::Document {
+                input: &input,
+                chunks,
+            },
+            Test::Encode(t) => Query::Encode {
+                codepoint: &t.codepoint,
+            },
+        };
+        respond_to(&case.encoding, query)
     }
 }
 
@@ -304,6 +411,7 @@ impl Reference {
         Declaration {
             name: Some("corrected-utf8 crate".into()),
             supports,
+            batch: None,
         }
     }
 }

@@ -143,12 +143,14 @@ pub fn render(report: &RunReport) -> String {
         suite.cases.len(),
         imps.len(),
         report.timeout.as_secs_f64(),
-        report
-            .expected_failures
-            .path
-            .as_ref()
-            .map(|p| format!(" · expected failures: {}", escape(&p.display().to_string())))
-            .unwrap_or_default()
+        if report.expected_failures.paths.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " · expected failures: {}",
+                escape(&report.expected_failures.describe_paths())
+            )
+        }
     );
 
     let _ = writeln!(

@@ -6,11 +6,13 @@
 //! { "report": "conformance-run", "reportVersion": 2,
 //!   "summary": {"passed", "failed", "skipped", "line"}, "counts",
 //!   "gate": {"met", "problems": [TEXT]},
-//!   "timeoutSeconds", "expectedFailuresFile",
+//!   "timeoutSeconds", "expectedFailuresFile", "expectedFailuresFiles",
 //!   "vectors": {"source": "embedded" | "files", "versions": [VERSION]},
 //!   "vectorFiles": [{"file", "path", "schema", "encoding", "version", "cases"}],
 //!   "implementations": [{"name", "command", "elapsedSeconds", "gaveUpAt",
-//!       "declared": {"protocol": 1 | 2 | null, "name", "supports": [{"encoding", "op", "fields"}]},
+//!       "declared": {"protocol": 1 | 2 | null, "name", "supports": [{"encoding", "op", "fields"}],
+//!                    "batch"?},
+//!       "batches": {"sent", "cases", "fellBack", "firstFailure"},
 //!       "counts": {"pass", "fail", …}, "files": {FILE: counts},
 //!       "coverage": [{"encoding", "op", "level", "answered", "total", "fields"}],
 //!       "results": [{"id", "file", "tcId", "encoding", "op", "comment", "status", "raw",
@@ -31,7 +33,11 @@ pub const REPORT_VERSION: u64 = 2;
 fn declared_json(d: &Declared) -> Value {
     match d {
         Declared::Protocol2(d) => {
-            json!({"protocol": 2, "name": d.name, "supports": d.supports})
+            let mut v = json!({"protocol": 2, "name": d.name, "supports": d.supports});
+            if let Some(n) = d.batch {
+                v["batch"] = json!(n);
+            }
+            v
         }
         Declared::Protocol1 => json!({"protocol": 1, "name": null, "supports": []}),
         Declared::Unknown => json!({"protocol": null, "name": null, "supports": []}),
@@ -104,6 +110,9 @@ pub fn render(report: &RunReport) -> String {
                 "elapsedSeconds": imp.elapsed.as_secs_f64(),
                 "gaveUpAt": imp.gave_up_at,
                 "declared": declared_json(&imp.declared),
+                "batches": {"sent": imp.batches.sent, "cases": imp.batches.cases,
+                            "fellBack": imp.batches.fell_back,
+                            "firstFailure": imp.batches.first_failure},
                 "counts": counts_json(&imp.counts(suite, None)),
                 "files": per_file,
                 "coverage": coverage,
@@ -126,7 +135,8 @@ pub fn render(report: &RunReport) -> String {
         "vectors": {"source": if suite.embedded { "embedded" } else { "files" },
                     "versions": suite.versions()},
         "timeoutSeconds": report.timeout.as_secs_f64(),
-        "expectedFailuresFile": report.expected_failures.path.as_ref().map(|p| p.display().to_string()),
+        "expectedFailuresFile": report.expected_failures.paths.first().map(|p| p.display().to_string()),
+        "expectedFailuresFiles": report.expected_failures.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "vectorFiles": files,
         "implementations": implementations,
         "unmatchedExpectedFailures": unmatched,

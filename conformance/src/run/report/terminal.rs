@@ -53,7 +53,10 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
             out,
             "  declared: {}",
             match &imp.declared {
-                Declared::Protocol2(d) => describe_supports(&d.supports),
+                Declared::Protocol2(d) => match d.batch {
+                    Some(n) => format!("{}; batches of up to {n}", describe_supports(&d.supports)),
+                    None => describe_supports(&d.supports),
+                },
                 Declared::Protocol1 => "nothing (protocol 1: no handshake)".into(),
                 Declared::Unknown => "unknown (the handshake never completed)".into(),
             }
@@ -98,6 +101,20 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
                 "  chunked (--splits): {ran} case(s) ran, {not_applicable} not applicable (no \
                  streaming declared)"
             );
+        }
+        let b = &imp.batches;
+        if b.sent > 0 {
+            let _ = write!(
+                out,
+                "  batches: {} sent ({} cases), {} fell back to one case per line",
+                b.sent, b.cases, b.fell_back
+            );
+            match &b.first_failure {
+                Some(why) => {
+                    let _ = writeln!(out, " (first: {why})");
+                }
+                None => out.push('\n'),
+            }
         }
         let c = imp.counts(suite, None);
         let _ = writeln!(
@@ -179,12 +196,7 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
         &|s| s.is_failure() && s != Status::Xpass,
         true,
     );
-    let xf_file = report
-        .expected_failures
-        .path
-        .as_ref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
+    let xf_file = report.expected_failures.describe_paths();
     section(
         &mut out,
         "UNEXPECTED PASSES",
