@@ -61,6 +61,12 @@ CAUSES = {
         "The 5- and 6-byte forms (F8..FD) of the original UTF-8 and Perl's 7- and 13-byte "
         "extensions (FE, FF) decode to values above U+10FFFF.",
     ),
+    "stray-swallows": (
+        "a character after a stray continuation byte swallowed",
+        "After an unexpected continuation byte the error runs on over the well-formed "
+        "character that follows, which is lost (no model: recognized by its shape, a "
+        "lossy answer that is the expected one without some of its characters).",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -73,7 +79,7 @@ CAUSES = {
 EXAMPLES = {
     "per-byte": "e282", "per-run": "c0af", "surrogate-sequence": "eda080", "lead-length": "c0af",
     "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
-    "long-forms": "f888808080",
+    "long-forms": "f888808080", "stray-swallows": "80e282ac",
 }
 
 UNEXPLAINED = "unexplained"
@@ -299,6 +305,34 @@ def _matches(case: dict, mismatches: list, on: set) -> bool:
     return bool(mismatches)
 
 
+def _stray_swallows(case: dict, mismatches: list) -> bool:
+    """A decode failure whose only difference is a lossy answer missing some of the
+    expected characters (at least one not U+FFFD) in an input starting with a byte 80..BF
+    (a stray continuation byte): the shape of the "stray-swallows" bug, which no model
+    reproduces."""
+    if "input" not in case or [m["field"] for m in mismatches] != ["lossy"]:
+        return False
+    data = bytes.fromhex(case["input"])
+    expected = answers(data, set())["lossy"]
+    got = mismatches[0]["got"]
+    if not isinstance(got, list):
+        return False
+    got = [_cp(x) for x in got]
+    if len(got) >= len(expected) or not (data and 0x80 <= data[0] <= 0xBF):
+        return False
+    rest = iter(expected)
+    dropped = []
+    for cp in got:
+        for e in rest:
+            if e == cp:
+                break
+            dropped.append(e)
+        else:
+            return False
+    dropped.extend(rest)
+    return any(cp != 0xFFFD for cp in dropped)
+
+
 def classify(failures: list) -> dict:
     """failures: [(id, case, mismatches)] of one decoder -> {id: cause string}.
 
@@ -317,8 +351,9 @@ def classify(failures: list) -> dict:
             for s in explains[fid]:
                 counts[s] = counts.get(s, 0) + 1
         if not counts:
+            cases = {fid: (case, mismatches) for fid, case, mismatches in failures}
             for fid in left:
-                result[fid] = UNEXPLAINED
+                result[fid] = "stray-swallows" if _stray_swallows(*cases[fid]) else UNEXPLAINED
             break
         best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s], sorted(s)))
         named |= best

@@ -17,6 +17,12 @@ Run from the repository root (install.sh first):
   python3 conformance/adapters/matrix/matrix.py expected [REPORT]
       rewrites expected-failures/<decoder>.json from a report (default
       target/matrix/report.json): every failing case with its cause (causes.py).
+  python3 conformance/adapters/matrix/matrix.py exhaustive [--max-len N] [--only NAME,...]
+      every utf-8 input of 1 to N bytes (default 3: 16.8 million) through each decoder
+      with `conformance exhaustive --adapter` (decode only, at most 3 disagreements),
+      writing target/matrix/exhaustive-NAME.json and the decoder's cell of the "utf-8
+      exhaustive" column in exhaustive.json (read by `docs`). Exits 0: a disagreement is
+      a finding about the decoder, recorded in the cell with its first input and cause.
   python3 conformance/adapters/matrix/matrix.py docs [REPORT [SPLITS-REPORT]]
       regenerates docs/matrix.md's generated part from the reports.
 
@@ -93,20 +99,17 @@ def runner() -> list:
     return shlex.split(os.environ.get("CONFORMANCE", "cargo run --release -q -p conformance --"))
 
 
-def merged_expected(decoders: list) -> Path:
-    """One file of every decoder's expected failures (the runner took one file only)."""
-    merged = {}
+def expected_files(decoders: list) -> list:
+    """Each decoder's expected-failures file (`--expected-failures` is repeatable)."""
+    files = []
     for name, *_ in decoders:
         path = expected_path(name)
         if path.exists():
-            for impl, cases in json.loads(path.read_text()).items():
+            for impl in json.loads(path.read_text()):
                 if impl != name:
                     sys.exit(f"matrix: {path} lists implementation {impl!r}, not {name!r}")
-                merged[impl] = cases
-    out = REPORT.parent / "expected-failures.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(merged, indent=1, ensure_ascii=False))
-    return out
+            files.append(path)
+    return files
 
 
 def cmd_run(args: list) -> int:
@@ -118,11 +121,13 @@ def cmd_run(args: list) -> int:
                if "/" in cmd.split()[0] and not Path(cmd.split()[0]).exists()]
     if missing:
         sys.exit("matrix: not built: %s (run conformance/adapters/matrix/install.sh)" % ", ".join(missing))
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
     html = HTML if not only else REPORT.parent / "matrix.html"
     argv = runner() + ["run", "--encoding", "utf-8"]
     for name, _, _, cmd in decoders:
         argv += ["--adapter", f"{name}={cmd}"]
-    argv += ["--expected-failures", str(merged_expected(decoders))]
+    for path in expected_files(decoders):
+        argv += ["--expected-failures", str(path)]
     runs = [
         # The matrix: every vector once per decoder (report and HTML page).
         argv + ["--json", str(REPORT), "--html", str(html)] + args,
@@ -233,6 +238,44 @@ def cmd_expected(args: list) -> int:
 def exhaustive_column() -> dict:
     path = HERE / "exhaustive.json"
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+def cmd_exhaustive(args: list) -> int:
+    max_len, only = "3", None
+    while args:
+        if args[0] == "--max-len" and len(args) > 1:
+            max_len, args = args[1], args[2:]
+        elif args[0] == "--only" and len(args) > 1:
+            only, args = args[1], args[2:]
+        else:
+            sys.exit(f"matrix exhaustive: unknown argument {args[0]!r}")
+    column = exhaustive_column()
+    for name, _, _, cmd in select(only):
+        out = REPORT.parent / f"exhaustive-{name}.json"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        argv = runner() + ["exhaustive", "--adapter", f"{name}={cmd}", "--encodings", "utf-8",
+                           "--op", "decode", "--max-len", max_len, "--max-failures", "3",
+                           "--out", str(REPORT.parent / "exhaustive"), "--json", str(out)]
+        print("matrix:", " ".join(shlex.quote(a) for a in argv), flush=True)
+        status = subprocess.call(argv)
+        if status not in (0, 1) or not out.exists():
+            column[name] = f"not run (the runner exited {status})"
+            continue
+        r = json.loads(out.read_text())
+        rate = f"{r['cases_per_second']:,.0f} cases/s"
+        if r["passed"]:
+            column[name] = f"1–{max_len} bytes: agrees on all {r['cases']:,} ({rate})"
+        else:
+            first = r["disagreements"][0]
+            mismatches = first.get("mismatches", [])
+            cause = (causes.classify([("x", {"input": first["input"]}, mismatches)])["x"]
+                     if mismatches else first["status"])
+            column[name] = (f"1–{max_len} bytes: disagrees, first at `{spaced(first['input'])}` "
+                            f"({cause})")
+    path = HERE / "exhaustive.json"
+    path.write_text(json.dumps(column, indent=2, ensure_ascii=False) + "\n")
+    print(f"matrix: {path} written", flush=True)
+    return 0
 
 
 def by_id(fid: str) -> tuple:
@@ -475,7 +518,8 @@ def cmd_check(args: list) -> int:
 
 
 def main() -> int:
-    commands = {"run": cmd_run, "check": cmd_check, "expected": cmd_expected, "docs": cmd_docs}
+    commands = {"run": cmd_run, "check": cmd_check, "expected": cmd_expected,
+                "exhaustive": cmd_exhaustive, "docs": cmd_docs}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2

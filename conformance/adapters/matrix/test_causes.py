@@ -110,6 +110,18 @@ class Classify(unittest.TestCase):
         self.assertEqual(found["p#1"], "lead-length + noncharacters-rejected")
         self.assertEqual(found["p#3"], causes.UNEXPLAINED)
 
+    def test_stray_swallows(self):
+        found = causes.classify([
+            failure("s#1", "80e282ac", "lossy", ["U+FFFD"]),  # Perl Encode 3.17
+            failure("s#2", "80c3a9bf", "lossy", ["U+FFFD"]),
+            failure("s#3", "41e282ac", "lossy", ["U+0041"]),  # no stray byte first
+            failure("s#4", "80e282ac", "lossy", ["U+20AC"]),  # only the U+FFFD dropped
+        ])
+        self.assertEqual(found["s#1"], "stray-swallows")
+        self.assertEqual(found["s#2"], "stray-swallows")
+        self.assertEqual(found["s#3"], causes.UNEXPLAINED)
+        self.assertEqual(found["s#4"], causes.UNEXPLAINED)
+
 
 class Describe(unittest.TestCase):
     def test_words(self):
