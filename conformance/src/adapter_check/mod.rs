@@ -139,29 +139,7 @@ pub fn expected_case(encoding: &str, op: Op, probe: &Probe, id: String, flags: &
 /// does, a failure when the answer has less than the adapter declared for the case's
 /// encoding and operation (`unsupported`, or a declared field missing).
 pub fn judge_declared(case: &Case, answer: Answer, fields: &[String]) -> CaseResult {
-    let shortfall = match &answer {
-        Answer::Response(obj) if obj.get("unsupported") == Some(&serde_json::Value::Bool(true)) => {
-            Some("answered `unsupported`".to_string())
-        }
-        Answer::Response(obj) => {
-            let missing = handshake::missing_fields(case.op(), fields, obj);
-            (!missing.is_empty()).then(|| format!("no `{}` in the answer", missing.join("`, `")))
-        }
-        _ => None,
-    };
-    let mut r = crate::run::judge(case, answer);
-    if let Some(what) = shortfall {
-        r.message = Some(format!(
-            "{what}, but the handshake declared {} {} with {}",
-            case.encoding,
-            case.op(),
-            fields.join(", ")
-        ));
-        r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
-        r.status = Status::Fail;
-        r.raw = Status::Fail;
-    }
-    r
+    crate::run::judge_declared(case, answer, Some(fields))
 }
 
 /// What a failing result is about, for minimizing: the first field that differed, the

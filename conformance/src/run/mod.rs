@@ -589,46 +589,7 @@ impl Tally<'_> {
                 let fields = declared
                     .declaration()
                     .and_then(|d| d.fields(&case.encoding, case.op()));
-                let shortfall = match (&answer, fields) {
-                    // A chunked answer gives what a streaming decoder gives: checked as
-                    // answered, but it must answer something checkable (below).
-                    _ if case.chunking.is_some() => None,
-                    (Answer::Response(obj), Some(fields)) => {
-                        if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true))
-                        {
-                            Some("answered `unsupported`".to_string())
-                        } else {
-                            let missing = handshake::missing_fields(case.op(), fields, obj);
-                            (!missing.is_empty())
-                                .then(|| format!("no `{}` in the answer", missing.join("`, `")))
-                        }
-                    }
-                    _ => None,
-                };
-                let mut r = judge(case, answer);
-                if case.chunking.is_some() && r.raw == Status::Skip {
-                    r.message = Some(format!(
-                        "declared streaming for {} {} but answered nothing checkable to \
-                         a chunked request ({})",
-                        case.encoding,
-                        case.op(),
-                        r.message.as_deref().unwrap_or("no field")
-                    ));
-                    r.status = Status::Fail;
-                    r.raw = Status::Fail;
-                }
-                if let Some(what) = shortfall {
-                    r.message = Some(format!(
-                        "{what}, but the handshake declared {} {} with {}",
-                        case.encoding,
-                        case.op(),
-                        fields.unwrap_or_default().join(", ")
-                    ));
-                    r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
-                    r.status = Status::Fail;
-                    r.raw = Status::Fail;
-                }
-                r
+                judge_declared(case, answer, fields)
             }
         };
         if matches!(r.raw, Status::Crash | Status::Timeout | Status::Protocol) {
@@ -658,6 +619,52 @@ impl Tally<'_> {
             );
         }
     }
+}
+
+/// Judges an answer like [`judge`], and against the handshake's declaration (`fields`:
+/// what was declared for the case's encoding and operation, if anything): a declared
+/// encoding and operation answered `unsupported` or without a declared field fails, and so
+/// does a chunked case answered with nothing checkable.
+pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) -> CaseResult {
+    let shortfall = match (&answer, fields) {
+        // A chunked answer gives what a streaming decoder gives: checked as
+        // answered, but it must answer something checkable (below).
+        _ if case.chunking.is_some() => None,
+        (Answer::Response(obj), Some(fields)) => {
+            if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true)) {
+                Some("answered `unsupported`".to_string())
+            } else {
+                let missing = handshake::missing_fields(case.op(), fields, obj);
+                (!missing.is_empty())
+                    .then(|| format!("no `{}` in the answer", missing.join("`, `")))
+            }
+        }
+        _ => None,
+    };
+    let mut r = judge(case, answer);
+    if case.chunking.is_some() && r.raw == Status::Skip {
+        r.message = Some(format!(
+            "declared streaming for {} {} but answered nothing checkable to \
+                 a chunked request ({})",
+            case.encoding,
+            case.op(),
+            r.message.as_deref().unwrap_or("no field")
+        ));
+        r.status = Status::Fail;
+        r.raw = Status::Fail;
+    }
+    if let Some(what) = shortfall {
+        r.message = Some(format!(
+            "{what}, but the handshake declared {} {} with {}",
+            case.encoding,
+            case.op(),
+            fields.unwrap_or_default().join(", ")
+        ));
+        r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
+        r.status = Status::Fail;
+        r.raw = Status::Fail;
+    }
+    r
 }
 
 /// Turns an answer into a result (expected failures not applied yet).
