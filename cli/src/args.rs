@@ -85,7 +85,9 @@ pub(crate) struct CheckArgs {
     /// `json`: one JSON object per finding and one for the totals, a line each.
     #[arg(long, value_name = "FORMAT", default_value = "human")]
     pub format: CheckFormat,
-    /// The files; `-` (the default) reads standard input.
+    /// The files; `-` (the default) reads standard input. A directory: every file
+    /// under it that is not hidden or ignored (`.gitignore`), checked in parallel,
+    /// each with a summary line.
     #[arg(value_name = "FILE", default_value = "-")]
     pub files: Vec<PathBuf>,
 }

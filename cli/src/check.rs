@@ -5,8 +5,10 @@ use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use annotate_snippets::{Level, Renderer, Snippet};
 use corrected_utf8::{corrected, DocumentChecker, Event, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 /// Files at least this large get a progress bar (when stderr is a terminal): smaller
 /// ones are checked before a bar would be worth drawing.
@@ -25,6 +27,10 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     let mut totals = Totals::default();
     let terminal = std::io::stderr().is_terminal();
     for path in &args.files {
+        if path.is_dir() {
+            check_tree(path, args.format, &mut out, &mut totals)?;
+            continue;
+        }
         match check_file(path, args.format, &mut out, &mut totals, terminal) {
             Ok(()) => totals.files += 1,
             // One unreadable file does not hide the findings of the others; it makes the
@@ -54,10 +60,88 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     Ok(if failing { Status::Invalid } else { Status::Ok })
 }
 
-fn check_file(
-    path: &std::path::Path,
+/// How many files of a tree are checked in parallel before their outputs are printed:
+/// the outputs wait in memory until then.
+const BATCH: usize = 64;
+
+/// Every file under `dir` that is not hidden or ignored (`.gitignore`, `.ignore`, in a
+/// git repository or not), checked in parallel and printed in path order, each with its
+/// own summary line after its findings.
+fn check_tree(
+    dir: &Path,
     format: CheckFormat,
     out: &mut io::Out,
+    totals: &mut Totals,
+) -> Result<()> {
+    let mut files = Vec::new();
+    for entry in ignore::WalkBuilder::new(dir).require_git(false).build() {
+        match entry {
+            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => files.push(e.into_path()),
+            Ok(_) => {}
+            Err(e) => {
+                out.flush().out()?;
+                io::report(&format!("cannot walk '{}': {e}", dir.display()));
+                totals.unreadable += 1;
+            }
+        }
+    }
+    files.sort();
+    for batch in files.chunks(BATCH) {
+        let checked: Vec<(Vec<u8>, Totals, Result<()>)> = batch
+            .par_iter()
+            .map(|path| {
+                let (mut text, mut t) = (Vec::new(), Totals::default());
+                let result = check_file(path, format, &mut text, &mut t, false);
+                (text, t, result)
+            })
+            .collect();
+        for (path, (text, t, result)) in batch.iter().zip(checked) {
+            out.write_all(&text).out()?;
+            match result {
+                Ok(()) => {
+                    totals.files += 1;
+                    file_summary(out, format, path, &t).out()?;
+                }
+                Err(Failure::Trouble(message)) => {
+                    out.flush().out()?;
+                    io::report(&message);
+                    totals.unreadable += 1;
+                }
+                Err(other) => return Err(other),
+            }
+            totals.errors += t.errors;
+            totals.warnings += t.warnings;
+        }
+    }
+    Ok(())
+}
+
+/// `FILE: 1 error, 2 warnings` (or its JSON object), after a file of a tree.
+fn file_summary(
+    out: &mut dyn Write,
+    format: CheckFormat,
+    path: &Path,
+    t: &Totals,
+) -> std::io::Result<()> {
+    let name = path.display().to_string();
+    if format == CheckFormat::Json {
+        let line = serde_json::json!({"file": name, "errors": t.errors, "warnings": t.warnings});
+        writeln!(out, "{line}")
+    } else {
+        let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        writeln!(
+            out,
+            "{name}: {}, {}",
+            plural(t.errors, "error"),
+            plural(t.warnings, "warning")
+        )
+    }
+}
+
+fn check_file(
+    path: &Path,
+    format: CheckFormat,
+    out: &mut dyn Write,
     totals: &mut Totals,
     terminal: bool,
 ) -> Result<()> {
@@ -110,7 +194,7 @@ fn check_file(
 /// Prints findings and counts them. The checker's callback cannot fail: the first write
 /// error is kept, the findings after it are only counted.
 struct Reporter<'a> {
-    out: &'a mut io::Out,
+    out: &'a mut dyn Write,
     name: String,
     totals: &'a mut Totals,
     format: CheckFormat,

@@ -387,6 +387,29 @@ fn check() {
 }
 
 #[test]
+fn check_tree() {
+    let d = files("check_tree");
+    let tree = d.join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    let write = |file: &str, bytes: &[u8]| std::fs::write(tree.join(file), bytes).unwrap();
+    write(".gitignore", b"ignored.txt\n");
+    write("ignored.txt", b"\x00");
+    write(".hidden", b"\x00");
+    write("b.txt", b"no magic\n");
+    write("a.txt", b"line 1\r\nta\tb\x00\n\xFE\x80x");
+    write("sub/c.txt", &[&MAGIC[..], b"ok\n"].concat());
+    // In path order whatever finishes first; hidden and ignored files are left out.
+    insta::assert_snapshot!(
+        "check_tree",
+        snap(&d, &["check", "--format", "short", "tree", "good.txt"], b"")
+    );
+    insta::assert_snapshot!(
+        "check_tree_json",
+        snap(&d, &["check", "--format", "json", "tree/sub"], b"")
+    );
+}
+
+#[test]
 fn check_errors() {
     let d = files("check_errors");
     insta::assert_snapshot!(
