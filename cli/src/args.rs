@@ -72,15 +72,22 @@ pub(crate) struct EncodeArgs {
 
 /// Check Corrected UTF-8 documents: the magic number, errors and warnings.
 ///
-/// Prints `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)` for each finding, then a
-/// summary. Exits 1 if there is an error (or, with --strict, a warning: a reserved span
+/// Shows each finding on its line with a caret under it (`--format short`: prints
+/// `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)`), then a summary. Exits 1 if there is an error (or, with --strict, a warning: a reserved span
 /// or an inner magic number is one). Works in constant memory on input of any size.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Exit 1 on warnings too.
     #[arg(long)]
     pub strict: bool,
-    /// The files; `-` (the default) reads standard input.
+    /// `human`: each finding on its line with a caret, as a compiler shows errors;
+    /// `short`: one line per finding, `FILE:LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`;
+    /// `json`: one JSON object per finding and one for the totals, a line each.
+    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    pub format: CheckFormat,
+    /// The files; `-` (the default) reads standard input. A directory: every file
+    /// under it that is not hidden or ignored (`.gitignore`), checked in parallel,
+    /// each with a summary line.
     #[arg(value_name = "FILE", default_value = "-")]
     pub files: Vec<PathBuf>,
 }
@@ -89,7 +96,7 @@ pub(crate) struct CheckArgs {
 /// and code point, or the error or reserved span, its span and why, for each encoding.
 ///
 /// Encodings are side by side (`--layout columns`) when that fits the width (COLUMNS if
-/// set, else 80 on a terminal; a pipe or a file has no limit), else one after another
+/// set, else the terminal's; a pipe or a file has no limit), else one after another
 /// (`--layout stacked`).
 #[derive(Debug, Args)]
 pub(crate) struct ExplainArgs {
@@ -146,6 +153,17 @@ pub(crate) struct TranscodeArgs {
 pub(crate) type Selection = Vec<Encoding>;
 
 /// How `explain` arranges several encodings.
+/// How `check` prints its findings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CheckFormat {
+    /// The finding's line with a caret under it.
+    Human,
+    /// One line per finding, for scripts.
+    Short,
+    /// JSON lines.
+    Json,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Layout {
     /// Side by side, one column per encoding.

@@ -35,9 +35,9 @@ pub(crate) fn run(args: &ExplainArgs) -> Result<Status> {
     Ok(Status::Ok)
 }
 
-/// The width the output should fit: `COLUMNS` when set (as `ls` reads it), else 80 on a
-/// terminal (its real width would need a terminal-size dependency; `export COLUMNS` or
-/// `--layout columns` for a wide one); `None`, no limit, for a pipe or a file.
+/// The width the output should fit: `COLUMNS` when set (as `ls` reads it), else the
+/// terminal's width (80 if the terminal does not say); `None`, no limit, for a pipe or
+/// a file.
 fn output_width() -> Option<usize> {
     let columns = std::env::var("COLUMNS").ok();
     if let Some(n) = columns
@@ -46,7 +46,10 @@ fn output_width() -> Option<usize> {
     {
         return Some(n);
     }
-    std::io::stdout().is_terminal().then_some(80)
+    let stdout = std::io::stdout();
+    stdout
+        .is_terminal()
+        .then(|| terminal_size::terminal_size_of(&stdout).map_or(80, |(w, _)| usize::from(w.0)))
 }
 
 /// Explains one encoding.

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod args;
+mod bulk;
 mod check;
 mod codepoint;
 mod decode;

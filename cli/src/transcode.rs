@@ -14,12 +14,13 @@
 //!   code point it decodes to); a longer code is a `limit-exceeded` decoding error.
 
 use crate::args::TranscodeArgs;
+use crate::bulk::{corrected_to_utf8, utf8_to_corrected};
 use crate::codepoint::{no_encoding, CodePoint};
 use crate::decode::{new_decoder, EventSink, PushTo};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use corrected_utf8::{
-    corrected::MAGIC, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located,
-    ReservedSpan,
+    corrected::{self, fast, MAGIC},
+    utf8, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located, ReservedSpan,
 };
 use std::io::Write;
 
@@ -121,6 +122,22 @@ pub(crate) struct Transcoder {
     encoder: Encoder,
 }
 
+/// The first careful step after a stretch transcoded in bulk: a few code points, enough
+/// to get past a problem (or write its U+FFFD) and back to the fast path.
+const CAREFUL_MIN: usize = 16;
+
+/// The longest careful step, reached by doubling the step after each bulk stretch
+/// shorter than [`BULK_MIN`]: input with a problem every few bytes goes at the careful
+/// path's speed, without a fast-path attempt per problem.
+const CAREFUL_MAX: usize = 4096;
+
+/// A bulk stretch at least this long resets the careful step to [`CAREFUL_MIN`].
+const BULK_MIN: usize = 32;
+
+/// The most bytes a bulk conversion validates at once, so that a problem every few
+/// hundred bytes does not have each attempt validate the whole rest of the chunk.
+const WINDOW: usize = 4096;
+
 struct Encoder {
     to: Encoding,
     replace: bool,
@@ -171,8 +188,74 @@ impl Transcoder {
                 self.decoder.push_to(&MAGIC[..matched], &mut self.encoder);
             }
         }
-        self.decoder.push_to(chunk, &mut self.encoder);
+        let mut step = CAREFUL_MIN;
+        while !chunk.is_empty() && self.encoder.problem.is_none() {
+            let bulk = self.bulk(chunk);
+            chunk = &chunk[bulk..];
+            step = if bulk >= BULK_MIN {
+                CAREFUL_MIN
+            } else {
+                (2 * step).min(CAREFUL_MAX)
+            };
+            let careful = chunk.len().min(step);
+            self.decoder.push_to(&chunk[..careful], &mut self.encoder);
+            chunk = &chunk[careful..];
+        }
         self.encoder.problem.clone()
+    }
+
+    /// Transcodes in bulk, with the fast paths, the longest prefix of `chunk` that has
+    /// no problem and whose every code point has an encoding in the target (exactly
+    /// what the decoder and encoder would write for it); returns its length. Nothing
+    /// when the decoder is in the middle of a sequence or a reserved span, or the pair
+    /// of encodings has no fast path (UTF-∞-8).
+    fn bulk(&mut self, chunk: &[u8]) -> usize {
+        let offset = self.decoder.offset();
+        let idle = match &self.decoder {
+            Decoder::CorrectedUtf8(d) => *d == corrected::StreamDecoder::new().starting_at(offset),
+            Decoder::Utf8(d) => *d == utf8::StreamDecoder::new().starting_at(offset),
+            Decoder::UtfInf8(_) => false,
+        };
+        if !idle {
+            return 0;
+        }
+        let out = &mut self.encoder.out;
+        let mut done = 0;
+        while done < chunk.len() {
+            let window = &chunk[done..chunk.len().min(done + WINDOW)];
+            let (valid, written) = match (self.from, self.encoder.to) {
+                (Encoding::CorrectedUtf8, Encoding::Utf8) => {
+                    let valid = corrected_valid(window);
+                    (valid.len(), corrected_to_utf8(valid, out))
+                }
+                (Encoding::Utf8, Encoding::CorrectedUtf8) => {
+                    let valid = utf8_valid(window);
+                    (valid.len(), utf8_to_corrected(valid, out))
+                }
+                // Every code point has an encoding in its own encoding: the same bytes.
+                (Encoding::CorrectedUtf8, Encoding::CorrectedUtf8) => {
+                    let valid = corrected_valid(window);
+                    out.extend_from_slice(valid);
+                    (valid.len(), valid.len())
+                }
+                (Encoding::Utf8, Encoding::Utf8) => {
+                    let valid = utf8_valid(window);
+                    out.extend_from_slice(valid);
+                    (valid.len(), valid.len())
+                }
+                _ => (0, 0),
+            };
+            done += written;
+            // Go on only past a window valid to its end, or up to a sequence cut by its
+            // end (the next window starts with that sequence).
+            if written == 0 || written < valid || valid + corrected::MAX_LEN <= window.len() {
+                break;
+            }
+        }
+        if done > 0 {
+            self.decoder = self.from.new_decoder().starting_at(offset + done as u64);
+        }
+        done
     }
 
     /// Ends the input (a short prefix of the magic number is text, an unfinished
@@ -189,6 +272,23 @@ impl Transcoder {
     /// The bytes the last `push` or `finish` produced.
     pub(crate) fn output(&self) -> &[u8] {
         &self.encoder.out
+    }
+}
+
+/// The longest prefix of `bytes` that is whole valid Corrected UTF-8 sequences: up to
+/// the first error or reserved span (a sequence cut short by the end is one).
+fn corrected_valid(bytes: &[u8]) -> &[u8] {
+    match fast::validate(bytes) {
+        Ok(()) => bytes,
+        Err(e) => &bytes[..e.offset as usize],
+    }
+}
+
+/// The longest prefix of `bytes` that is whole valid UTF-8 sequences.
+fn utf8_valid(bytes: &[u8]) -> &[u8] {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => bytes,
+        Err(e) => &bytes[..e.valid_up_to()],
     }
 }
 
@@ -273,6 +373,101 @@ mod tests {
                 (text.as_bytes(), None),
                 "chunk size {size}"
             );
+        }
+    }
+
+    /// Long mixed text with a problem of each kind every so often, transcoded at chunk
+    /// sizes around the fast path's windows, with and without `--replace`, against the
+    /// codec's lossy decoders (the careful path's meaning, independently).
+    #[test]
+    fn bulk_and_careful_paths_agree_at_every_chunking() {
+        let text: Vec<u32> = "Größe 大小 🦀 naïve\n".chars().map(u32::from).collect();
+        let mut cps = Vec::new();
+        for i in 0..400 {
+            cps.extend(&text[..i % text.len()]);
+            cps.push([0x41, 0x85, 0x10_FFFF, 0x11_0000, 0xFFFD][i % 5]);
+        }
+        let to_utf8 = |cps: &[u32]| -> Vec<u8> {
+            cps.iter()
+                .map(|&c| char::from_u32(c).unwrap_or('\u{FFFD}'))
+                .collect::<String>()
+                .into_bytes()
+        };
+        // Corrected UTF-8 in: U+0085 has no encoding there, so it is left out; errors and
+        // reserved spans are spliced in.
+        let kept: Vec<u32> = cps.iter().copied().filter(|&c| c != 0x85).collect();
+        let mut corrected_in = Vec::new();
+        for (i, &c) in kept.iter().enumerate() {
+            corrected_in.extend(corrected::encode([c]).unwrap());
+            if i % 97 == 0 {
+                corrected_in.extend_from_slice([&b"\xFE\x80"[..], b"\x80", b"\xE0\x80"][i % 3]);
+            }
+        }
+        let lossy = corrected::decode_lossy(&corrected_in);
+        let want = to_utf8(&lossy);
+        // UTF-8 in: U+0085 is there, above U+10FFFF is not.
+        let scalar: Vec<u32> = cps.iter().copied().filter(|&c| c <= 0x10_FFFF).collect();
+        let mut utf8_in = to_utf8(&scalar);
+        utf8_in.splice(100..100, *b"\xFF\xC3");
+        let replaced: Vec<u32> = corrected_utf8::utf8::decode_lossy(&utf8_in)
+            .into_iter()
+            .map(|c| if (0x80..0xA0).contains(&c) { 0xFFFD } else { c })
+            .collect();
+        let want_corrected = corrected::encode(replaced).unwrap();
+        for size in [1, 5, 64, 4095, 4096, 4097, 20_000, 1 << 20] {
+            let (out, p) = run(
+                Encoding::CorrectedUtf8,
+                Encoding::Utf8,
+                true,
+                &corrected_in,
+                size,
+            );
+            assert_eq!((out == want, p), (true, None), "chunk size {size}");
+            let (out, p) = run(
+                Encoding::Utf8,
+                Encoding::CorrectedUtf8,
+                true,
+                &utf8_in,
+                size,
+            );
+            assert_eq!(
+                (out == want_corrected, p),
+                (true, None),
+                "chunk size {size}"
+            );
+            // Without --replace: the first problem, and everything before it.
+            let (out, p) = run(
+                Encoding::CorrectedUtf8,
+                Encoding::Utf8,
+                false,
+                &corrected_in,
+                size,
+            );
+            let first = corrected::events(&corrected_in)
+                .located()
+                .position(|l| !matches!(l.event, Event::CodePoint(c) if c <= 0x10_FFFF));
+            let first = first.unwrap();
+            assert_eq!(out, to_utf8(&lossy[..first]), "chunk size {size}");
+            assert!(p.is_some());
+            let (out, p) = run(
+                Encoding::Utf8,
+                Encoding::CorrectedUtf8,
+                false,
+                &utf8_in,
+                size,
+            );
+            let c1 = scalar.iter().position(|&c| c == 0x85).unwrap();
+            assert_eq!(
+                out,
+                corrected::encode(scalar[..c1].iter().copied()).unwrap()
+            );
+            assert!(matches!(
+                p,
+                Some(Problem::Encode {
+                    kind: ErrorKind::C1Control,
+                    ..
+                })
+            ));
         }
     }
 

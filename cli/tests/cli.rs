@@ -331,23 +331,81 @@ fn encode_errors() {
 #[test]
 fn check() {
     let d = files("check");
-    insta::assert_snapshot!("check_good", snap(&d, &["check", "good.txt"], b""));
+    insta::assert_snapshot!(
+        "check_good",
+        snap(&d, &["check", "--format", "short", "good.txt"], b"")
+    );
     insta::assert_snapshot!(
         "check_bad",
-        snap(&d, &["check", "bad.txt", "good.txt"], b"")
+        snap(
+            &d,
+            &["check", "--format", "short", "bad.txt", "good.txt"],
+            b""
+        )
     );
-    insta::assert_snapshot!("check_stdin_warning", snap(&d, &["check"], b"no magic\n"));
+    insta::assert_snapshot!(
+        "check_stdin_warning",
+        snap(&d, &["check", "--format", "short"], b"no magic\n")
+    );
     insta::assert_snapshot!(
         "check_strict",
-        snap(&d, &["check", "--strict", "-"], b"no magic\n")
+        snap(
+            &d,
+            &["check", "--format", "short", "--strict", "-"],
+            b"no magic\n"
+        )
     );
-    insta::assert_snapshot!("check_empty", snap(&d, &["check", "empty.txt"], b""));
+    insta::assert_snapshot!(
+        "check_empty",
+        snap(&d, &["check", "--format", "short", "empty.txt"], b"")
+    );
     // Reserved spans are warnings: the document stays valid, unless `--strict`.
     let reserved = [&MAGIC[..], b"a\xFE\x80\x80b\xFFc\n"].concat();
-    insta::assert_snapshot!("check_reserved", snap(&d, &["check"], &reserved));
+    insta::assert_snapshot!(
+        "check_reserved",
+        snap(&d, &["check", "--format", "short"], &reserved)
+    );
     insta::assert_snapshot!(
         "check_reserved_strict",
-        snap(&d, &["check", "--strict"], &reserved)
+        snap(&d, &["check", "--format", "short", "--strict"], &reserved)
+    );
+    // The default: each finding on its line, with a caret, as rustc shows errors; and
+    // JSON lines.
+    insta::assert_snapshot!(
+        "check_bad_human",
+        snap(&d, &["check", "bad.txt", "good.txt"], b"")
+    );
+    insta::assert_snapshot!("check_reserved_human", snap(&d, &["check"], &reserved));
+    insta::assert_snapshot!(
+        "check_bad_json",
+        snap(
+            &d,
+            &["check", "--format", "json", "bad.txt", "good.txt"],
+            b""
+        )
+    );
+}
+
+#[test]
+fn check_tree() {
+    let d = files("check_tree");
+    let tree = d.join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    let write = |file: &str, bytes: &[u8]| std::fs::write(tree.join(file), bytes).unwrap();
+    write(".gitignore", b"ignored.txt\n");
+    write("ignored.txt", b"\x00");
+    write(".hidden", b"\x00");
+    write("b.txt", b"no magic\n");
+    write("a.txt", b"line 1\r\nta\tb\x00\n\xFE\x80x");
+    write("sub/c.txt", &[&MAGIC[..], b"ok\n"].concat());
+    // In path order whatever finishes first; hidden and ignored files are left out.
+    insta::assert_snapshot!(
+        "check_tree",
+        snap(&d, &["check", "--format", "short", "tree", "good.txt"], b"")
+    );
+    insta::assert_snapshot!(
+        "check_tree_json",
+        snap(&d, &["check", "--format", "json", "tree/sub"], b"")
     );
 }
 
@@ -356,7 +414,11 @@ fn check_errors() {
     let d = files("check_errors");
     insta::assert_snapshot!(
         "check_unreadable_among_others",
-        snap(&d, &["check", "nope.txt", "good.txt"], b"")
+        snap(
+            &d,
+            &["check", "--format", "short", "nope.txt", "good.txt"],
+            b""
+        )
     );
     insta::assert_snapshot!("check_bad_flag", snap(&d, &["check", "--pedantic"], b""));
 }

@@ -1,6 +1,7 @@
 //! Corrected UTF-8 documents (files): the magic number, errors and warnings, each with a
 //! byte offset and a line and column (`docs/semantics.md` §2.6).
 
+use crate::corrected::fast;
 use crate::corrected::StreamDecoder;
 use crate::corrected::MAGIC;
 use crate::error::ErrorKind;
@@ -311,6 +312,73 @@ impl DocumentChecker {
         decoder.push(rest, |event| text.event(event, &mut sink));
     }
 
+    /// Checks the next chunk exactly as [`push`](DocumentChecker::push) does (the same
+    /// findings in the same order, for any chunking, mixed with `push` or not), many
+    /// times faster on text with little to report: a stretch of whole sequences with
+    /// nothing to report is validated with [`fast`] and counted in bulk (lines are its
+    /// U+000A bytes, columns its bytes that are not continuation bytes), and only the
+    /// bytes from something to report on go through the per-code-point path.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{check_document, corrected, DocumentChecker, FindingKind};
+    /// let text = corrected::encode("Größe\n大小 🦀\r\n".chars().map(u32::from)).unwrap();
+    /// let file = [&corrected::MAGIC[..], &text].concat();
+    /// let mut found = Vec::new();
+    /// let mut checker = DocumentChecker::new();
+    /// for chunk in file.chunks(5) {
+    ///     checker.push_fast(chunk, |f| found.push(f));
+    /// }
+    /// checker.finish(|f| found.push(f));
+    /// assert_eq!(found, check_document(&file));
+    /// assert_eq!((found[0].kind, found[0].line, found[0].column), (FindingKind::Cr, 2, 5));
+    /// ```
+    pub fn push_fast<F: FnMut(Finding)>(&mut self, chunk: &[u8], mut sink: F) {
+        let mut rest = chunk;
+        let mut step = CAREFUL_MIN;
+        while !rest.is_empty() {
+            let quiet = self.skip_quiet(rest);
+            rest = &rest[quiet..];
+            // Careful steps grow while there is something to report every few bytes (a
+            // hostile file is checked at the per-code-point path's speed, without a
+            // scan per finding) and start small again after a quiet stretch.
+            step = if quiet >= QUIET_MIN {
+                CAREFUL_MIN
+            } else {
+                (2 * step).min(CAREFUL_MAX)
+            };
+            let careful = rest.len().min(step);
+            self.push(&rest[..careful], &mut sink);
+            rest = &rest[careful..];
+        }
+    }
+
+    /// Moves past the longest prefix of `bytes` made of whole valid sequences with
+    /// nothing to report, counting it in bulk; returns its length. Nothing when the
+    /// checker is not between two code points with nothing held back (the magic number
+    /// still undecided, a sequence or a reserved span in progress, a magic number's
+    /// start held).
+    fn skip_quiet(&mut self, bytes: &[u8]) -> usize {
+        let offset = self.decoder.offset();
+        let idle = StreamDecoder::new().starting_at(offset);
+        if !matches!(self.magic, Magic::Decided) || self.text.held > 0 || self.decoder != idle {
+            return 0;
+        }
+        let quiet = &bytes[..fast::quiet_len(bytes)];
+        // Everything before the first error span is valid and it starts a sequence (a
+        // sequence cut short by the end of `quiet` is such a span).
+        let quiet = match fast::validate(quiet) {
+            Ok(()) => quiet,
+            Err(e) => &quiet[..e.offset as usize],
+        };
+        if !quiet.is_empty() {
+            self.text.advance(quiet);
+            self.decoder = idle.starting_at(offset + quiet.len() as u64);
+        }
+        quiet.len()
+    }
+
     /// Ends the file: reports what is still open, then `missing-final-newline`.
     ///
     /// # Examples
@@ -359,6 +427,17 @@ impl DocumentChecker {
         decoder.push(&MAGIC[..held], |event| text.event(event, sink));
     }
 }
+
+/// The first careful step of [`DocumentChecker::push_fast`] after a quiet stretch: a
+/// few code points, enough for a finding and a CR LF.
+const CAREFUL_MIN: usize = 16;
+
+/// The longest careful step, reached by doubling the step after each quiet stretch
+/// shorter than [`QUIET_MIN`].
+const CAREFUL_MAX: usize = 4096;
+
+/// A quiet stretch at least this long resets the careful step to [`CAREFUL_MIN`].
+const QUIET_MIN: usize = 32;
 
 /// The magic number's code points. Four consecutive code point events equal to these are
 /// exactly its bytes, since every code point has one encoding.
@@ -426,6 +505,22 @@ impl Text {
         for (&cp, at) in MAGIC_CODE_POINTS[..held].iter().zip(MAGIC_OFFSETS) {
             self.character(self.held_offset + at, Event::CodePoint(cp), false, sink);
         }
+    }
+
+    /// Moves past `bytes` as [`character`](Text::character) would, one code point at a
+    /// time: they are whole valid sequences with nothing to report, and nothing is held.
+    fn advance(&mut self, bytes: &[u8]) {
+        let newlines = fast::count_newlines(bytes);
+        let line = if newlines == 0 {
+            bytes
+        } else {
+            self.line += newlines as u64;
+            self.column = 1;
+            // The bytes after the last U+000A (`rsplit` always yields one piece).
+            bytes.rsplit(|&b| b == b'\n').next().unwrap_or(bytes)
+        };
+        self.column += fast::utf32_len(line) as u64;
+        self.ended_with_newline = Some(bytes.last() == Some(&b'\n'));
     }
 
     /// One event of the text at `offset`; `in_magic` when it is part of a complete

@@ -34,6 +34,76 @@ fn findings_are(file: &[u8], expected: &[F]) {
     }
     let singles: Vec<&[u8]> = file.chunks(1).collect();
     assert_eq!(streamed(&singles), all);
+    fast_agrees(file);
+}
+
+/// `push_fast` gives `check_document`'s findings in chunks of every size, and split at
+/// every point.
+#[track_caller]
+fn fast_agrees(file: &[u8]) {
+    let all = check_document(file);
+    let fast = |chunks: &mut dyn Iterator<Item = &[u8]>| {
+        let mut checker = DocumentChecker::new();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            checker.push_fast(chunk, |f| out.push(f));
+        }
+        checker.finish(|f| out.push(f));
+        out
+    };
+    assert_eq!(fast(&mut [file].into_iter()), all, "whole {file:02X?}");
+    for size in 1..=file.len() {
+        assert_eq!(fast(&mut file.chunks(size)), all, "chunks of {size}");
+    }
+    for split in 0..=file.len() {
+        let (a, b) = file.split_at(split);
+        assert_eq!(fast(&mut [a, b].into_iter()), all, "split at {split}");
+    }
+}
+
+/// Long quiet stretches (past the fast path's 64-byte blocks) around each thing a
+/// document check reports or holds back, at every position in a block.
+#[test]
+fn push_fast_agrees_around_every_finding() {
+    let quiet = "Größe 大小 🦀 naïve\n".repeat(5);
+    let loud: [&[u8]; 14] = [
+        b"\r\n",
+        b"\x00",
+        b"\t",
+        b"\x1F",
+        &enc(&[0x2028]),
+        &enc(&[0x2029]),
+        &enc(&[0x2027, 0x202A, 0x2019]), // their neighbours are quiet
+        &MAGIC,
+        &MAGIC[..3],
+        &MAGIC[..6],
+        b"\xE1\x9E",
+        b"\xFE\x80\x80",
+        b"\x80",
+        b"\xF0\x80",
+    ];
+    for (i, loud) in loud.iter().enumerate() {
+        for pad in 0..70 {
+            let mut file = MAGIC.to_vec();
+            file.extend_from_slice(&quiet.as_bytes()[..pad]);
+            file.extend_from_slice(loud);
+            file.extend_from_slice(quiet.as_bytes());
+            file.extend_from_slice(loud);
+            let all = check_document(&file);
+            for size in [1, 7, 64, 65, 66, 100, file.len()] {
+                let mut checker = DocumentChecker::new();
+                let mut got = Vec::new();
+                for chunk in file.chunks(size) {
+                    checker.push_fast(chunk, |f| got.push(f));
+                }
+                checker.finish(|f| got.push(f));
+                assert_eq!(got, all, "loud {i}, pad {pad}, chunks of {size}");
+            }
+            if i == 0 && pad < 3 {
+                fast_agrees(&file);
+            }
+        }
+    }
 }
 
 fn streamed(chunks: &[&[u8]]) -> Vec<Finding> {

@@ -18,7 +18,10 @@ use corrected_utf8::{
 /// * findings are in offset order, `missing-magic` first, no two others at one offset,
 ///   and each kind has its severity;
 /// * a [`DocumentChecker`] fed the input's chunks, or 1-byte chunks between empty ones,
-///   gives the same findings, and so does the same checker reused after `finish()`.
+///   gives the same findings, and so does the same checker reused after `finish()`;
+/// * so does [`DocumentChecker::push_fast`] (bulk over quiet stretches), fed the input's
+///   chunks, the whole file, and chunks of every size up to [`EVERY_SIZE_UP_TO`] bytes
+///   (every size when the file is no longer), alternating with `push` in the last case.
 pub fn document(bytes: &[u8]) {
     let ctx = Ctx::new("document", bytes);
     let input = ChunkedInput::from_bytes(bytes);
@@ -93,6 +96,8 @@ pub fn document(bytes: &[u8]) {
         );
     }
 
+    fast_agrees(&ctx, &input, &findings);
+
     let mut got = findings.iter();
     let mut sink = |f: Finding| {
         ensure_eq!(
@@ -114,6 +119,43 @@ pub fn document(bytes: &[u8]) {
         got.next(),
         "DocumentChecker in 1-byte chunks: findings missing"
     );
+}
+
+/// The chunk sizes up to which `document` feeds [`DocumentChecker::push_fast`] each
+/// file in every size: past the fast path's 64-byte blocks and the 6 bytes a sequence
+/// can take.
+const EVERY_SIZE_UP_TO: usize = 80;
+
+/// `push_fast` gives `findings` for `file` in chunks of every size (and the input's own
+/// chunks, and the whole file at once); in odd sizes, every other chunk goes through
+/// `push`, since the two may be mixed.
+fn fast_agrees(ctx: &Ctx, input: &ChunkedInput, findings: &[Finding]) {
+    let file = input.data;
+    let input_chunks: Vec<&[u8]> = input.chunks().collect();
+    let mut chunkings = vec![input_chunks, vec![file]];
+    for size in 1..=file.len().min(EVERY_SIZE_UP_TO) {
+        chunkings.push(file.chunks(size).collect());
+    }
+    for chunks in chunkings {
+        let size = chunks.first().map_or(0, |c| c.len());
+        let mut got = Vec::new();
+        let mut checker = DocumentChecker::new();
+        for (i, chunk) in chunks.iter().enumerate() {
+            if size % 2 == 1 && i % 2 == 1 {
+                checker.push(chunk, |f| got.push(f));
+            } else {
+                checker.push_fast(chunk, |f| got.push(f));
+            }
+        }
+        checker.finish(|f| got.push(f));
+        ensure_eq!(
+            ctx,
+            findings,
+            &got[..],
+            "DocumentChecker::push_fast (first chunk {size} bytes, {} chunks) vs check_document",
+            chunks.len()
+        );
+    }
 }
 
 /// SPEC §2.6, over the one-shot events of the text.

@@ -266,6 +266,34 @@ const fn is_continuation(b: u8) -> bool {
     (b as i8) < -64
 }
 
+/// The number of bytes before the first one that starts something the document checker
+/// reports or holds back (a C0 control other than U+000A, U+2028, U+2029, or U+10E7D,
+/// the magic number's first code point), whether or not `bytes` are valid: the stretch
+/// [`DocumentChecker::push_fast`](crate::DocumentChecker::push_fast) may count in bulk
+/// once validated.
+// Its one `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
+pub(crate) fn quiet_len(bytes: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if InstructionSet::Avx2.is_available() {
+        // SAFETY: the CPU has AVX2, just checked (and cached by `std`).
+        return unsafe { x86::quiet_len_avx2(bytes) };
+    }
+    portable::quiet_len(bytes)
+}
+
+/// The number of `0A` bytes in `bytes`: the lines a quiet stretch ends.
+// Its one `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
+pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if InstructionSet::Avx2.is_available() {
+        // SAFETY: the CPU has AVX2, just checked (and cached by `std`).
+        return unsafe { x86::count_newlines_avx2(bytes) };
+    }
+    portable::count_newlines(bytes)
+}
+
 /// Decodes `bytes` into `out`: the number of code points written, or the first error
 /// span exactly as [`corrected::decode`] reports it.
 ///
@@ -435,5 +463,86 @@ pub fn encode_from_utf32_with(
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
         InstructionSet::Avx512 => unsafe { x86::encode_avx512(codepoints, out) },
         _ => portable::encode(codepoints, out),
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// The first position where a document check has something to report or hold back,
+    /// one byte at a time.
+    fn naive_quiet_len(bytes: &[u8]) -> usize {
+        (0..bytes.len())
+            .find(|&i| {
+                let rest = &bytes[i..];
+                (rest[0] < 0x20 && rest[0] != b'\n')
+                    || rest.starts_with(&[0xE1, 0x9E, 0x88])
+                    || rest.starts_with(&[0xE1, 0x9E, 0x89])
+                    || rest.starts_with(&[0xEF, 0xB7, 0x9D])
+            })
+            .unwrap_or(bytes.len())
+    }
+
+    #[test]
+    fn count_newlines_counts_past_a_lane_s_255() {
+        for len in [
+            0,
+            1,
+            31,
+            32,
+            33,
+            32 * 255 - 1,
+            32 * 255,
+            32 * 255 + 1,
+            3 * 32 * 255 + 7,
+        ] {
+            for fill in [b'\n', b'a'] {
+                let mut bytes = alloc::vec![fill; len];
+                bytes.extend_from_slice(b"\n\x0B\x0A\x8A");
+                let want = bytes.iter().filter(|&&b| b == b'\n').count();
+                assert_eq!(portable::count_newlines(&bytes), want, "{len}");
+                assert_eq!(count_newlines(&bytes), want, "{len}");
+            }
+        }
+    }
+
+    #[test]
+    fn quiet_len_stops_at_the_first_loud_byte_in_every_copy() {
+        let loud: [&[u8]; 6] = [
+            b"\x00",
+            b"\x1F",
+            b"\xE1\x9E\x88",
+            b"\xE1\x9E\x89",
+            b"\xEF\xB7\x9D",
+            b"\r",
+        ];
+        // Near misses, which are quiet: U+000A, other E1 9E and EF B7 sequences, cut ones.
+        let quiet = b"ab\n\xE1\x9E\x8A\xE1\x9D\x88\xEF\xB7\x9E\xEF\xB6\x9D \x20\x7F\xFE";
+        for len in [0, 1, 63, 64, 65, 66, 67, 130, 200] {
+            for at in 0..len {
+                for loud in loud {
+                    let mut bytes: Vec<u8> = quiet.iter().copied().cycle().take(len).collect();
+                    bytes.splice(at..at, loud.iter().copied());
+                    let want = naive_quiet_len(&bytes);
+                    assert!(want <= at, "{bytes:02X?}");
+                    assert_eq!(portable::quiet_len(&bytes), want, "{bytes:02X?}");
+                    assert_eq!(quiet_len(&bytes), want, "{bytes:02X?}");
+                }
+            }
+            let bytes: Vec<u8> = quiet.iter().copied().cycle().take(len).collect();
+            let newlines = bytes.iter().filter(|&&b| b == b'\n').count();
+            assert_eq!(portable::count_newlines(&bytes), newlines);
+            assert_eq!(count_newlines(&bytes), newlines);
+            assert_eq!(naive_quiet_len(&bytes), len);
+            assert_eq!(portable::quiet_len(&bytes), len);
+            assert_eq!(quiet_len(&bytes), len);
+            // Cut at the end: not loud, whatever follows.
+            for cut in [&b"\xE1"[..], b"\xE1\x9E", b"\xEF\xB7"] {
+                let bytes = [&bytes[..], cut].concat();
+                assert_eq!(quiet_len(&bytes), bytes.len());
+            }
+        }
     }
 }

@@ -136,6 +136,50 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
     Ok(())
 }
 
+/// Bytes per block of [`quiet_len`]: two AVX2 registers.
+const QUIET_BLOCK: usize = 64;
+
+/// Whether the byte `x`, followed by `y` and `z` (`00` past the end), starts something a
+/// document check reports or holds back: a C0 control other than U+000A (U+0000
+/// included), U+2028 or U+2029 (`E1 9E 88`, `E1 9E 89`), or U+10E7D (`EF B7 9D`, the
+/// magic number's first code point). Non-short-circuiting, so that blocks vectorize.
+#[inline(always)]
+fn loud(x: u8, y: u8, z: u8) -> bool {
+    let control = (x < 0x20) & (x != b'\n');
+    let separator = (x == 0xE1) & (y == 0x9E) & ((z | 1) == 0x89);
+    let magic = (x == 0xEF) & (y == 0xB7) & (z == 0x9D);
+    control | separator | magic
+}
+
+/// The number of bytes before the first one that is [`loud`]: whole blocks of
+/// [`QUIET_BLOCK`] bytes are tested at once (LLVM vectorizes the loop), the block with
+/// the first loud byte and the tail byte by byte. Inlined into each instruction set's
+/// copy.
+#[inline(always)]
+pub(super) fn quiet_len(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(block) = bytes.get(at..at + QUIET_BLOCK + 2) {
+        let mut any = false;
+        for i in 0..QUIET_BLOCK {
+            any |= loud(block[i], block[i + 1], block[i + 2]);
+        }
+        if any {
+            break;
+        }
+        at += QUIET_BLOCK;
+    }
+    let byte = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    while at < bytes.len() && !loud(bytes[at], byte(at + 1), byte(at + 2)) {
+        at += 1;
+    }
+    at
+}
+
+/// The number of `0A` bytes in `bytes`.
+pub(super) fn count_newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
 /// Decodes valid Corrected UTF-8 `bytes[i..]` into `out[o..]`; returns the final
 /// output position.
 ///
