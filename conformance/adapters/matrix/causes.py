@@ -333,15 +333,23 @@ def _stray_swallows(case: dict, mismatches: list) -> bool:
     return any(cp != 0xFFFD for cp in dropped)
 
 
+def explanations(case: dict, mismatches: list) -> list:
+    """Every set of one or two deviations whose model gives the decoder's answer."""
+    pool = ENCODE if "codepoint" in case else DECODE
+    sets = [frozenset([d]) for d in pool] + [frozenset(p) for p in itertools.combinations(pool, 2)]
+    return [s for s in sets if _matches(case, mismatches, set(s))]
+
+
+def name(causes: frozenset) -> str:
+    """The cause string of a set of deviations, in CAUSES order."""
+    return " + ".join(d for d in CAUSES if d in causes)
+
+
 def classify(failures: list) -> dict:
     """failures: [(id, case, mismatches)] of one decoder -> {id: cause string}.
 
     A cause string is one deviation id, several joined with " + ", or UNEXPLAINED."""
-    explains = {}
-    for fid, case, mismatches in failures:
-        pool = ENCODE if "codepoint" in case else DECODE
-        sets = [frozenset([d]) for d in pool] + [frozenset(p) for p in itertools.combinations(pool, 2)]
-        explains[fid] = [s for s in sets if _matches(case, mismatches, set(s))]
+    explains = {fid: explanations(case, mismatches) for fid, case, mismatches in failures}
     # Greedy: singles before pairs; then pairs of deviations already named for this
     # decoder; then the explanation covering the most failures.
     result, left, named = {}, set(explains), set()
@@ -358,6 +366,6 @@ def classify(failures: list) -> dict:
         best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s], sorted(s)))
         named |= best
         for fid in [f for f in left if best in explains[f]]:
-            result[fid] = " + ".join(d for d in list(CAUSES) if d in best)
+            result[fid] = name(best)
             left.discard(fid)
     return result
