@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Mutation testing of the codec with cargo-mutants: two test sets, one table.
 
-    conformance/scripts/mutants.py run vectors [--shard K/N] [--out DIR]
-    conformance/scripts/mutants.py run all --survivors-of DIR [--out DIR]
+    conformance/scripts/mutants.py run vectors [--shard K/N] [--out DIR] [-- CARGO-MUTANTS-ARGS]
+    conformance/scripts/mutants.py run all --survivors-of DIR [--out DIR] [-- ...]
     conformance/scripts/mutants.py table --vectors DIR... --all DIR... [--write | --check]
     conformance/scripts/mutants.py lint
 
@@ -245,6 +245,10 @@ def pct(num, den):
     return "–" if den == 0 else f"{100.0 * num / den:.1f} %"
 
 
+def not_run_note(n):
+    return f" ({n} not run)" if n else ""
+
+
 def render(data, equivalents):
     """The Markdown between the fences, the unlisted survivors, the ones not run."""
     rows = {f: dict(r, all=r["vectors"], survivors=0, equivalent=0, api=0, not_run=0)
@@ -288,12 +292,12 @@ def render(data, equivalents):
             continue
         vec_den = r["viable"] - r["equivalent"] - r["api"]
         all_den = r["viable"] - r["equivalent"] - r["not_run"]
-        surv = str(r["survivors"]) + (f" (+{r['not_run']} not run)" if r["not_run"] else "")
+        surv = str(r["survivors"])
         vec = pct(r["vectors"], vec_den) + ("" if PATHS.match(file) else " (no goal)")
         lines.append(
             f"| `{file}` | {total} | {r['mutants']} | {r['viable']} | {r['vectors']} "
             f"| {r['all']} | {surv} | {r['equivalent']} | {r['api']} | {vec} "
-            f"| {pct(r['all'], all_den)} |"
+            f"| {pct(r['all'], all_den)}{not_run_note(r['not_run'])} |"
         )
         tot["measured"] += r["mutants"]
         for k in ("viable", "vectors", "all", "survivors", "equivalent", "api", "not_run"):
@@ -301,12 +305,13 @@ def render(data, equivalents):
         if PATHS.match(file):
             tot["path_vectors"] += r["vectors"]
             tot["vec_den"] += vec_den
-    surv = str(tot["survivors"]) + (f" (+{tot['not_run']} not run)" if tot["not_run"] else "")
+    surv = str(tot["survivors"])
     lines.append(
         f"| **all measured** | {tot['mutants']} | {tot['measured']} | {tot['viable']} "
         f"| {tot['vectors']} | {tot['all']} | {surv} | {tot['equivalent']} | {tot['api']} "
         f"| {pct(tot['path_vectors'], tot['vec_den'])} "
-        f"| {pct(tot['all'], tot['viable'] - tot['equivalent'] - tot['not_run'])} |"
+        f"| {pct(tot['all'], tot['viable'] - tot['equivalent'] - tot['not_run'])}"
+        f"{not_run_note(tot['not_run'])} |"
     )
     lines += [
         "",
@@ -416,14 +421,17 @@ def main():
     r.add_argument("--timeout", type=int, help="test timeout per mutant, seconds")
     r.add_argument("--no-baseline", action="store_true",
                    help="skip the unmutated test run (it already passed)")
-    r.add_argument("extra", nargs="*", help="more cargo-mutants arguments, after --")
     t = sub.add_parser("table", help="the per-file table; exit 1 on an unlisted survivor")
     t.add_argument("--vectors", nargs="+", required=True, help="run dirs of `run vectors`")
     t.add_argument("--all", nargs="*", help="run dirs of `run all`")
     t.add_argument("--write", action="store_true", help="update docs/mutation.md")
     t.add_argument("--check", action="store_true", help="exit 1 if docs/mutation.md is stale")
     sub.add_parser("lint", help="the equivalents file parses; docs/mutation.md is consistent")
-    args = p.parse_args()
+    # Everything after `--` goes to cargo-mutants as it is.
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = p.parse_args(argv[: len(argv) - len(extra) - (1 if extra or "--" in argv else 0)])
+    args.extra = extra
     return {"run": cmd_run, "table": cmd_table, "lint": cmd_lint}[args.cmd](args)
 
 
