@@ -22,8 +22,9 @@ survivor: kill it with a vector or a test, or list it with a reason), 0 otherwis
 `--check` exits 1 as well when docs/mutation.md's table is not what it would write.
 
 `lint` (cheap, for CI): the equivalents file parses, names real codec files, has no
-duplicate, and docs/mutation.md's table is what `table` writes from the outcomes it
-records (the fence holds them as JSON).
+duplicate; docs/mutation.md's table is what `table` writes from the counts it records
+(the fence holds them as JSON) and the equivalents file; the workflow, this script and
+the docs pin the same cargo-mutants.
 
 Standard library only (Python 3.8+).
 """
@@ -307,7 +308,7 @@ def render(data, equivalents):
             tot["vec_den"] += vec_den
     surv = str(tot["survivors"])
     lines.append(
-        f"| **all measured** | {tot['mutants']} | {tot['measured']} | {tot['viable']} "
+        f"| **total** | {tot['mutants']} | {tot['measured']} | {tot['viable']} "
         f"| {tot['vectors']} | {tot['all']} | {surv} | {tot['equivalent']} | {tot['api']} "
         f"| {pct(tot['path_vectors'], tot['vec_den'])} "
         f"| {pct(tot['all'], tot['viable'] - tot['equivalent'] - tot['not_run'])}"
@@ -391,7 +392,15 @@ def cmd_lint(_args):
     except ValueError as e:
         print(e, file=sys.stderr)
         return 1
+    # One pinned version, stated in the workflow, this script and the docs.
+    workflow = (ROOT / ".github" / "workflows" / "mutants.yml").read_text()
+    pinned = re.search(r"CARGO_MUTANTS_VERSION: (\S+)", workflow)
     text = DOC.read_text()
+    if not pinned or pinned.group(1) != CARGO_MUTANTS_VERSION or \
+            f"--version {CARGO_MUTANTS_VERSION}" not in text:
+        print(f"cargo-mutants {CARGO_MUTANTS_VERSION} is not the version pinned in "
+              ".github/workflows/mutants.yml and docs/mutation.md", file=sys.stderr)
+        return 1
     body = text[text.index(BEGIN) + len(BEGIN): text.index(END)]
     m = re.search(re.escape(DATA_BEGIN) + r"(.*?)" + re.escape(DATA_END), body, re.S)
     if not m:
