@@ -103,6 +103,8 @@ def cmd_run(args):
             f"warning: cargo-mutants {version}, the project pins {CARGO_MUTANTS_VERSION}",
             file=sys.stderr,
         )
+    # The tree as it is when the run starts (a run can outlast a commit).
+    args.commit = git("rev-parse", "HEAD") + ("+dirty" if git("status", "--porcelain") else "")
     out = Path(args.out or ROOT / "target" / "mutants" / args.set).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.set == "vectors":
@@ -147,7 +149,7 @@ def write_run_json(out, args, version, ran):
         "set": args.set,
         "shard": args.shard,
         "survivors_of": str(args.survivors_of) if args.survivors_of else None,
-        "commit": git("rev-parse", "HEAD"),
+        "commit": args.commit,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "cargo_mutants": version,
         "ran": ran,
@@ -234,12 +236,17 @@ def compact(vectors, all_tests, infos, listing):
             row["vectors"] += 1
         else:
             survivors[name] = all_tests.get(name)
-    runs = sorted({(i.get("commit", "?")[:12], i.get("date", "?"), i.get("cargo_mutants", "?"))
+    runs = sorted({(short(i.get("commit", "?")), i.get("date", "?"), i.get("cargo_mutants", "?"))
                    for i in infos if i})
     return {"files": files, "survivors": survivors, "runs": runs, "listing": listing}
 
 
 KILLED = ("CaughtMutant", "Timeout")
+
+
+def short(commit):
+    """A commit as `git log --oneline` shows it, `+dirty` kept."""
+    return commit[:7] + ("+dirty" if commit.endswith("+dirty") else "")
 
 
 def pct(num, den):
@@ -259,8 +266,10 @@ def render(data, equivalents):
         r = rows[name.split(":", 1)[0]]
         cls = equivalents.get(key(name), (None,))[0]
         if cls == "equivalent":
+            # Out of both rates' denominators: no test can kill it.
             r["equivalent"] += 1
-        elif cls == "api-surface":
+            continue
+        if cls == "api-surface":
             r["api"] += 1
         else:
             unlisted.append(name)
@@ -356,11 +365,10 @@ def cmd_table(args):
     data = compact(vectors, all_tests, vinfos + ainfos, listing or listing_counts())
     md, unlisted = render(data, equivalents)
     print(md.rsplit("\n\n", 1)[0])
-    stale = sorted(set(equivalents) - {key(n) for n in data["survivors"]})
-    measured = set(data["files"])
-    stale = [k for k in stale if k.split(":", 1)[0] in measured]
+    measured = {key(n) for n, v in vectors.items() if v != "Unviable"}
+    stale = sorted(set(equivalents) & measured - {key(n) for n in data["survivors"]})
     if stale:
-        print("\nlisted but not a survivor of these runs (killed now? or not measured):")
+        print("\nlisted, but the vectors killed every mutant of that name (drop the line?):")
         for k in stale:
             print("  ", k)
     rc = report_unlisted(unlisted)
