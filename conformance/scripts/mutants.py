@@ -104,7 +104,8 @@ def cmd_run(args):
             file=sys.stderr,
         )
     # The tree as it is when the run starts (a run can outlast a commit).
-    args.commit = git("rev-parse", "HEAD") + ("+dirty" if git("status", "--porcelain") else "")
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    args.commit = git("rev-parse", "HEAD") + ("+dirty" if dirty else "")
     out = Path(args.out or ROOT / "target" / "mutants" / args.set).resolve()
     out.mkdir(parents=True, exist_ok=True)
     if args.set == "vectors":
