@@ -180,6 +180,19 @@ impl Iterator for Events<'_> {
         self.next_located().map(|l| l.event)
     }
 
+    /// At least one event while bytes are left, at most one per byte left.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf8;
+    /// let mut events = utf8::events(b"a\xE2\x82\xAC");
+    /// assert_eq!(events.size_hint(), (1, Some(4)));
+    /// events.next();
+    /// assert_eq!(events.size_hint(), (1, Some(3)));
+    /// events.next();
+    /// assert_eq!(events.size_hint(), (0, Some(0)));
+    /// ```
     fn size_hint(&self) -> (usize, Option<usize>) {
         let left = self.bytes.len() - self.pos;
         (left.min(1), Some(left))

@@ -55,6 +55,15 @@ pub(crate) struct Machine {
 /// The most bytes a [`corrected::StreamDecoder`](crate::corrected::StreamDecoder) or [`utf8::StreamDecoder`](crate::utf8::StreamDecoder) holds back
 /// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
 /// byte.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::StreamDecoder, MAX_PENDING};
+/// let mut decoder = StreamDecoder::new();
+/// decoder.push(b"\xFC\x84\x80\x80\x80", |_| unreachable!()); // 5 of 6 bytes
+/// assert_eq!(decoder.pending_len(), MAX_PENDING); // the bound is tight
+/// ```
 pub const MAX_PENDING: usize = corrected::MAX_LEN - 1;
 
 impl Machine {
