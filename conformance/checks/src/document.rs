@@ -20,7 +20,7 @@ use corrected_utf8::{
 /// * a [`DocumentChecker`] fed the input's chunks, or 1-byte chunks between empty ones,
 ///   gives the same findings, and so does the same checker reused after `finish()`;
 /// * so does [`DocumentChecker::push_fast`] (bulk over quiet stretches), fed the input's
-///   chunks, the whole file, and chunks of every size up to [`EVERY_SIZE_UP_TO`] bytes
+///   chunks, the whole file, and chunks of every size up to 80 bytes
 ///   (every size when the file is no longer), alternating with `push` in the last case.
 pub fn document(bytes: &[u8]) {
     let ctx = Ctx::new("document", bytes);
