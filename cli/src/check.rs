@@ -45,9 +45,7 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     }
     if args.format == CheckFormat::Json {
         let t = &totals;
-        let line = serde_json::json!({"files": t.files, "errors": t.errors,
-            "warnings": t.warnings, "unreadable": t.unreadable});
-        writeln!(out, "{line}").out()?;
+        writeln!(out, "{}", json_line(&JsonTotals::from(t))).out()?;
     } else {
         writeln!(out, "{}", summary(&totals)).out()?;
     }
@@ -125,8 +123,12 @@ fn file_summary(
 ) -> std::io::Result<()> {
     let name = path.display().to_string();
     if format == CheckFormat::Json {
-        let line = serde_json::json!({"file": name, "errors": t.errors, "warnings": t.warnings});
-        writeln!(out, "{line}")
+        let line = JsonFileSummary {
+            file: &name,
+            errors: t.errors,
+            warnings: t.warnings,
+        };
+        writeln!(out, "{}", json_line(&line))
     } else {
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         writeln!(
@@ -256,13 +258,16 @@ impl Reporter<'_> {
 
     /// One JSON object on a line; `length` for a reserved span.
     fn json(&mut self, f: Finding, length: Option<u64>) -> std::io::Result<()> {
-        let mut object = serde_json::json!({"file": self.name, "line": f.line,
-            "column": f.column, "severity": f.severity().as_str(), "kind": f.kind.as_str(),
-            "offset": f.offset});
-        if let Some(length) = length {
-            object["length"] = length.into();
-        }
-        writeln!(self.out, "{object}")
+        let object = JsonFinding {
+            file: &self.name,
+            line: f.line,
+            column: f.column,
+            severity: f.severity().as_str(),
+            kind: f.kind.as_str(),
+            offset: f.offset,
+            length,
+        };
+        writeln!(self.out, "{}", json_line(&object))
     }
 
     /// The finding on its line with a caret under it, as rustc shows an error; the
@@ -615,4 +620,53 @@ mod tests {
             "2 files: 0 errors, 0 warnings (1 not readable)"
         );
     }
+}
+
+// `--format json`: structs rather than `json!` maps, so that the keys come in this order
+// whatever features of serde_json the build unifies (`preserve_order` or not).
+
+/// The totals line.
+#[derive(serde::Serialize)]
+struct JsonTotals {
+    files: u64,
+    errors: u64,
+    warnings: u64,
+    unreadable: u64,
+}
+
+impl From<&Totals> for JsonTotals {
+    fn from(t: &Totals) -> Self {
+        JsonTotals {
+            files: t.files,
+            errors: t.errors,
+            warnings: t.warnings,
+            unreadable: t.unreadable,
+        }
+    }
+}
+
+/// One file's summary line (`check DIR`).
+#[derive(serde::Serialize)]
+struct JsonFileSummary<'a> {
+    file: &'a str,
+    errors: u64,
+    warnings: u64,
+}
+
+/// One finding; `length` for a reserved span.
+#[derive(serde::Serialize)]
+struct JsonFinding<'a> {
+    file: &'a str,
+    line: u64,
+    column: u64,
+    severity: &'static str,
+    kind: &'static str,
+    offset: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    length: Option<u64>,
+}
+
+/// One line of JSON (serializing these structs cannot fail).
+fn json_line<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
