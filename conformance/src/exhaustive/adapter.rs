@@ -332,17 +332,15 @@ pub fn execute(cfg: &Config) -> Result<Outcome, UsageError> {
 }
 
 fn progress_line(done: u64, total: u64, found: usize, start: Instant) -> String {
-    let secs = start.elapsed().as_secs_f64();
-    let rate = done as f64 / secs.max(1e-9);
-    let eta = if rate > 0.0 {
-        format!("{:.0}s", total.saturating_sub(done) as f64 / rate)
-    } else {
-        "?".into()
-    };
+    let super::Pace {
+        secs,
+        rate,
+        eta,
+        percent,
+    } = super::Pace::of(done, total, start);
     format!(
-        "exhaustive --adapter: {done}/{total} ({:.1}%), {rate:.0} cases/s, {found} \
+        "exhaustive --adapter: {done}/{total} ({percent:.1}%), {rate:.0} cases/s, {found} \
          disagreement(s), elapsed {secs:.0}s, ETA {eta}",
-        100.0 * done as f64 / total.max(1) as f64,
     )
 }
 

@@ -571,17 +571,43 @@ fn audit_cross_check(counts: &Counters, max_len: usize) -> Option<Failure> {
     })
 }
 
+/// How far a run is: seconds elapsed, items per second, the ETA as text and the percent
+/// done (shared by the progress lines of the reference's run and of `--adapter`).
+pub(crate) struct Pace {
+    secs: f64,
+    rate: f64,
+    eta: String,
+    percent: f64,
+}
+
+impl Pace {
+    pub(crate) fn of(done: u64, total: u64, start: Instant) -> Pace {
+        let secs = start.elapsed().as_secs_f64();
+        let rate = done as f64 / secs.max(1e-9);
+        let eta = if rate > 0.0 {
+            format!("{:.0}s", total.saturating_sub(done) as f64 / rate)
+        } else {
+            "?".into()
+        };
+        let percent = 100.0 * done as f64 / total.max(1) as f64;
+        Pace {
+            secs,
+            rate,
+            eta,
+            percent,
+        }
+    }
+}
+
 fn progress_line(done: u64, total: u64, start: Instant) -> String {
-    let secs = start.elapsed().as_secs_f64();
-    let rate = done as f64 / secs.max(1e-9);
-    let eta = if rate > 0.0 {
-        format!("{:.0}s", total.saturating_sub(done) as f64 / rate)
-    } else {
-        "?".into()
-    };
+    let Pace {
+        secs,
+        rate,
+        eta,
+        percent,
+    } = Pace::of(done, total, start);
     format!(
-        "exhaustive: {done}/{total} ({:.1}%), {:.1} M/s, elapsed {secs:.0}s, ETA {eta}",
-        100.0 * done as f64 / total.max(1) as f64,
+        "exhaustive: {done}/{total} ({percent:.1}%), {:.1} M/s, elapsed {secs:.0}s, ETA {eta}",
         rate / 1e6,
     )
 }
