@@ -1,12 +1,18 @@
 //! The vectors alone, as an importer gets them: the reference codec against every case
 //! of every vector file, whole and at every split point (`conformance run --splits`).
 //!
+//! The second test asks the codec's fast paths the Corrected UTF-8 vectors the same way.
+//!
 //! This is the "vectors only" test set of mutation testing (`docs/mutation.md`): a codec
 //! mutant that this test does not kill is one the vectors cannot see. Keep it to exactly
 //! what `conformance run --splits` checks for the reference, no extra assertions on the
 //! codec, or the number would overstate the vectors.
 
+use conformance::run::reference::respond_fast;
+use conformance::run::suite::load_embedded;
+use conformance::run::verdict::{verdict, Verdict};
 use conformance::run::{execute, RunArgs, Status};
+use corrected_utf8::corrected::fast::InstructionSet;
 
 #[test]
 fn reference_passes_every_vector_whole_and_chunked() {
@@ -32,4 +38,35 @@ fn reference_passes_every_vector_whole_and_chunked() {
         &failures[..failures.len().min(10)]
     );
     assert_eq!(report.exit_code(), 0);
+}
+
+/// The codec's fast paths (`corrected::fast`, every instruction set this CPU runs) against
+/// every Corrected UTF-8 decode and encode vector: what an importer with a fast decoder
+/// gets from the vectors (`conformance::run::reference::respond_fast`).
+#[test]
+fn fast_paths_pass_every_vector() {
+    let suite = load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
+    let mut judged = 0;
+    let mut failures = Vec::new();
+    for imp in InstructionSet::available() {
+        for case in &suite.cases {
+            let responses = respond_fast(case, imp);
+            if case.op() != "document" && responses.len() < 2 {
+                failures.push(format!("{} {}: no fast-path answer", imp.name(), case.id));
+            }
+            for response in responses {
+                judged += 1;
+                if let Verdict::Fail { mismatches, .. } = verdict(case, &response) {
+                    failures.push(format!("{} {}: {mismatches:?}", imp.name(), case.id));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} fast-path answers differ from the vectors, the first: {:#?}",
+        failures.len(),
+        &failures[..failures.len().min(10)]
+    );
+    assert!(judged > 0);
 }

@@ -10,6 +10,7 @@ use super::handshake::{Declaration, Declared, Support};
 use super::outcome::{Answer, Implementation};
 use super::suite::{Case, Test};
 use crate::vectors::model::{format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent};
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{
     check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, DocumentChecker,
     EncodeError, Encoding, ErrorKind, Event, Finding, Located,
@@ -350,6 +351,114 @@ impl Reference {
             },
         };
         respond_to(&case.encoding, query)
+    }
+}
+
+/// The answers of the codec's fast paths (`corrected::fast`, run with `instruction_set`)
+/// to a Corrected UTF-8 case, each a response to judge on its own; empty for another
+/// encoding or operation, or a chunked variant (the fast paths take whole inputs).
+///
+/// A decode case gets `valid` and `strict` from `fast::validate_with`, and `strict` (with
+/// `output` when the input is valid) from `fast::decode_to_utf32_with`; a valid input is
+/// also decoded 16 times over, which must give its code points 16 times, so that the
+/// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
+/// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
+/// This is how the vectors-only test set of mutation testing (`docs/mutation.md`) sees
+/// the fast paths, which the built-in `reference` does not use.
+pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
+    const COPIES: usize = 16;
+    let mut responses = Vec::new();
+    if case.encoding != "corrected-utf8" || case.chunking.is_some() {
+        return responses;
+    }
+    let respond = |fields: Vec<(&str, Value)>| {
+        let mut out = Map::new();
+        out.insert("id".into(), json!(case.id));
+        out.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
+        out
+    };
+    match &case.test {
+        Test::Decode(t) => {
+            let Ok(input) = from_hex(&t.input) else {
+                return responses;
+            };
+            let validated = fast::validate_with(instruction_set, &input);
+            responses.push(respond(vec![
+                ("valid", json!(validated.is_ok())),
+                ("strict", strict(validated)),
+            ]));
+            let decoded = decode_fast(instruction_set, &input);
+            let mut fields = vec![("strict", strict(decoded.as_ref().map(drop).map_err(|e| *e)))];
+            if let Ok(cps) = decoded {
+                fields.push(("output", codepoint_events(&cps)));
+                // 16 copies must give the code points 16 times: answered as the input's
+                // `output` when they do, as everything they gave when they do not.
+                let copies = match decode_fast(instruction_set, &input.repeat(COPIES)) {
+                    Ok(all) if all == cps.repeat(COPIES) => cps,
+                    Ok(all) => all,
+                    Err(e) => return vec![respond(vec![("strict", strict(Err(e)))])],
+                };
+                responses.push(respond(vec![("output", codepoint_events(&copies))]));
+            }
+            responses.push(respond(fields));
+        }
+        Test::Encode(t) => {
+            let Some(cp) = parse_codepoint(&t.codepoint).and_then(|cp| u32::try_from(cp).ok())
+            else {
+                return responses;
+            };
+            let mut one = Vec::new();
+            let answer = match fast::encode_from_utf32_with(instruction_set, &[cp], &mut one) {
+                Ok(()) => ("bytes", json!(to_hex(&one))),
+                Err(e) => ("error", encode_error(e, &one)),
+            };
+            responses.push(respond(vec![answer]));
+            // 16 copies: the bytes 16 times, answered as the code point's when they are,
+            // as everything written when not; the same error, with nothing written.
+            let mut all = Vec::new();
+            let answer =
+                match fast::encode_from_utf32_with(instruction_set, &[cp; COPIES], &mut all) {
+                    Ok(()) if all == one.repeat(COPIES) => ("bytes", json!(to_hex(&one))),
+                    Ok(()) => ("bytes", json!(to_hex(&all))),
+                    Err(e) => ("error", encode_error(e, &all)),
+                };
+            responses.push(respond(vec![answer]));
+        }
+        Test::Document(_) => {}
+    }
+    responses
+}
+
+/// `fast::decode_to_utf32_with` into a buffer of exactly the length it needs.
+fn decode_fast(instruction_set: InstructionSet, input: &[u8]) -> Result<Vec<u32>, DecodeError> {
+    let mut out = vec![0; fast::utf32_len(input)];
+    let written = fast::decode_to_utf32_with(instruction_set, input, &mut out)?;
+    out.truncate(written);
+    Ok(out)
+}
+
+/// Code points as an `output` list.
+fn codepoint_events(cps: &[u32]) -> Value {
+    let events: Vec<OutputEvent> = cps
+        .iter()
+        .map(|&cp| OutputEvent::CodePoint {
+            codepoint: format_codepoint(cp.into()),
+        })
+        .collect();
+    json!(events)
+}
+
+/// `error` for a failed fast encode: the kind, or, when bytes were written before the
+/// first code point failed, a value that is no kind and says so.
+fn encode_error(e: EncodeError, written: &[u8]) -> Value {
+    if written.is_empty() {
+        json!(e.kind.as_str())
+    } else {
+        json!(format!(
+            "{} after {} bytes were written",
+            e.kind.as_str(),
+            written.len()
+        ))
     }
 }
 
