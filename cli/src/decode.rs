@@ -116,13 +116,12 @@ impl<W: Write> Paths for Decoding<W> {
                     valid
                 }
                 Encoding::Utf8 => {
-                    let valid = stretch::utf8_valid(window);
-                    let text = std::str::from_utf8(valid).expect("a valid prefix decodes");
+                    let text = stretch::utf8_valid(window);
                     for (start, c) in text.char_indices() {
                         self.sink
                             .code_point(u32::from(c), at + start as u64, c.len_utf8());
                     }
-                    valid
+                    text.as_bytes()
                 }
                 Encoding::UtfInf8 => &[],
             };

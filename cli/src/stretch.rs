@@ -76,11 +76,13 @@ pub(crate) fn corrected_valid(bytes: &[u8]) -> &[u8] {
     }
 }
 
-/// The longest prefix of `bytes` that is whole valid UTF-8 sequences.
-pub(crate) fn utf8_valid(bytes: &[u8]) -> &[u8] {
-    match std::str::from_utf8(bytes) {
-        Ok(_) => bytes,
-        Err(e) => &bytes[..e.valid_up_to()],
+/// The longest prefix of `bytes` that is whole valid UTF-8 sequences, as text.
+pub(crate) fn utf8_valid(bytes: &[u8]) -> &str {
+    match simdutf8::compat::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            simdutf8::compat::from_utf8(&bytes[..e.valid_up_to()]).expect("valid up to there")
+        }
     }
 }
 

@@ -214,7 +214,7 @@ impl Paths for Transcoder {
                     (valid.len(), corrected_to_utf8(valid, out))
                 }
                 (Encoding::Utf8, Encoding::CorrectedUtf8) => {
-                    let valid = utf8_valid(window);
+                    let valid = utf8_valid(window).as_bytes();
                     (valid.len(), utf8_to_corrected(valid, out))
                 }
                 // Every code point has an encoding in its own encoding: the same bytes.
@@ -224,7 +224,7 @@ impl Paths for Transcoder {
                     (valid.len(), valid.len())
                 }
                 (Encoding::Utf8, Encoding::Utf8) => {
-                    let valid = utf8_valid(window);
+                    let valid = utf8_valid(window).as_bytes();
                     out.extend_from_slice(valid);
                     (valid.len(), valid.len())
                 }
