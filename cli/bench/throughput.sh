@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Throughput of `cutf8 check` and `cutf8 transcode` on a generated file of mixed text
+# Throughput of `cutf8 check`, `transcode` and `decode` on a generated file of mixed text
 # (Latin, CJK, emoji), side by side with `iconv -f UTF-8 -t UTF-32LE` on its UTF-8 twin.
 #
 #   cli/bench/throughput.sh [MIB] [RUNS]     (default: 256 MiB, best of 3 runs)
@@ -75,4 +75,6 @@ best_of "cutf8 transcode --from corrected-utf8 --to utf-8" "$dir/mixed.cutf8" \
     "$cutf8" transcode --from corrected-utf8 --to utf-8
 best_of "cutf8 transcode --from utf-8 --to corrected-utf8 (UTF-8 twin)" "$dir/mixed.utf8" \
     "$cutf8" transcode --from utf-8 --to corrected-utf8
+best_of "cutf8 decode (a line per code point, ~9 bytes out per byte in)" "$dir/mixed.cutf8" \
+    "$cutf8" decode
 best_of "iconv -f UTF-8 -t UTF-32LE (UTF-8 twin)" "$dir/mixed.utf8" iconv -f UTF-8 -t UTF-32LE

@@ -15,11 +15,10 @@ pub(crate) trait CodePoint: fmt::UpperHex {
     /// The value as an unbounded code point, for messages.
     fn to_big(&self) -> BigCodePoint;
     /// Appends `U+` and at least 4 uppercase hex digits, in full however long.
-    fn push_u_plus(&self, out: &mut String) {
-        use fmt::Write;
-        let _ = write!(out, "U+{self:04X}");
-    }
+    fn push_u_plus(&self, out: &mut Vec<u8>);
 }
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 impl CodePoint for u32 {
     fn encode(&self, to: Encoding, out: &mut Vec<u8>) -> Result<(), ErrorKind> {
@@ -43,6 +42,18 @@ impl CodePoint for u32 {
     fn to_big(&self) -> BigCodePoint {
         BigCodePoint::from(*self)
     }
+
+    // By hand rather than with `format!`: `decode` writes one per code point, and
+    // formatting was most of its time.
+    #[inline]
+    fn push_u_plus(&self, out: &mut Vec<u8>) {
+        let digits = (8 - self.leading_zeros() as usize / 4).max(4);
+        let mut text = *b"U+00000000";
+        for (i, d) in text[2..2 + digits].iter_mut().rev().enumerate() {
+            *d = HEX[(*self >> (4 * i)) as usize & 0xF];
+        }
+        out.extend_from_slice(&text[..2 + digits]);
+    }
 }
 
 impl CodePoint for BigCodePoint {
@@ -59,20 +70,15 @@ impl CodePoint for BigCodePoint {
     }
 
     // `Display` writes a digit at a time; a code near the length limit has ~98 000.
-    fn push_u_plus(&self, out: &mut String) {
-        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    fn push_u_plus(&self, out: &mut Vec<u8>) {
         let digits = self.digits();
         out.reserve(2 + digits.len().max(4));
-        out.push_str("U+");
+        out.extend_from_slice(b"U+");
         out.extend(std::iter::repeat_n(
-            '0',
+            b'0',
             4usize.saturating_sub(digits.len()),
         ));
-        out.extend(
-            digits
-                .iter()
-                .map(|&d| char::from(HEX[usize::from(d & 0xF)])),
-        );
+        out.extend(digits.iter().map(|&d| HEX[usize::from(d & 0xF)]));
     }
 }
 
@@ -176,16 +182,26 @@ mod tests {
 
     #[test]
     fn u_plus_is_the_same_for_both_widths() {
-        for v in [0u32, 0xA, 0xA0, 0xFFFF, 0x10_FFFF, u32::MAX] {
-            let (mut small, mut wide) = (String::new(), String::new());
+        for v in [
+            0u32,
+            0xA,
+            0xA0,
+            0xFFF,
+            0xFFFF,
+            0x1_0000,
+            0x10_FFFF,
+            0x1000_0000,
+            u32::MAX,
+        ] {
+            let (mut small, mut wide) = (Vec::new(), Vec::new());
             v.push_u_plus(&mut small);
             BigCodePoint::from(v).push_u_plus(&mut wide);
             assert_eq!(small, wide);
-            assert_eq!(small, format!("U+{v:04X}"));
+            assert_eq!(small, format!("U+{v:04X}").into_bytes());
         }
-        let mut out = String::new();
+        let mut out = Vec::new();
         big("u+abcdef0123456789abcdef").push_u_plus(&mut out);
-        assert_eq!(out, "U+ABCDEF0123456789ABCDEF");
+        assert_eq!(out, b"U+ABCDEF0123456789ABCDEF");
     }
 
     #[test]

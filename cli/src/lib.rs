@@ -15,6 +15,7 @@ mod encode;
 mod explain;
 mod hex;
 mod io;
+mod stretch;
 mod transcode;
 
 use args::{Cli, Command};

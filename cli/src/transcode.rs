@@ -18,9 +18,10 @@ use crate::bulk::{corrected_to_utf8, utf8_to_corrected};
 use crate::codepoint::{no_encoding, CodePoint};
 use crate::decode::{new_decoder, EventSink, PushTo};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
+use crate::stretch::{self, corrected_valid, utf8_valid, Paths};
 use corrected_utf8::{
-    corrected::{self, fast, MAGIC},
-    utf8, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located, ReservedSpan,
+    corrected::MAGIC, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located,
+    ReservedSpan,
 };
 use std::io::Write;
 
@@ -122,22 +123,6 @@ pub(crate) struct Transcoder {
     encoder: Encoder,
 }
 
-/// The first careful step after a stretch transcoded in bulk: a few code points, enough
-/// to get past a problem (or write its U+FFFD) and back to the fast path.
-const CAREFUL_MIN: usize = 16;
-
-/// The longest careful step, reached by doubling the step after each bulk stretch
-/// shorter than [`BULK_MIN`]: input with a problem every few bytes goes at the careful
-/// path's speed, without a fast-path attempt per problem.
-const CAREFUL_MAX: usize = 4096;
-
-/// A bulk stretch at least this long resets the careful step to [`CAREFUL_MIN`].
-const BULK_MIN: usize = 32;
-
-/// The most bytes a bulk conversion validates at once, so that a problem every few
-/// hundred bytes does not have each attempt validate the whole rest of the chunk.
-const WINDOW: usize = 4096;
-
 struct Encoder {
     to: Encoding,
     replace: bool,
@@ -188,74 +173,8 @@ impl Transcoder {
                 self.decoder.push_to(&MAGIC[..matched], &mut self.encoder);
             }
         }
-        let mut step = CAREFUL_MIN;
-        while !chunk.is_empty() && self.encoder.problem.is_none() {
-            let bulk = self.bulk(chunk);
-            chunk = &chunk[bulk..];
-            step = if bulk >= BULK_MIN {
-                CAREFUL_MIN
-            } else {
-                (2 * step).min(CAREFUL_MAX)
-            };
-            let careful = chunk.len().min(step);
-            self.decoder.push_to(&chunk[..careful], &mut self.encoder);
-            chunk = &chunk[careful..];
-        }
+        stretch::alternate(self, chunk);
         self.encoder.problem.clone()
-    }
-
-    /// Transcodes in bulk, with the fast paths, the longest prefix of `chunk` that has
-    /// no problem and whose every code point has an encoding in the target (exactly
-    /// what the decoder and encoder would write for it); returns its length. Nothing
-    /// when the decoder is in the middle of a sequence or a reserved span, or the pair
-    /// of encodings has no fast path (UTF-∞-8).
-    fn bulk(&mut self, chunk: &[u8]) -> usize {
-        let offset = self.decoder.offset();
-        let idle = match &self.decoder {
-            Decoder::CorrectedUtf8(d) => *d == corrected::StreamDecoder::new().starting_at(offset),
-            Decoder::Utf8(d) => *d == utf8::StreamDecoder::new().starting_at(offset),
-            Decoder::UtfInf8(_) => false,
-        };
-        if !idle {
-            return 0;
-        }
-        let out = &mut self.encoder.out;
-        let mut done = 0;
-        while done < chunk.len() {
-            let window = &chunk[done..chunk.len().min(done + WINDOW)];
-            let (valid, written) = match (self.from, self.encoder.to) {
-                (Encoding::CorrectedUtf8, Encoding::Utf8) => {
-                    let valid = corrected_valid(window);
-                    (valid.len(), corrected_to_utf8(valid, out))
-                }
-                (Encoding::Utf8, Encoding::CorrectedUtf8) => {
-                    let valid = utf8_valid(window);
-                    (valid.len(), utf8_to_corrected(valid, out))
-                }
-                // Every code point has an encoding in its own encoding: the same bytes.
-                (Encoding::CorrectedUtf8, Encoding::CorrectedUtf8) => {
-                    let valid = corrected_valid(window);
-                    out.extend_from_slice(valid);
-                    (valid.len(), valid.len())
-                }
-                (Encoding::Utf8, Encoding::Utf8) => {
-                    let valid = utf8_valid(window);
-                    out.extend_from_slice(valid);
-                    (valid.len(), valid.len())
-                }
-                _ => (0, 0),
-            };
-            done += written;
-            // Go on only past a window valid to its end, or up to a sequence cut by its
-            // end (the next window starts with that sequence).
-            if written == 0 || written < valid || valid + corrected::MAX_LEN <= window.len() {
-                break;
-            }
-        }
-        if done > 0 {
-            self.decoder = self.from.new_decoder().starting_at(offset + done as u64);
-        }
-        done
     }
 
     /// Ends the input (a short prefix of the magic number is text, an unfinished
@@ -275,20 +194,59 @@ impl Transcoder {
     }
 }
 
-/// The longest prefix of `bytes` that is whole valid Corrected UTF-8 sequences: up to
-/// the first error or reserved span (a sequence cut short by the end is one).
-fn corrected_valid(bytes: &[u8]) -> &[u8] {
-    match fast::validate(bytes) {
-        Ok(()) => bytes,
-        Err(e) => &bytes[..e.offset as usize],
+impl Paths for Transcoder {
+    /// Transcodes in bulk, with the fast paths, the longest prefix of `chunk` that has
+    /// no problem and whose every code point has an encoding in the target (exactly
+    /// what the decoder and encoder would write for it). Nothing when the decoder is in
+    /// the middle of a sequence or a reserved span, or the pair of encodings has no fast
+    /// path (UTF-∞-8).
+    fn bulk(&mut self, chunk: &[u8]) -> usize {
+        let Some(offset) = stretch::idle_at(&self.decoder) else {
+            return 0;
+        };
+        let out = &mut self.encoder.out;
+        let mut done = 0;
+        while done < chunk.len() {
+            let window = &chunk[done..chunk.len().min(done + stretch::WINDOW)];
+            let (valid, written) = match (self.from, self.encoder.to) {
+                (Encoding::CorrectedUtf8, Encoding::Utf8) => {
+                    let valid = corrected_valid(window);
+                    (valid.len(), corrected_to_utf8(valid, out))
+                }
+                (Encoding::Utf8, Encoding::CorrectedUtf8) => {
+                    let valid = utf8_valid(window).as_bytes();
+                    (valid.len(), utf8_to_corrected(valid, out))
+                }
+                // Every code point has an encoding in its own encoding: the same bytes.
+                (Encoding::CorrectedUtf8, Encoding::CorrectedUtf8) => {
+                    let valid = corrected_valid(window);
+                    out.extend_from_slice(valid);
+                    (valid.len(), valid.len())
+                }
+                (Encoding::Utf8, Encoding::Utf8) => {
+                    let valid = utf8_valid(window).as_bytes();
+                    out.extend_from_slice(valid);
+                    (valid.len(), valid.len())
+                }
+                _ => (0, 0),
+            };
+            done += written;
+            if !stretch::next_window(written, valid, window.len()) {
+                break;
+            }
+        }
+        if done > 0 {
+            self.decoder = self.from.new_decoder().starting_at(offset + done as u64);
+        }
+        done
     }
-}
 
-/// The longest prefix of `bytes` that is whole valid UTF-8 sequences.
-fn utf8_valid(bytes: &[u8]) -> &[u8] {
-    match std::str::from_utf8(bytes) {
-        Ok(_) => bytes,
-        Err(e) => &bytes[..e.valid_up_to()],
+    fn careful(&mut self, chunk: &[u8]) {
+        self.decoder.push_to(chunk, &mut self.encoder);
+    }
+
+    fn stopped(&self) -> bool {
+        self.encoder.problem.is_some()
     }
 }
 
@@ -352,6 +310,57 @@ mod tests {
         let p = t.finish();
         out.extend_from_slice(t.output());
         (out, p)
+    }
+
+    /// The careful path alone: the codec's streaming decoder over the whole input in one
+    /// push, the leading magic number dropped as `push` drops it.
+    fn careful(
+        from: Encoding,
+        to: Encoding,
+        replace: bool,
+        input: &[u8],
+    ) -> (Vec<u8>, Option<Problem>) {
+        let mut t = Transcoder::new(from, to, replace, None).unwrap();
+        let mut input = input;
+        if from == Encoding::CorrectedUtf8 && input.starts_with(&MAGIC) {
+            input = &input[MAGIC.len()..];
+            t.decoder = from.new_decoder().starting_at(MAGIC.len() as u64);
+        }
+        t.decoder.push_to(input, &mut t.encoder);
+        t.decoder.finish_to(&mut t.encoder);
+        (t.encoder.out, t.encoder.problem)
+    }
+
+    /// The fast paths give what the careful path gives, output and problem, on the fuzz
+    /// corpus and the vectors' inputs, at chunk sizes from 1 byte to more than a window.
+    #[test]
+    fn fast_and_careful_paths_agree_on_the_corpus_and_vectors() {
+        let pairs = [
+            (Encoding::CorrectedUtf8, Encoding::Utf8),
+            (Encoding::Utf8, Encoding::CorrectedUtf8),
+            (Encoding::CorrectedUtf8, Encoding::CorrectedUtf8),
+            (Encoding::Utf8, Encoding::Utf8),
+        ];
+        for input in crate::stretch::tests::samples() {
+            let sizes: &[usize] = if input.len() > 100_000 {
+                &[7, 4095, 4097, io::CHUNK]
+            } else {
+                &[1, 2, 3, 5, 16, 64, 4095, 4097, io::CHUNK]
+            };
+            for (from, to) in pairs {
+                for replace in [false, true] {
+                    let want = careful(from, to, replace, &input);
+                    for &size in sizes.iter().filter(|&&s| s == 1 || s < 2 * input.len()) {
+                        let got = run(from, to, replace, &input, size);
+                        assert!(
+                            got == want,
+                            "{from} to {to}, replace {replace}, chunk size {size}, input {:02x?}",
+                            &input[..input.len().min(64)]
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
