@@ -2,7 +2,8 @@
 //! every input of up to 3 bytes, sequences cut or broken at every position near the
 //! vector block boundaries, random inputs at every misalignment, every code point.
 //!
-//! Speed is measured by `benches/throughput.rs` and `examples/throughput.rs`, never here.
+//! Speed is measured by the `corrected-utf8-bench` crate (`codec/bench/`: a criterion bench
+//! and the `throughput` example), never here.
 
 use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{corrected, DecodeError};

@@ -6,8 +6,6 @@
 //! 5- and 6-byte sequences are above U+10FFFF and have no UTF-8, a comparable text
 //! with every UTF-8 length equally often). `random` is random bytes in both.
 
-#![allow(dead_code)]
-
 use corrected_utf8::corrected;
 
 /// The input classes, in report order.
@@ -196,29 +194,4 @@ pub fn make(class: &str, size: usize, seed: u64) -> Text {
         utf8_codepoints,
         utf8: utf8.into_bytes(),
     }
-}
-
-/// The `char::encode_utf8` loop the fast encoder is compared with: UTF-32 to UTF-8
-/// with `std`, one character at a time (`String::push`, which encodes with
-/// `char::encode_utf8` straight into the string: the fastest such loop we found).
-#[inline(never)]
-pub fn encode_utf8_loop(codepoints: &[u32], out: &mut String) {
-    out.reserve(codepoints.len());
-    for &cp in codepoints {
-        out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
-    }
-}
-
-/// UTF-8 to UTF-32 with `std`: validation, then `chars()` into a buffer.
-#[inline(never)]
-pub fn decode_utf8_std(bytes: &[u8], out: &mut [u32]) -> usize {
-    let Ok(s) = core::str::from_utf8(bytes) else {
-        return 0;
-    };
-    let mut n = 0;
-    for (slot, c) in out.iter_mut().zip(s.chars()) {
-        *slot = u32::from(c);
-        n += 1;
-    }
-    n
 }
