@@ -35,7 +35,7 @@
 //!
 //! # Safety
 //!
-//! `unsafe` is confined to the x86_64 SIMD code of [`corrected::fast`]: every block
+//! `unsafe` is confined to the x86_64 and aarch64 SIMD code of [`corrected::fast`]: every block
 //! carries its `SAFETY` argument (a CPU feature checked before the call, or the bounds of
 //! a load or store), the rest of the crate denies `unsafe_code`, and the differential
 //! fuzz targets `fast_validate` and `fast_decode` compare every fast path with the
