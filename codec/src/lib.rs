@@ -35,11 +35,11 @@
 //!
 //! # Safety
 //!
-//! `unsafe` is confined to the x86_64 SIMD code of [`corrected::fast`]: every block
-//! carries its `SAFETY` argument (a CPU feature checked before the call, or the bounds of
-//! a load or store), the rest of the crate denies `unsafe_code`, and the differential
-//! fuzz targets `fast_validate` and `fast_decode` compare every fast path with the
-//! reference decoder.
+//! `unsafe` is confined to the x86_64 and aarch64 SIMD code of [`corrected::fast`]:
+//! every block carries its `SAFETY` argument (a CPU feature checked before the call, or
+//! the bounds of a load or store), the rest of the crate denies `unsafe_code`, and the
+//! differential fuzz targets `fast_validate` and `fast_decode` compare every fast path
+//! with the reference decoder.
 //!
 //! The semantics are stated in the project's `docs/semantics.md`.
 //!

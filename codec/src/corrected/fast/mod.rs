@@ -22,9 +22,11 @@
 //!
 //! The instruction set is picked once, at the first call, from what the CPU offers
 //! ([`InstructionSet::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
-//! SSE2 on x86_64, and a portable word-at-a-time version everywhere else. Decoding and
-//! encoding are vectorized with AVX-512; the other implementations use a scalar loop
-//! with a word-at-a-time ASCII path.
+//! SSE2 on x86_64, NEON on (little-endian) aarch64, and a portable word-at-a-time
+//! version everywhere else. Decoding and encoding are vectorized with AVX-512 and NEON
+//! (NEON: ASCII, and runs of one sequence length up to 4 bytes; decoding also mixed 1-
+//! to 3-byte text); the other implementations use a scalar loop with a word-at-a-time
+//! ASCII path.
 //!
 //! # Examples
 //!
@@ -36,8 +38,11 @@
 //! let err = fast::validate(b"abc\xE0\x80").unwrap_err();
 //! assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Truncated, 3, 2));
 //! ```
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+#[allow(unsafe_code)]
+mod aarch64;
 mod portable;
-// The only module with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
+// The only modules with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;
@@ -65,6 +70,8 @@ use core::sync::atomic::{AtomicU8, Ordering};
 /// assert!(InstructionSet::available().any(|i| i == InstructionSet::detect()));
 /// assert_eq!(InstructionSet::Avx2.name(), "avx2");
 /// ```
+// Non-exhaustive: a new instruction set is not a breaking change.
+#[non_exhaustive]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum InstructionSet {
     /// Safe Rust, 8 bytes at a time: any target.
@@ -75,18 +82,21 @@ pub enum InstructionSet {
     Avx2,
     /// x86_64 AVX-512 F/BW/CD/VL/VBMI/VBMI2 with BMI2 (Ice Lake, Zen 4 and later).
     Avx512,
+    /// aarch64 NEON (every aarch64 CPU; little-endian targets).
+    Neon,
 }
 
 impl InstructionSet {
-    /// Every instruction set, slowest first.
-    pub const ALL: [InstructionSet; 4] = [
+    /// Every instruction set; of those of one architecture, the slowest first.
+    pub const ALL: [InstructionSet; 5] = [
         InstructionSet::Portable,
         InstructionSet::Sse2,
         InstructionSet::Avx2,
         InstructionSet::Avx512,
+        InstructionSet::Neon,
     ];
 
-    /// A short lowercase name (`portable`, `sse2`, `avx2`, `avx512`).
+    /// A short lowercase name (`portable`, `sse2`, `avx2`, `avx512`, `neon`).
     ///
     /// # Examples
     ///
@@ -101,6 +111,7 @@ impl InstructionSet {
             InstructionSet::Sse2 => "sse2",
             InstructionSet::Avx2 => "avx2",
             InstructionSet::Avx512 => "avx512",
+            InstructionSet::Neon => "neon",
         }
     }
 
@@ -124,7 +135,9 @@ impl InstructionSet {
             InstructionSet::Avx2 => x86::has_avx2(),
             #[cfg(target_arch = "x86_64")]
             InstructionSet::Avx512 => x86::has_avx512(),
-            #[cfg(not(target_arch = "x86_64"))]
+            // In the baseline of every aarch64 target but the soft-float ones.
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            InstructionSet::Neon => cfg!(target_feature = "neon"),
             _ => false,
         }
     }
@@ -206,11 +219,14 @@ pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
 /// }
 /// ```
 #[doc(hidden)]
-// Its one `unsafe` block calls into `x86`, argued at the block.
+// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
 #[allow(unsafe_code)]
 pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), DecodeError> {
     let found = match instruction_set.or_portable() {
         InstructionSet::Portable => portable::validate(bytes),
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
+        InstructionSet::Neon => unsafe { aarch64::validate(bytes) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `or_portable` returned `other` only because `other.is_available()`.
         other => unsafe { x86::validate(other, bytes) },
@@ -333,7 +349,7 @@ pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeErr
 /// }
 /// ```
 #[doc(hidden)]
-// Its one `unsafe` block calls into `x86`, argued at the block.
+// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
 #[allow(unsafe_code)]
 pub fn decode_to_utf32_with(
     instruction_set: InstructionSet,
@@ -353,6 +369,11 @@ pub fn decode_to_utf32_with(
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
     validate_with(instruction_set, bytes)?;
+    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+    if instruction_set == InstructionSet::Neon {
+        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
+        return Ok(unsafe { aarch64::decode_valid(bytes, out) });
+    }
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }
 
@@ -451,7 +472,7 @@ pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), En
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
-// Its one `unsafe` block calls into `x86`, argued at the block.
+// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
 #[allow(unsafe_code)]
 pub fn encode_from_utf32_with(
     instruction_set: InstructionSet,
@@ -462,6 +483,9 @@ pub fn encode_from_utf32_with(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
         InstructionSet::Avx512 => unsafe { x86::encode_avx512(codepoints, out) },
+        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
+        InstructionSet::Neon => unsafe { aarch64::encode(codepoints, out) },
         _ => portable::encode(codepoints, out),
     }
 }

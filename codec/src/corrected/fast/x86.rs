@@ -72,7 +72,8 @@ pub(super) unsafe fn validate(instruction_set: InstructionSet, bytes: &[u8]) -> 
         InstructionSet::Avx2 => unsafe { validate_avx2(bytes) },
         // SAFETY: the caller checked `is_available`, i.e. every feature of `has_avx512`.
         InstructionSet::Avx512 => unsafe { validate_avx512(bytes) },
-        InstructionSet::Portable => portable::validate(bytes),
+        // Portable; another architecture's is never available here.
+        _ => portable::validate(bytes),
     }
 }
 

@@ -1,0 +1,606 @@
+//! aarch64 NEON: the validator, and vector paths for decoding to UTF-32 and encoding
+//! from it.
+//!
+//! Every function enables NEON, which every aarch64 CPU has (it is in the baseline of
+//! every aarch64 target but the soft-float ones): the callers in `super` call the entry
+//! points (`validate`, `decode_valid`, `encode`) in an `unsafe` block after
+//! [`super::InstructionSet::is_available`]. Inside, the arithmetic intrinsics are safe
+//! to call, and every `unsafe` is a load or a store, whose bounds are argued at the
+//! block. The module is compiled for little-endian aarch64 only, where lane `k` of a
+//! vector loaded from memory is the `k`-th element in memory order (the widening zips
+//! rely on it).
+
+// Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use super::portable;
+#[cfg(feature = "alloc")]
+use crate::error::EncodeError;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::arch::aarch64::*;
+
+// Validation, 256 bytes per step, as the x86 validators do (see there for the scheme).
+// The difference: instead of loading the input again 1 to 5 bytes back, each vector is
+// combined with the one before it by `vext` (`ext #15` is the input 1 byte back, …,
+// `ext #11` 5 bytes back), so a block reads the 16 bytes before it as context.
+
+/// The context a block reads before its first byte: one vector.
+const BACK: usize = 16;
+
+/// Loads the 16 bytes at `p`.
+///
+/// # Safety
+///
+/// The 16 bytes must be readable.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn load(p: *const u8) -> uint8x16_t {
+    // SAFETY: the caller's contract.
+    unsafe { vld1q_u8(p) }
+}
+
+/// Non-zero in each byte of `cur` that is wrong, given the 16 bytes before it in
+/// `prev`: a continuation byte exactly where no lead 1 to 3 bytes back (5 if `FULL`)
+/// covers it, or, if `FULL`, a reserved byte.
+#[inline]
+#[target_feature(enable = "neon")]
+fn bad<const FULL: bool>(prev: uint8x16_t, cur: uint8x16_t) -> uint8x16_t {
+    // Non-zero where the byte `back` bytes before is a lead that reaches this far.
+    let above = |back: uint8x16_t, t: u8| vqsubq_u8(back, vdupq_n_u8(t));
+    let mut covered = vmaxq_u8(
+        vmaxq_u8(
+            above(vextq_u8::<15>(prev, cur), 0xBF),
+            above(vextq_u8::<14>(prev, cur), 0xDF),
+        ),
+        above(vextq_u8::<13>(prev, cur), 0xEF),
+    );
+    if FULL {
+        covered = vmaxq_u8(
+            covered,
+            vmaxq_u8(
+                above(vextq_u8::<12>(prev, cur), 0xF7),
+                above(vextq_u8::<11>(prev, cur), 0xFB),
+            ),
+        );
+    }
+    // 80–BF are the signed bytes below −64.
+    let continuation = vcltq_s8(vreinterpretq_s8_u8(cur), vdupq_n_s8(-64));
+    let mut bad = veorq_u8(vtstq_u8(covered, covered), continuation);
+    if FULL {
+        bad = vorrq_u8(bad, vcgeq_u8(cur, vdupq_n_u8(0xFE)));
+    }
+    bad
+}
+
+/// Whether the `16 × VECTORS` bytes at `p` are right, given the 16 before. If `FULL`,
+/// looking 5 bytes back and at reserved bytes; else (the quick check) only 3 bytes
+/// back, and only if neither the bytes nor the 16 before are F8–FF, so that nothing
+/// reaches further.
+///
+/// # Safety
+///
+/// `p − 16 .. p + 16 × VECTORS` must be readable.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn blocks_ok<const FULL: bool, const VECTORS: usize>(p: *const u8) -> bool {
+    // SAFETY: p − 16 .. p, readable by the caller's contract.
+    let mut prev = unsafe { load(p.sub(BACK)) };
+    let mut max = prev;
+    let mut wrong = vdupq_n_u8(0);
+    for k in 0..VECTORS {
+        // SAFETY: within p .. p + 16 × VECTORS.
+        let cur = unsafe { load(p.add(16 * k)) };
+        wrong = vorrq_u8(wrong, bad::<FULL>(prev, cur));
+        if !FULL {
+            max = vmaxq_u8(max, cur);
+        }
+        prev = cur;
+    }
+    if !FULL {
+        wrong = vorrq_u8(wrong, vcgeq_u8(max, vdupq_n_u8(0xF8)));
+    }
+    vmaxvq_u8(wrong) == 0
+}
+
+/// The 64 bytes at `p` are valid, given the 16 before.
+///
+/// # Safety
+///
+/// `p − 16 .. p + 64` must be readable.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn full(p: *const u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { blocks_ok::<true, 4>(p) }
+}
+
+/// Whether the 256 bytes at `p` are ASCII.
+///
+/// # Safety
+///
+/// `p .. p + 256` must be readable.
+#[inline]
+#[target_feature(enable = "neon")]
+unsafe fn ascii256(p: *const u8) -> bool {
+    let mut acc = vdupq_n_u8(0);
+    for k in 0..16 {
+        // SAFETY: k * 16 + 16 <= 256 bytes, readable by the caller's contract.
+        acc = vorrq_u8(acc, unsafe { load(p.add(16 * k)) });
+    }
+    vmaxvq_u8(acc) < 0x80
+}
+
+/// Validates: `Ok`, or a sequence boundary to restart the careful decoder from (the
+/// start of the first failing 64-byte block, or of the sequence that runs into it).
+#[target_feature(enable = "neon")]
+pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
+    let len = bytes.len();
+    let ptr = bytes.as_ptr();
+    // Room for the context and two 64-byte blocks.
+    let mut buffer = [0u8; BACK + 128];
+    let mut at = 0;
+    let mut full_steps = 0u32;
+    // The first block or two, with ASCII context in front. With two, the steps then
+    // start where the input is 64-byte aligned (from 64 to 127); the bytes from there
+    // to 128 are checked twice, which changes nothing.
+    if len >= 128 {
+        buffer[BACK..].copy_from_slice(&bytes[..128]);
+        // SAFETY: the blocks and their context are the 144 bytes of `buffer`.
+        if !unsafe { full(buffer.as_ptr().add(BACK)) && full(buffer.as_ptr().add(BACK + 64)) } {
+            return Err(super::restart_point(bytes, 0));
+        }
+        at = 64 + (ptr as usize).wrapping_neg() % 64;
+    } else if len >= 64 {
+        buffer[BACK..BACK + 64].copy_from_slice(&bytes[..64]);
+        // SAFETY: the block and its context are in the 144 bytes of `buffer`.
+        if !unsafe { full(buffer.as_ptr().add(BACK)) } {
+            return Err(super::restart_point(bytes, 0));
+        }
+        at = 64;
+    }
+    while at + 256 <= len {
+        // After ASCII (a whole sequence) nothing is pending: skip ASCII runs.
+        if bytes[at - 1] < 0x80 {
+            // SAFETY: at + 256 <= len.
+            while at + 256 <= len && unsafe { ascii256(ptr.add(at)) } {
+                at += 256;
+            }
+            if at + 256 > len {
+                break;
+            }
+        }
+        // SAFETY: at >= 64 > 16 and at + 256 <= len: every byte read, from at − 16 to
+        // at + 256, is in `bytes`.
+        if full_steps > 0 || !unsafe { blocks_ok::<false, 16>(ptr.add(at)) } {
+            // Text with 5- and 6-byte sequences would fail the quick check every time:
+            // after one failure, check the next 16 steps in full right away.
+            full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
+            // SAFETY: as above.
+            if unsafe { blocks_ok::<true, 16>(ptr.add(at)) } {
+                at += 256;
+                continue;
+            }
+            // Find the block that fails.
+            for block in (at..at + 256).step_by(64) {
+                // SAFETY: as above, for a sub-range.
+                if !unsafe { full(ptr.add(block)) } {
+                    return Err(super::restart_point(bytes, block));
+                }
+            }
+        }
+        at += 256;
+    }
+    while at + 64 <= len {
+        // SAFETY: at >= 64 > 16 and at + 64 <= len.
+        if !unsafe { full(ptr.add(at)) } {
+            return Err(super::restart_point(bytes, at));
+        }
+        at += 64;
+    }
+    // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short by
+    // the end of the input expects a continuation where the padding starts (in the
+    // block), and that is an error.
+    buffer = [0; BACK + 128];
+    let from = at.saturating_sub(BACK);
+    buffer[BACK - (at - from)..BACK + len - at].copy_from_slice(&bytes[from..]);
+    // SAFETY: the block and its context are the first 80 bytes of `buffer`.
+    if !unsafe { full(buffer.as_ptr().add(BACK)) } {
+        return Err(super::restart_point(bytes, at));
+    }
+    Ok(())
+}
+
+// Decoding (of validated input). At each sequence boundary, in this order: 16 ASCII
+// bytes widened by `vmovl`; 16 sequences of one length from 2 to 4 bytes, split into
+// their bytes by a de-interleaving load (`vld2`/`vld3`/`vld4`); 16 bytes of 1- to
+// 3-byte sequences, each lane decoded as if a sequence started there and the lanes
+// where one does packed together by `vqtbl1q_u8`; else one sequence the scalar way.
+
+/// Stores 16 code points: `raw + offset`, widened from the two halves (lanes 0–7 and
+/// 8–15) of each.
+#[inline]
+#[target_feature(enable = "neon")]
+fn store_sum16(dst: &mut [u32; 16], raw: [uint16x8_t; 2], offset: [uint16x8_t; 2]) {
+    let ptr = dst.as_mut_ptr();
+    for h in 0..2 {
+        let low = vaddl_u16(vget_low_u16(raw[h]), vget_low_u16(offset[h]));
+        let high = vaddl_high_u16(raw[h], offset[h]);
+        // SAFETY: lanes 8h .. 8h + 8 of the 16 of `dst`.
+        unsafe {
+            vst1q_u32(ptr.add(8 * h), low);
+            vst1q_u32(ptr.add(8 * h + 4), high);
+        }
+    }
+}
+
+/// The halves (lanes 0–7 and 8–15) of `(hi << SHIFT) | lo`, widened to 16 bits.
+#[inline]
+#[target_feature(enable = "neon")]
+fn join<const SHIFT: i32>(hi: uint8x16_t, lo: uint8x16_t) -> [uint16x8_t; 2] {
+    [
+        vorrq_u16(
+            vshll_n_u8::<SHIFT>(vget_low_u8(hi)),
+            vmovl_u8(vget_low_u8(lo)),
+        ),
+        vorrq_u16(vshll_high_n_u8::<SHIFT>(hi), vmovl_high_u8(lo)),
+    ]
+}
+
+/// The low 6 bits of each byte (a continuation byte's payload).
+#[inline]
+#[target_feature(enable = "neon")]
+fn payload(v: uint8x16_t) -> uint8x16_t {
+    vandq_u8(v, vdupq_n_u8(0x3F))
+}
+
+/// Decodes 16 ASCII bytes, or returns `false`.
+#[inline]
+#[target_feature(enable = "neon")]
+fn ascii16(src: &[u8; 16], dst: &mut [u32; 16]) -> bool {
+    // SAFETY: `src` is 16 bytes.
+    let v = unsafe { load(src.as_ptr()) };
+    if vmaxvq_u8(v) >= 0x80 {
+        return false;
+    }
+    let zero = vdupq_n_u16(0);
+    store_sum16(dst, [vmovl_u8(vget_low_u8(v)), vmovl_high_u8(v)], [zero; 2]);
+    true
+}
+
+/// Decodes 16 valid 2-byte sequences, or returns `false` if `src` is not that.
+#[inline]
+#[target_feature(enable = "neon")]
+fn two16(src: &[u8; 32], dst: &mut [u32; 16]) -> bool {
+    // SAFETY: `src` is 32 bytes.
+    let v = unsafe { vld2q_u8(src.as_ptr()) };
+    // Every first byte C0–DF (and so, the input being valid, every second a
+    // continuation).
+    if vmaxvq_u8(veorq_u8(vshrq_n_u8::<5>(v.0), vdupq_n_u8(0b110))) != 0 {
+        return false;
+    }
+    let raw = join::<6>(vandq_u8(v.0, vdupq_n_u8(0x1F)), payload(v.1));
+    store_sum16(dst, raw, [vdupq_n_u16(160); 2]);
+    true
+}
+
+/// Decodes 16 valid 3-byte sequences, or returns `false` if `src` is not that.
+#[inline]
+#[target_feature(enable = "neon")]
+fn three16(src: &[u8; 48], dst: &mut [u32; 16]) -> bool {
+    // SAFETY: `src` is 48 bytes.
+    let v = unsafe { vld3q_u8(src.as_ptr()) };
+    if vmaxvq_u8(veorq_u8(vshrq_n_u8::<4>(v.0), vdupq_n_u8(0b1110))) != 0 {
+        return false;
+    }
+    let low12 = join::<6>(payload(v.1), payload(v.2));
+    let raw = core::array::from_fn(|h| {
+        let lead = [vget_low_u8(v.0), vget_high_u8(v.0)][h];
+        // The lead's 4 bits on top (the lead mark shifts out).
+        vorrq_u16(vshlq_n_u16::<12>(vmovl_u8(lead)), low12[h])
+    });
+    store_sum16(dst, raw, [offset3(raw[0]), offset3(raw[1])]);
+    true
+}
+
+/// The offset of 3-byte sequences with these raw values: the class below the
+/// surrogates or the one above.
+#[inline]
+#[target_feature(enable = "neon")]
+fn offset3(raw: uint16x8_t) -> uint16x8_t {
+    let above = vcgeq_u16(raw, vdupq_n_u16(0xD800 - 2_208));
+    vbslq_u16(above, vdupq_n_u16(4_256), vdupq_n_u16(2_208))
+}
+
+/// Decodes 16 valid 4-byte sequences, or returns `false` if `src` is not that.
+#[inline]
+#[target_feature(enable = "neon")]
+fn four16(src: &[u8; 64], dst: &mut [u32; 16]) -> bool {
+    // SAFETY: `src` is 64 bytes.
+    let v = unsafe { vld4q_u8(src.as_ptr()) };
+    if vmaxvq_u8(veorq_u8(vshrq_n_u8::<3>(v.0), vdupq_n_u8(0b1_1110))) != 0 {
+        return false;
+    }
+    // The raw value's bits 12–20 and 0–11.
+    let high = join::<6>(vandq_u8(v.0, vdupq_n_u8(0x07)), payload(v.1));
+    let low = join::<6>(payload(v.2), payload(v.3));
+    let offset = vdupq_n_u32(69_792);
+    let ptr = dst.as_mut_ptr();
+    for h in 0..2 {
+        let first = vorrq_u32(
+            vshll_n_u16::<12>(vget_low_u16(high[h])),
+            vmovl_u16(vget_low_u16(low[h])),
+        );
+        let second = vorrq_u32(vshll_high_n_u16::<12>(high[h]), vmovl_high_u16(low[h]));
+        // SAFETY: lanes 8h .. 8h + 8 of the 16 of `dst`.
+        unsafe {
+            vst1q_u32(ptr.add(8 * h), vaddq_u32(first, offset));
+            vst1q_u32(ptr.add(8 * h + 4), vaddq_u32(second, offset));
+        }
+    }
+    true
+}
+
+/// For each 4-bit mask of u32 lanes: the byte indices that pack those lanes to the
+/// front (in order), for `vqtbl1q_u8`. The rest are 0 (what lands there is overwritten).
+static PACK: [[u8; 16]; 16] = {
+    let mut t = [[0u8; 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut to = 0;
+        let mut lane = 0;
+        while lane < 4 {
+            if mask & (1 << lane) != 0 {
+                let mut b = 0;
+                while b < 4 {
+                    t[mask][4 * to + b] = (4 * lane + b) as u8;
+                    b += 1;
+                }
+                to += 1;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    t
+};
+
+/// Bit `k % 8` in byte `k`: ANDed with a byte mask and summed per half, a 16-bit mask.
+static BIT_OF_LANE: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+
+/// Decodes the 1- to 3-byte sequences that lie wholly in the 16 bytes of `src` (valid
+/// input, a sequence starts at `src[0]`): the number of bytes and of code points, or
+/// `None` if a byte is F0–FF.
+#[inline]
+#[target_feature(enable = "neon")]
+fn short16(src: &[u8; 16], dst: &mut [u32; 16]) -> Option<(usize, usize)> {
+    // SAFETY: `src` is 16 bytes.
+    let v = unsafe { load(src.as_ptr()) };
+    if vmaxvq_u8(v) >= 0xF0 {
+        return None;
+    }
+    // Each lane as if a sequence started there: b0 (its own byte), b1 and b2 (the next
+    // two; past the end they are 0, and those lanes are never kept).
+    let zero = vdupq_n_u8(0);
+    let b1 = payload(vextq_u8::<1>(v, zero));
+    let b2 = payload(vextq_u8::<2>(v, zero));
+    let two = vcgeq_u8(v, vdupq_n_u8(0xC0));
+    let three = vcgeq_u8(v, vdupq_n_u8(0xE0));
+    // The raw value's low and high byte, by length: ASCII `b0`; 2 bytes
+    // `(b0 & 1F) << 6 | b1`; 3 bytes `(b0 & 0F) << 12 | b1 << 6 | b2`.
+    let low = vbslq_u8(
+        three,
+        vorrq_u8(vshlq_n_u8::<6>(b1), b2),
+        vbslq_u8(two, vorrq_u8(vshlq_n_u8::<6>(v), b1), v),
+    );
+    let high = vbslq_u8(
+        three,
+        vorrq_u8(vshlq_n_u8::<4>(v), vshrq_n_u8::<2>(b1)),
+        vandq_u8(vshrq_n_u8::<2>(v), vandq_u8(two, vdupq_n_u8(0x07))),
+    );
+    // Little-endian: zipping low and high bytes gives the 16-bit lanes.
+    let raw = [
+        vreinterpretq_u16_u8(vzip1q_u8(low, high)),
+        vreinterpretq_u16_u8(vzip2q_u8(low, high)),
+    ];
+    let wide = |m: uint8x16_t| {
+        [
+            vreinterpretq_u16_u8(vzip1q_u8(m, m)),
+            vreinterpretq_u16_u8(vzip2q_u8(m, m)),
+        ]
+    };
+    let (two, three) = (wide(two), wide(three));
+    let offset: [uint16x8_t; 2] = core::array::from_fn(|h| {
+        vbslq_u16(
+            three[h],
+            offset3(raw[h]),
+            vandq_u16(two[h], vdupq_n_u16(160)),
+        )
+    });
+    // Where sequences start; the last one is dropped if it runs past the 16 bytes.
+    // SAFETY: `BIT_OF_LANE` is 16 bytes.
+    let bits = vandq_u8(vcgeq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(-64)), unsafe {
+        load(BIT_OF_LANE.as_ptr())
+    });
+    let leads =
+        u32::from(vaddv_u8(vget_low_u8(bits))) | u32::from(vaddv_u8(vget_high_u8(bits))) << 8;
+    let last = 31 - leads.leading_zeros() as usize;
+    let end = match src[last] {
+        0x00..=0x7F => last + 1,
+        0xC0..=0xDF => last + 2,
+        _ => last + 3,
+    };
+    let (end, keep) = if end <= 16 {
+        (16, leads)
+    } else {
+        (last, leads & !(1 << last))
+    };
+    let ptr = dst.as_mut_ptr();
+    let mut written = 0;
+    for q in 0..4 {
+        let h = q / 2;
+        let lanes = if q % 2 == 0 {
+            vaddl_u16(vget_low_u16(raw[h]), vget_low_u16(offset[h]))
+        } else {
+            vaddl_high_u16(raw[h], offset[h])
+        };
+        let mask = (keep >> (4 * q)) & 0xF;
+        // SAFETY: `PACK` rows are 16 bytes.
+        let pack = unsafe { load(PACK[mask as usize].as_ptr()) };
+        let packed = vqtbl1q_u8(vreinterpretq_u8_u32(lanes), pack);
+        // SAFETY: `written` <= 4q, so lanes written .. written + 4 are within the 16 of
+        // `dst`.
+        unsafe { vst1q_u32(ptr.add(written), vreinterpretq_u32_u8(packed)) };
+        written += mask.count_ones() as usize;
+    }
+    Some((end, written))
+}
+
+/// Decodes valid Corrected UTF-8 `bytes` into `out`; returns the number of code points.
+///
+/// # Panics
+///
+/// If `out` is too short (the caller documents it).
+#[target_feature(enable = "neon")]
+pub(super) fn decode_valid(bytes: &[u8], out: &mut [u32]) -> usize {
+    let (mut i, mut o) = (0, 0);
+    while i < bytes.len() {
+        if let Some(dst) = out.get_mut(o..o + 16) {
+            let dst: &mut [u32; 16] = dst.try_into().expect("16 lanes");
+            let done = match bytes.get(i..) {
+                Some(rest) if rest.len() >= 16 => {
+                    let first = bytes[i];
+                    let whole = |n: usize| rest.get(..n);
+                    if ascii16(rest[..16].try_into().expect("16 bytes"), dst) {
+                        Some((16, 16))
+                    } else if matches!(first, 0xC0..=0xDF)
+                        && whole(32).is_some_and(|s| two16(s.try_into().expect("32"), dst))
+                    {
+                        Some((32, 16))
+                    } else if matches!(first, 0xE0..=0xEF)
+                        && whole(48).is_some_and(|s| three16(s.try_into().expect("48"), dst))
+                    {
+                        Some((48, 16))
+                    } else if matches!(first, 0xF0..=0xF7)
+                        && whole(64).is_some_and(|s| four16(s.try_into().expect("64"), dst))
+                    {
+                        Some((64, 16))
+                    } else {
+                        short16(rest[..16].try_into().expect("16 bytes"), dst)
+                    }
+                }
+                _ => None,
+            };
+            if let Some((read, written)) = done {
+                i += read;
+                o += written;
+                continue;
+            }
+        }
+        // One sequence (or 8 ASCII bytes) the scalar way.
+        (i, o) = portable::decode_valid_until(bytes, out, i, o, i + 1);
+    }
+    o
+}
+
+// Encoding, 16 code points at a time: all ASCII, narrowed by `vmovn`; or all of one
+// length from 2 to 4 bytes, each byte of the sequences computed in its own vector and
+// interleaved by `vst2`/`vst3`/`vst4`. Mixed groups, and any with a code point that has
+// no encoding or needs 5 or 6 bytes, go to the scalar loop (which finds the exact error).
+
+/// The low bytes of 16 u32 lanes.
+#[cfg(feature = "alloc")]
+#[inline]
+#[target_feature(enable = "neon")]
+fn narrow(v: [uint32x4_t; 4]) -> uint8x16_t {
+    let low = vcombine_u16(vmovn_u32(v[0]), vmovn_u32(v[1]));
+    let high = vcombine_u16(vmovn_u32(v[2]), vmovn_u32(v[3]));
+    vcombine_u8(vmovn_u16(low), vmovn_u16(high))
+}
+
+/// Byte `k` of 16 sequences of `len` bytes with raw values `raw`: the 6-bit group
+/// `len − 1 − k` with the continuation mark, or for `k = 0` the bits above with the
+/// lead mark.
+#[cfg(feature = "alloc")]
+#[inline]
+#[target_feature(enable = "neon")]
+fn sequence_byte(raw: [uint32x4_t; 4], len: i32, k: i32) -> uint8x16_t {
+    // A negative left shift is a right shift.
+    let right = vdupq_n_s32(-6 * (len - 1 - k));
+    let groups = narrow(raw.map(|r| vshlq_u32(r, right)));
+    if k == 0 {
+        vorrq_u8(groups, vdupq_n_u8((0xFF00u16 >> len) as u8))
+    } else {
+        vorrq_u8(vandq_u8(groups, vdupq_n_u8(0x3F)), vdupq_n_u8(0x80))
+    }
+}
+
+/// Appends the encoding of `codepoints` to `out`; fails at the first code point that
+/// has no encoding, `out` then holding the encoding of those before it.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "neon")]
+pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    out.reserve(codepoints.len());
+    let mut chunks = codepoints.chunks_exact(16);
+    for chunk in &mut chunks {
+        // SAFETY: the chunk is 16 u32, 4 vectors.
+        let v: [uint32x4_t; 4] =
+            core::array::from_fn(|k| unsafe { vld1q_u32(chunk.as_ptr().add(4 * k)) });
+        let max = vmaxvq_u32(vmaxq_u32(vmaxq_u32(v[0], v[1]), vmaxq_u32(v[2], v[3])));
+        let min = vminvq_u32(vminq_u32(vminq_u32(v[0], v[1]), vminq_u32(v[2], v[3])));
+        let sub = |offset: u32| v.map(|x| vsubq_u32(x, vdupq_n_u32(offset)));
+        if max < 0x80 {
+            let mut bytes = [0u8; 16];
+            // SAFETY: 16 bytes into `bytes`.
+            unsafe { vst1q_u8(bytes.as_mut_ptr(), narrow(v)) };
+            out.extend_from_slice(&bytes);
+        } else if min >= 0xA0 && max <= 0x89F {
+            let raw = sub(160);
+            let seq = uint8x16x2_t(sequence_byte(raw, 2, 0), sequence_byte(raw, 2, 1));
+            let mut bytes = [0u8; 32];
+            // SAFETY: 32 bytes into `bytes`.
+            unsafe { vst2q_u8(bytes.as_mut_ptr(), seq) };
+            out.extend_from_slice(&bytes);
+        } else if min >= 0x8A0 && max <= 0x1_109F {
+            // Surrogates have no encoding; above them the offset is 2048 more.
+            let surrogate = |x| vcltq_u32(vsubq_u32(x, vdupq_n_u32(0xD800)), vdupq_n_u32(0x800));
+            let any = vorrq_u32(
+                vorrq_u32(surrogate(v[0]), surrogate(v[1])),
+                vorrq_u32(surrogate(v[2]), surrogate(v[3])),
+            );
+            if vmaxvq_u32(any) != 0 {
+                portable::encode_scalar(chunk, out)?;
+                continue;
+            }
+            let raw = v.map(|x| {
+                let above = vcgeq_u32(x, vdupq_n_u32(0xE000));
+                let offset = vbslq_u32(above, vdupq_n_u32(4_256), vdupq_n_u32(2_208));
+                vsubq_u32(x, offset)
+            });
+            let seq = uint8x16x3_t(
+                sequence_byte(raw, 3, 0),
+                sequence_byte(raw, 3, 1),
+                sequence_byte(raw, 3, 2),
+            );
+            let mut bytes = [0u8; 48];
+            // SAFETY: 48 bytes into `bytes`.
+            unsafe { vst3q_u8(bytes.as_mut_ptr(), seq) };
+            out.extend_from_slice(&bytes);
+        } else if min >= 0x1_10A0 && max <= 0x21_109F {
+            let raw = sub(69_792);
+            let seq = uint8x16x4_t(
+                sequence_byte(raw, 4, 0),
+                sequence_byte(raw, 4, 1),
+                sequence_byte(raw, 4, 2),
+                sequence_byte(raw, 4, 3),
+            );
+            let mut bytes = [0u8; 64];
+            // SAFETY: 64 bytes into `bytes`.
+            unsafe { vst4q_u8(bytes.as_mut_ptr(), seq) };
+            out.extend_from_slice(&bytes);
+        } else {
+            portable::encode_scalar(chunk, out)?;
+        }
+    }
+    portable::encode_scalar(chunks.remainder(), out)
+}
