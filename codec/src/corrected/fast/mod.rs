@@ -23,8 +23,8 @@
 //! The instruction set is picked once, at the first call, from what the CPU offers
 //! ([`InstructionSet::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
 //! SSE2 on x86_64, and a portable word-at-a-time version everywhere else. Decoding and
-//! encoding are vectorized with AVX-512; the other implementations use a scalar loop
-//! with a word-at-a-time ASCII path.
+//! encoding are vectorized with AVX-512 and AVX2; the other implementations use a scalar
+//! loop with a word-at-a-time ASCII path.
 //!
 //! # Examples
 //!
@@ -333,7 +333,7 @@ pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeErr
 /// }
 /// ```
 #[doc(hidden)]
-// Its one `unsafe` block calls into `x86`, argued at the block.
+// Its `unsafe` blocks call into `x86`, argued at each block.
 #[allow(unsafe_code)]
 pub fn decode_to_utf32_with(
     instruction_set: InstructionSet,
@@ -353,6 +353,11 @@ pub fn decode_to_utf32_with(
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
     validate_with(instruction_set, bytes)?;
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx2 {
+        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+        return Ok(unsafe { x86::decode_valid_avx2(bytes, out) });
+    }
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }
 
@@ -451,7 +456,7 @@ pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), En
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
-// Its one `unsafe` block calls into `x86`, argued at the block.
+// Its `unsafe` blocks call into `x86`, argued at each block.
 #[allow(unsafe_code)]
 pub fn encode_from_utf32_with(
     instruction_set: InstructionSet,
@@ -462,6 +467,9 @@ pub fn encode_from_utf32_with(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
         InstructionSet::Avx512 => unsafe { x86::encode_avx512(codepoints, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+        InstructionSet::Avx2 => unsafe { x86::encode_avx2(codepoints, out) },
         _ => portable::encode(codepoints, out),
     }
 }

@@ -1,0 +1,412 @@
+//! AVX2 decoding (of input the validator has accepted) and encoding.
+//!
+//! **Decoding**, per step at a sequence boundary `i`, on the 32 bytes from there:
+//! all ASCII is widened directly; 16 two-byte sequences or 8 three-byte ones (Latin,
+//! CJK runs) have fixed layouts and are decoded with one multiply-add; otherwise the
+//! leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
+//! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
+//! 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift
+//! and an offset looked up by the lead's top 4 bits give the code point. A lead of 5 or
+//! 6 bytes sends those 16 bytes to the scalar loop.
+//!
+//! **Encoding**, 8 code points at a time: ASCII is packed (16 at a time); otherwise each
+//! code point's class (by compares) gives its row offset, its bytes are built in a
+//! 32-bit lane, and a table indexed by the four lengths of each 128-bit half gives the
+//! `pshufb` that packs them. Blocks with a code point that has no encoding or needs 5
+//! or 6 bytes go to the scalar loop, which finds the exact error.
+
+use super::super::portable;
+#[cfg(feature = "alloc")]
+use crate::error::EncodeError;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+/// `GATHER[m][h]`: for the leads of an 8-byte stretch (bit p of `m`: a lead at byte p),
+/// the `pshufb` control that puts leads 4h to 4h + 3 and the 3 bytes after each into
+/// 32-bit lanes, the lead in the top byte; lanes past the last lead are zero.
+static GATHER: [[[u8; 16]; 2]; 256] = {
+    let mut t = [[[0x80u8; 16]; 2]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut k, mut p) = (0, 0);
+        while p < 8 {
+            if m >> p & 1 != 0 {
+                let mut b = 0;
+                while b < 4 {
+                    t[m][k / 4][4 * (k % 4) + b] = (p + 3 - b) as u8;
+                    b += 1;
+                }
+                k += 1;
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// By the lead's top 4 bits, sign-extended and capped at 0 (0 for ASCII; 4, 5 for
+/// `C0–DF`; 6 for `E0–EF`; 7 for `F0–F7`, in the low 3 bits): how far to shift
+/// `w = lead << 18 | c1 << 12 | c2 << 6 | c3` right to drop the bytes after the sequence,
+/// and what to add (wrapping) to take the lead's marker bits off and add the row offset.
+static DECODE_SHR: [u32; 8] = [18, 0, 0, 0, 12, 12, 6, 0];
+static DECODE_ADJUST: [u32; 8] = [
+    0,
+    0,
+    0,
+    0,
+    160u32.wrapping_sub(0xC0 << 6),
+    160u32.wrapping_sub(0xC0 << 6),
+    2_208u32.wrapping_sub(0xE0 << 12),
+    69_792u32.wrapping_sub(0xF0 << 18),
+];
+
+/// Loads a 32-byte table.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn table8(t: &'static [u32; 8]) -> __m256i {
+    // SAFETY: `t` is a valid reference to 32 bytes; `loadu` takes any alignment.
+    unsafe { _mm256_loadu_si256(t.as_ptr().cast()) }
+}
+
+/// 3-byte code points from raw `CF60` (U+D800) on skip the surrogates: 2048 more.
+/// `cp` holds code points of up to 4 bytes, before that correction.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn skip_surrogates(cp: __m256i) -> __m256i {
+    let set = _mm256_set1_epi32;
+    // 4-byte code points start at U+110A0, above every 3-byte one.
+    let high3 = _mm256_and_si256(
+        _mm256_cmpgt_epi32(cp, set(0xD7FF)),
+        _mm256_cmpgt_epi32(set(0x1_10A0), cp),
+    );
+    _mm256_add_epi32(cp, _mm256_and_si256(high3, set(2048)))
+}
+
+/// The code points of the sequences of 1 to 4 bytes gathered by [`GATHER`] into
+/// 32-bit lanes (the lead in the top byte, then the bytes after it).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn decode_lanes(lanes: __m256i) -> __m256i {
+    let set = _mm256_set1_epi32;
+    // Keep the lead whole and 6 bits of each byte after it, then pack: pairs of bytes
+    // into 12 bits, pairs of those into 24 (the lead's marker bits above bit 21).
+    let bits = _mm256_and_si256(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let class = _mm256_min_epi32(_mm256_srai_epi32::<28>(lanes), _mm256_setzero_si256());
+    let shr = _mm256_permutevar8x32_epi32(table8(&DECODE_SHR), class);
+    let adjust = _mm256_permutevar8x32_epi32(table8(&DECODE_ADJUST), class);
+    skip_surrogates(_mm256_add_epi32(_mm256_srlv_epi32(w, shr), adjust))
+}
+
+/// Decodes `bytes`, which the validator has accepted, into `out`: the number of code
+/// points. (On input that is not valid the result is wrong or it panics, but every
+/// read and write stays in bounds.)
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+///
+/// # Panics
+///
+/// If `out` is shorter than the decoded text.
+#[target_feature(enable = "avx2")]
+pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u32]) -> usize {
+    let len = bytes.len();
+    let ptr = bytes.as_ptr();
+    let (mut i, mut o) = (0usize, 0usize);
+    // Each step reads up to 64 bytes from `i` (the lead mask needs byte 32) and writes
+    // up to 32 lanes from `o`; the scalar loop finishes.
+    while i + 64 <= len && out.len() - o >= 32 {
+        // SAFETY: i + 32 <= len.
+        let v = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
+        let dst = out[o..o + 32].as_mut_ptr();
+        if _mm256_movemask_epi8(v) == 0 {
+            let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            // SAFETY: 4 × 8 lanes, out[o..o + 32].
+            unsafe {
+                _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi32(lo));
+                _mm256_storeu_si256(
+                    dst.add(8).cast(),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(lo)),
+                );
+                _mm256_storeu_si256(dst.add(16).cast(), _mm256_cvtepu8_epi32(hi));
+                _mm256_storeu_si256(
+                    dst.add(24).cast(),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(hi)),
+                );
+            }
+            i += 32;
+            o += 32;
+            continue;
+        }
+        // Bit k: byte k is not `80–BF` (signed ≥ −64), i.e. it starts a sequence.
+        let leads = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-65))) as u32;
+        if leads == 0x5555_5555 && !super::super::is_continuation(bytes[i + 32]) {
+            // 16 two-byte sequences: (lead & 1F) << 6 | (c1 & 3F), plus 160, per 16 bits.
+            let bits = _mm256_and_si256(v, _mm256_set1_epi16(0x3F1F));
+            let cp16 = _mm256_add_epi16(
+                _mm256_maddubs_epi16(bits, _mm256_set1_epi16(0x0140)),
+                _mm256_set1_epi16(160),
+            );
+            // SAFETY: 2 × 8 lanes, out[o..o + 16].
+            unsafe {
+                let lo = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(cp16));
+                let hi = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(cp16));
+                _mm256_storeu_si256(dst.cast(), lo);
+                _mm256_storeu_si256(dst.add(8).cast(), hi);
+            }
+            i += 32;
+            o += 16;
+            continue;
+        }
+        if leads & 0x1FF_FFFF == 0x124_9249 {
+            // 8 three-byte sequences (byte 24 starts the next one): bytes 0–11 and
+            // 12–23 in the two halves, each sequence into a lane as lead << 16 | c1 << 8
+            // | c2, then (lead & 0F) << 12 | (c1 & 3F) << 6 | (c2 & 3F), plus the offset.
+            // SAFETY: i + 28 <= len.
+            let halves = unsafe { _mm256_loadu2_m128i(ptr.add(i + 12).cast(), ptr.add(i).cast()) };
+            let lanes = _mm256_shuffle_epi8(
+                halves,
+                _mm256_setr_epi8(
+                    2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128, 2, 1, 0, -128, 5,
+                    4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128,
+                ),
+            );
+            let bits = _mm256_and_si256(lanes, _mm256_set1_epi32(0x000F_3F3F));
+            let cp = _mm256_madd_epi16(
+                _mm256_maddubs_epi16(bits, _mm256_set1_epi32(0x0001_4001)),
+                _mm256_set1_epi32(0x1000_0001),
+            );
+            let cp = skip_surrogates(_mm256_add_epi32(cp, _mm256_set1_epi32(2_208)));
+            // SAFETY: 8 lanes, out[o..o + 8].
+            unsafe { _mm256_storeu_si256(dst.cast(), cp) };
+            i += 24;
+            o += 8;
+            continue;
+        }
+        // A lead of 5 or 6 bytes (F8–FD) among the first 16: those go the scalar way.
+        let not_rare = _mm256_cmpeq_epi8(
+            _mm256_subs_epu8(v, _mm256_set1_epi8(0xF7u8 as i8)),
+            _mm256_setzero_si256(),
+        );
+        if !_mm256_movemask_epi8(not_rare) as u32 & 0xFFFF != 0 {
+            (i, o) = portable::decode_valid_until(bytes, out, i, o, i + 16);
+            continue;
+        }
+        // The sequences that start in bytes 0–7 (gathered from bytes 0–15) and in bytes
+        // 8–15 (from bytes 8–23), one stretch per 128-bit half.
+        let (m_lo, m_hi) = ((leads & 0xFF) as usize, (leads >> 8 & 0xFF) as usize);
+        let (n_lo, n_hi) = (m_lo.count_ones() as usize, m_hi.count_ones() as usize);
+        // SAFETY: i + 24 <= len.
+        let window = unsafe { _mm256_loadu2_m128i(ptr.add(i + 8).cast(), ptr.add(i).cast()) };
+        let gather = |h: usize| {
+            // SAFETY: two 16-byte rows of `GATHER`.
+            let control = unsafe {
+                _mm256_loadu2_m128i(
+                    GATHER[m_hi][h].as_ptr().cast(),
+                    GATHER[m_lo][h].as_ptr().cast(),
+                )
+            };
+            decode_lanes(_mm256_shuffle_epi8(window, control))
+        };
+        let first = gather(0);
+        // SAFETY: each store is 4 lanes at o + n_lo ≤ o + 8 or below: in out[o..o + 16].
+        // The second stretch's lanes are stored after the first's, over its unused ones.
+        unsafe {
+            if n_lo > 4 || n_hi > 4 {
+                let second = gather(1);
+                _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(first));
+                _mm_storeu_si128(dst.add(4).cast(), _mm256_castsi256_si128(second));
+                _mm_storeu_si128(dst.add(n_lo).cast(), _mm256_extracti128_si256::<1>(first));
+                _mm_storeu_si128(
+                    dst.add(n_lo + 4).cast(),
+                    _mm256_extracti128_si256::<1>(second),
+                );
+            } else {
+                _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(first));
+                _mm_storeu_si128(dst.add(n_lo).cast(), _mm256_extracti128_si256::<1>(first));
+            }
+        }
+        // On to the first lead from byte 16 on (at most 3 bytes further in valid input).
+        i += 16 + (leads >> 16).trailing_zeros() as usize;
+        o += n_lo + n_hi;
+    }
+    portable::decode_valid(bytes, out, i, o)
+}
+
+/// `COMPACT[x]`: for 4 sequences in 32-bit lanes, whose lengths minus 1 are the 2-bit
+/// fields of `x` (lane j in bits 2j, 2j + 1), the `pshufb` control that packs their
+/// bytes together; `COMPACT_LEN[x]`, how many bytes that is.
+#[cfg(feature = "alloc")]
+const fn compact() -> ([[u8; 16]; 256], [u8; 256]) {
+    let mut t = [[0x80u8; 16]; 256];
+    let mut lens = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let (mut n, mut j) = (0, 0);
+        while j < 4 {
+            let len = (x >> (2 * j) & 3) + 1;
+            let mut b = 0;
+            while b < len {
+                t[x][n] = (4 * j + b) as u8;
+                n += 1;
+                b += 1;
+            }
+            j += 1;
+        }
+        lens[x] = n as u8;
+        x += 1;
+    }
+    (t, lens)
+}
+#[cfg(feature = "alloc")]
+static COMPACT: [[u8; 16]; 256] = compact().0;
+#[cfg(feature = "alloc")]
+static COMPACT_LEN: [u8; 256] = compact().1;
+
+/// By class (0 ASCII, 1 two bytes, 2 and 3 three bytes below and above the
+/// surrogates, 4 four bytes): the row offset, how far the 4-byte form shifts right in
+/// bits, and the marker bits of the lead and of the bytes after it.
+#[cfg(feature = "alloc")]
+static ENCODE_OFFSET: [u32; 8] = [0, 160, 2_208, 4_256, 69_792, 0, 0, 0];
+#[cfg(feature = "alloc")]
+static ENCODE_SHR: [u32; 8] = [24, 16, 8, 8, 0, 0, 0, 0];
+#[cfg(feature = "alloc")]
+static ENCODE_MARK: [u32; 8] = [0, 0x80C0, 0x80_80E0, 0x80_80E0, 0x8080_80F0, 0, 0, 0];
+
+/// Bits 0–7 of `x` to the even bits 0–14.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn spread(x: u32) -> u32 {
+    let x = (x | x << 4) & 0x0F0F;
+    let x = (x | x << 2) & 0x3333;
+    (x | x << 1) & 0x5555
+}
+
+/// Appends the encoding of `codepoints` to `out`, or fails at the first code point that
+/// has none (with the code points before it encoded).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(in crate::corrected::fast) unsafe fn encode(
+    codepoints: &[u32],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let set = _mm256_set1_epi32;
+    let n = codepoints.len();
+    let src = codepoints.as_ptr();
+    let mut done = 0;
+    out.reserve(n + 32);
+    while done + 8 <= n {
+        // Every step writes at most 32 bytes (some of them past the encoding).
+        out.reserve(32);
+        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+        if done + 16 <= n {
+            // SAFETY: done + 16 <= n: 2 × 8 code points of `codepoints`.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_si256(src.add(done).cast()),
+                    _mm256_loadu_si256(src.add(done + 8).cast()),
+                )
+            };
+            if _mm256_testz_si256(_mm256_or_si256(a, b), set(!0x7F)) == 1 {
+                // Pack to 16 bits ([a0–3 b0–3 | a4–7 b4–7]), put the halves in order,
+                // pack to bytes.
+                let words = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi32(a, b));
+                let ascii = _mm_packus_epi16(
+                    _mm256_castsi256_si128(words),
+                    _mm256_extracti128_si256::<1>(words),
+                );
+                // SAFETY: 16 bytes into the ≥ 32 of spare capacity reserved above, all
+                // written before `set_len` counts them.
+                unsafe {
+                    _mm_storeu_si128(dst.cast(), ascii);
+                    out.set_len(out.len() + 16);
+                }
+                done += 16;
+                continue;
+            }
+        }
+        // SAFETY: done + 8 <= n.
+        let v = unsafe { _mm256_loadu_si256(src.add(done).cast()) };
+        // C1 controls, surrogates, and anything of 5 bytes or more (U+2110A0 on, which
+        // includes everything out of range): the scalar loop.
+        let below = |x: __m256i, limit: i32| _mm256_cmpeq_epi32(_mm256_min_epu32(x, set(limit)), x);
+        let c1 = below(_mm256_sub_epi32(v, set(0x80)), 0x1F);
+        let surrogate = below(_mm256_sub_epi32(v, set(0xD800)), 0x7FF);
+        let long = _mm256_cmpeq_epi32(_mm256_max_epu32(v, set(0x21_10A0)), v);
+        let leave = _mm256_or_si256(_mm256_or_si256(c1, surrogate), long);
+        if _mm256_testz_si256(leave, leave) == 0 {
+            portable::encode_scalar(&codepoints[done..done + 8], out)?;
+            done += 8;
+            continue;
+        }
+        // Every lane is now below U+2110A0: signed compares are right.
+        let ge2 = _mm256_cmpgt_epi32(v, set(0x9F));
+        let ge3 = _mm256_cmpgt_epi32(v, set(0x89F));
+        let above_surrogates = _mm256_cmpgt_epi32(v, set(0xDFFF));
+        let ge4 = _mm256_cmpgt_epi32(v, set(0x1_109F));
+        // Each mask is −1 where true.
+        let class = _mm256_sub_epi32(
+            _mm256_setzero_si256(),
+            _mm256_add_epi32(
+                _mm256_add_epi32(ge2, ge3),
+                _mm256_add_epi32(above_surrogates, ge4),
+            ),
+        );
+        let look = |t: &'static [u32; 8]| _mm256_permutevar8x32_epi32(table8(t), class);
+        let raw = _mm256_sub_epi32(v, look(&ENCODE_OFFSET));
+        // The 4-byte form's 6-bit groups c0 c1 c2 c3 (c0 = raw bits 18–20, …, c3 = bits
+        // 0–5) in bytes 0–3, shifted right by whole bytes for shorter sequences.
+        let groups = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_slli_epi32::<24>(raw), set(0x3F00_0000)),
+                _mm256_and_si256(_mm256_slli_epi32::<10>(raw), set(0x003F_0000)),
+            ),
+            _mm256_or_si256(
+                _mm256_and_si256(_mm256_srli_epi32::<4>(raw), set(0x3F00)),
+                _mm256_srli_epi32::<18>(raw),
+            ),
+        );
+        let encoded = _mm256_or_si256(
+            _mm256_srlv_epi32(groups, look(&ENCODE_SHR)),
+            look(&ENCODE_MARK),
+        );
+        let encoded = _mm256_blendv_epi8(v, encoded, ge2);
+        // Length − 1 per lane in 2 bits: bit 1 is "3 or 4 bytes", bit 0 "2 or 4 bytes".
+        let mask = |m: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
+        let (m2, m3, m4) = (mask(ge2), mask(ge3), mask(ge4));
+        let x = spread(m2 ^ m3 ^ m4) | spread(m3) << 1;
+        let (x_lo, x_hi) = ((x & 0xFF) as usize, (x >> 8) as usize);
+        // SAFETY: two 16-byte rows of `COMPACT`.
+        let control = unsafe {
+            _mm256_loadu2_m128i(COMPACT[x_hi].as_ptr().cast(), COMPACT[x_lo].as_ptr().cast())
+        };
+        let packed = _mm256_shuffle_epi8(encoded, control);
+        let (len_lo, len_hi) = (
+            usize::from(COMPACT_LEN[x_lo]),
+            usize::from(COMPACT_LEN[x_hi]),
+        );
+        // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo ≤ dst + 16, in the ≥ 32 bytes
+        // of spare capacity reserved above; `set_len` counts the first len_lo + len_hi,
+        // the encoding, all written by then.
+        unsafe {
+            _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+            _mm_storeu_si128(
+                dst.add(len_lo).cast(),
+                _mm256_extracti128_si256::<1>(packed),
+            );
+            out.set_len(out.len() + len_lo + len_hi);
+        }
+        done += 8;
+    }
+    portable::encode_scalar(&codepoints[done..], out)
+}
