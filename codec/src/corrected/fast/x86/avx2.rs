@@ -6,8 +6,9 @@
 //! leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
 //! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
 //! 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift
-//! and an offset looked up by the lead's top 4 bits give the code point. A lead of 5 or
-//! 6 bytes sends those 16 bytes to the scalar loop.
+//! and an offset looked up by the lead's top 4 bits give the code point. When a lead of
+//! 5 or 6 bytes is among them, a second `pshufb` gathers the last 2 bytes of each
+//! sequence and the length is counted with compares.
 //!
 //! **Encoding**, 8 code points at a time: ASCII is packed (16 at a time); otherwise each
 //! code point's class (by compares) gives its row offset, its bytes are built in a
@@ -103,6 +104,56 @@ fn decode_lanes(lanes: __m256i) -> __m256i {
     skip_surrogates(_mm256_add_epi32(_mm256_srlv_epi32(w, shr), adjust))
 }
 
+/// [`decode_lanes`] for sequences of 1 to 6 bytes, given also `tail`: the lanes
+/// gathered 2 bytes further on (the 5th and 6th byte in the low 2 bytes).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn decode_lanes_long(lanes: __m256i, tail: __m256i) -> __m256i {
+    let set = _mm256_set1_epi32;
+    let bits = _mm256_and_si256(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    // c4 << 6 | c5.
+    let t = _mm256_maddubs_epi16(_mm256_and_si256(tail, set(0x3F3F)), set(0x4001));
+    // The length − 1 (0 to 5), counting the leads at or above C0, E0, F0, F8 and FC with
+    // signed compares on lanes whose top bit is flipped.
+    let flipped = _mm256_xor_si256(lanes, set(i32::MIN));
+    let at_least = |lead: u32| _mm256_cmpgt_epi32(flipped, set((lead << 24 ^ 1 << 31) as i32 - 1));
+    let minus = _mm256_add_epi32(
+        _mm256_add_epi32(at_least(0xC0), at_least(0xE0)),
+        _mm256_add_epi32(
+            at_least(0xF0),
+            _mm256_add_epi32(at_least(0xF8), at_least(0xFC)),
+        ),
+    );
+    let len1 = _mm256_sub_epi32(_mm256_setzero_si256(), minus);
+    let look = |t: &'static [u32; 8]| _mm256_permutevar8x32_epi32(table8(t), len1);
+    let marked = _mm256_or_si256(
+        _mm256_srlv_epi32(_mm256_sllv_epi32(w, look(&LONG_SHL)), look(&LONG_SHR)),
+        _mm256_srlv_epi32(t, look(&LONG_TAIL_SHR)),
+    );
+    skip_surrogates(_mm256_add_epi32(marked, look(&LONG_ADJUST)))
+}
+
+/// By length − 1, for [`decode_lanes_long`]: `(w << SHL) >> SHR | t >> TAIL_SHR` is the
+/// raw value with the lead's marker bits above it (those of a 6-byte lead are shifted
+/// out), and `ADJUST` takes them off and adds the row offset (wrapping).
+static LONG_SHL: [u32; 8] = [0, 0, 0, 0, 6, 12, 0, 0];
+static LONG_SHR: [u32; 8] = [18, 12, 6, 0, 0, 0, 0, 0];
+static LONG_TAIL_SHR: [u32; 8] = [32, 32, 32, 32, 6, 0, 32, 32];
+static LONG_ADJUST: [u32; 8] = [
+    0,
+    160u32.wrapping_sub(0xC0 << 6),
+    2_208u32.wrapping_sub(0xE0 << 12),
+    69_792u32.wrapping_sub(0xF0 << 18),
+    2_166_944u32.wrapping_sub(0xF8 << 24),
+    69_275_808,
+    0,
+    0,
+];
+
 /// Decodes `bytes`, which the validator has accepted, into `out`: the number of code
 /// points. (On input that is not valid the result is wrong or it panics, but every
 /// read and write stays in bounds.)
@@ -125,7 +176,8 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
         // SAFETY: i + 32 <= len.
         let v = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
         let dst = out[o..o + 32].as_mut_ptr();
-        if _mm256_movemask_epi8(v) == 0 {
+        let high = _mm256_movemask_epi8(v) as u32;
+        if high == 0 {
             let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
             // SAFETY: 4 × 8 lanes, out[o..o + 32].
             unsafe {
@@ -142,6 +194,20 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
             }
             i += 32;
             o += 32;
+            continue;
+        }
+        if high & 0xFFFF == 0 {
+            // SAFETY: 2 × 8 lanes, out[o..o + 16].
+            unsafe {
+                let lo = _mm256_castsi256_si128(v);
+                _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi32(lo));
+                _mm256_storeu_si256(
+                    dst.add(8).cast(),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(lo)),
+                );
+            }
+            i += 16;
+            o += 16;
             continue;
         }
         // Bit k: byte k is not `80–BF` (signed ≥ −64), i.e. it starts a sequence.
@@ -189,15 +255,12 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
             o += 8;
             continue;
         }
-        // A lead of 5 or 6 bytes (F8–FD) among the first 16: those go the scalar way.
-        let not_rare = _mm256_cmpeq_epi8(
+        // A lead of 5 or 6 bytes (F8–FD) among the first 16 needs 2 more bytes per lane.
+        let not_long = _mm256_cmpeq_epi8(
             _mm256_subs_epu8(v, _mm256_set1_epi8(0xF7u8 as i8)),
             _mm256_setzero_si256(),
         );
-        if !_mm256_movemask_epi8(not_rare) as u32 & 0xFFFF != 0 {
-            (i, o) = portable::decode_valid_until(bytes, out, i, o, i + 16);
-            continue;
-        }
+        let long = (!_mm256_movemask_epi8(not_long) as u32) & 0xFFFF != 0;
         // The sequences that start in bytes 0–7 (gathered from bytes 0–15) and in bytes
         // 8–15 (from bytes 8–23), one stretch per 128-bit half.
         let (m_lo, m_hi) = ((leads & 0xFF) as usize, (leads >> 8 & 0xFF) as usize);
@@ -212,7 +275,15 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
                     GATHER[m_lo][h].as_ptr().cast(),
                 )
             };
-            decode_lanes(_mm256_shuffle_epi8(window, control))
+            let lanes = _mm256_shuffle_epi8(window, control);
+            if long {
+                // 2 bytes further on (unused lanes stay zero: 80 + 2 keeps the top bit).
+                let tail =
+                    _mm256_shuffle_epi8(window, _mm256_add_epi8(control, _mm256_set1_epi8(2)));
+                decode_lanes_long(lanes, tail)
+            } else {
+                decode_lanes(lanes)
+            }
         };
         let first = gather(0);
         // SAFETY: each store is 4 lanes at o + n_lo ≤ o + 8 or below: in out[o..o + 16].
@@ -232,7 +303,7 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
                 _mm_storeu_si128(dst.add(n_lo).cast(), _mm256_extracti128_si256::<1>(first));
             }
         }
-        // On to the first lead from byte 16 on (at most 3 bytes further in valid input).
+        // On to the first lead from byte 16 on (at most 5 bytes further in valid input).
         i += 16 + (leads >> 16).trailing_zeros() as usize;
         o += n_lo + n_hi;
     }
