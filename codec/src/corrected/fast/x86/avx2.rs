@@ -18,6 +18,8 @@
 
 use super::super::portable;
 #[cfg(feature = "alloc")]
+use crate::corrected;
+#[cfg(feature = "alloc")]
 use crate::error::EncodeError;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -359,6 +361,124 @@ fn spread(x: u32) -> u32 {
     (x | x << 1) & 0x5555
 }
 
+/// `LONG_COMPACT[(n0 − 1) + 6 (n1 − 1)]`: for 2 sequences of n0 and n1 bytes in 64-bit
+/// lanes, the `pshufb` control that packs them; `LONG_COMPACT_LEN`, n0 + n1.
+#[cfg(feature = "alloc")]
+const fn long_compact() -> ([[u8; 16]; 36], [u8; 36]) {
+    let mut t = [[0x80u8; 16]; 36];
+    let mut lens = [0u8; 36];
+    let mut x = 0;
+    while x < 36 {
+        let (n0, n1) = (x % 6 + 1, x / 6 + 1);
+        let mut b = 0;
+        while b < n0 {
+            t[x][b] = b as u8;
+            b += 1;
+        }
+        b = 0;
+        while b < n1 {
+            t[x][n0 + b] = (8 + b) as u8;
+            b += 1;
+        }
+        lens[x] = (n0 + n1) as u8;
+        x += 1;
+    }
+    (t, lens)
+}
+#[cfg(feature = "alloc")]
+static LONG_COMPACT: [[u8; 16]; 36] = long_compact().0;
+#[cfg(feature = "alloc")]
+static LONG_COMPACT_LEN: [u8; 36] = long_compact().1;
+
+/// Encodes 4 encodable code points in 64-bit lanes: the bytes of the first two packed
+/// in the low half, of the last two in the high half, and how many bytes each half
+/// holds.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn encode_long4(half: __m128i) -> (__m256i, usize, usize) {
+    let set = |x: u64| _mm256_set1_epi64x(x as i64);
+    let v = _mm256_cvtepu32_epi64(half);
+    // Below 2^32: signed 64-bit compares are right. Each mask is −1 where true.
+    let ge = |first: u64| _mm256_cmpgt_epi64(v, set(first - 1));
+    let (ge2, ge3, ge4, ge5, ge6) = (
+        ge(0xA0),
+        ge(0x8A0),
+        ge(0x1_10A0),
+        ge(0x21_10A0),
+        ge(0x421_10A0),
+    );
+    let above_surrogates = ge(0xE000);
+    // The row offset: each class's minus the one below it, where the class is reached.
+    let step = |m: __m256i, x: u64| _mm256_and_si256(m, set(x));
+    let offset = _mm256_add_epi64(
+        _mm256_add_epi64(
+            _mm256_add_epi64(step(ge2, 160), step(ge3, 2_208 - 160)),
+            _mm256_add_epi64(
+                step(above_surrogates, 4_256 - 2_208),
+                step(ge4, 69_792 - 4_256),
+            ),
+        ),
+        _mm256_add_epi64(
+            step(ge5, 2_166_944 - 69_792),
+            step(ge6, 69_275_808 - 2_166_944),
+        ),
+    );
+    let raw = _mm256_sub_epi64(v, offset);
+    // The 6-byte form's groups (byte k: raw bits 30 − 6k on), each with 80 set.
+    let group = |shifted: __m256i, byte: u32| _mm256_and_si256(shifted, set(0x3F << (8 * byte)));
+    let six = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_srli_epi64::<30>(raw),
+                group(_mm256_srli_epi64::<16>(raw), 1),
+            ),
+            _mm256_or_si256(
+                group(_mm256_srli_epi64::<2>(raw), 2),
+                group(_mm256_slli_epi64::<12>(raw), 3),
+            ),
+        ),
+        _mm256_or_si256(
+            _mm256_or_si256(
+                group(_mm256_slli_epi64::<26>(raw), 4),
+                group(_mm256_slli_epi64::<40>(raw), 5),
+            ),
+            set(0x8080_8080_8080),
+        ),
+    );
+    // Length − 1, then the form shifted right by whole bytes to that length, with the
+    // lead's marker bits (their top bit is the 80 already there).
+    let len1 = _mm256_sub_epi64(
+        _mm256_setzero_si256(),
+        _mm256_add_epi64(
+            _mm256_add_epi64(ge2, ge3),
+            _mm256_add_epi64(ge4, _mm256_add_epi64(ge5, ge6)),
+        ),
+    );
+    let shifted = _mm256_srlv_epi64(six, _mm256_sub_epi64(set(40), _mm256_slli_epi64::<3>(len1)));
+    let lead = _mm256_and_si256(_mm256_srlv_epi64(set(0xFF80), len1), set(0xFF));
+    let encoded = _mm256_blendv_epi8(v, _mm256_or_si256(shifted, lead), ge2);
+    let mut lens = [0u64; 4];
+    // SAFETY: `lens` is 32 writable bytes.
+    unsafe { _mm256_storeu_si256(lens.as_mut_ptr().cast(), len1) };
+    let (x_lo, x_hi) = (
+        (lens[0] + 6 * lens[1]) as usize,
+        (lens[2] + 6 * lens[3]) as usize,
+    );
+    // SAFETY: two 16-byte rows of `LONG_COMPACT` (every index is below 36: len − 1 ≤ 5).
+    let control = unsafe {
+        _mm256_loadu2_m128i(
+            LONG_COMPACT[x_hi].as_ptr().cast(),
+            LONG_COMPACT[x_lo].as_ptr().cast(),
+        )
+    };
+    (
+        _mm256_shuffle_epi8(encoded, control),
+        usize::from(LONG_COMPACT_LEN[x_lo]),
+        usize::from(LONG_COMPACT_LEN[x_hi]),
+    )
+}
+
 /// Appends the encoding of `codepoints` to `out`, or fails at the first code point that
 /// has none (with the code points before it encoded).
 ///
@@ -377,8 +497,8 @@ pub(in crate::corrected::fast) unsafe fn encode(
     let mut done = 0;
     out.reserve(n + 32);
     while done + 8 <= n {
-        // Every step writes at most 32 bytes (some of them past the encoding).
-        out.reserve(32);
+        // Every step writes at most 64 bytes (some of them past the encoding).
+        out.reserve(64);
         let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
         if done + 16 <= n {
             // SAFETY: done + 16 <= n: 2 × 8 code points of `codepoints`.
@@ -396,7 +516,7 @@ pub(in crate::corrected::fast) unsafe fn encode(
                     _mm256_castsi256_si128(words),
                     _mm256_extracti128_si256::<1>(words),
                 );
-                // SAFETY: 16 bytes into the ≥ 32 of spare capacity reserved above, all
+                // SAFETY: 16 bytes into the ≥ 64 of spare capacity reserved above, all
                 // written before `set_len` counts them.
                 unsafe {
                     _mm_storeu_si128(dst.cast(), ascii);
@@ -408,15 +528,41 @@ pub(in crate::corrected::fast) unsafe fn encode(
         }
         // SAFETY: done + 8 <= n.
         let v = unsafe { _mm256_loadu_si256(src.add(done).cast()) };
-        // C1 controls, surrogates, and anything of 5 bytes or more (U+2110A0 on, which
-        // includes everything out of range): the scalar loop.
-        let below = |x: __m256i, limit: i32| _mm256_cmpeq_epi32(_mm256_min_epu32(x, set(limit)), x);
+        // C1 controls, surrogates and code points out of range: the scalar loop, which
+        // finds the exact error. Those of 5 and 6 bytes (U+2110A0 on): 4 at a time in
+        // 64-bit lanes.
+        let below =
+            |x: __m256i, limit: u32| _mm256_cmpeq_epi32(_mm256_min_epu32(x, set(limit as i32)), x);
         let c1 = below(_mm256_sub_epi32(v, set(0x80)), 0x1F);
         let surrogate = below(_mm256_sub_epi32(v, set(0xD800)), 0x7FF);
-        let long = _mm256_cmpeq_epi32(_mm256_max_epu32(v, set(0x21_10A0)), v);
-        let leave = _mm256_or_si256(_mm256_or_si256(c1, surrogate), long);
+        let in_range = below(v, corrected::MAX_CODEPOINT);
+        let leave = _mm256_or_si256(
+            _mm256_or_si256(c1, surrogate),
+            _mm256_xor_si256(in_range, set(-1)),
+        );
         if _mm256_testz_si256(leave, leave) == 0 {
             portable::encode_scalar(&codepoints[done..done + 8], out)?;
+            done += 8;
+            continue;
+        }
+        let long = _mm256_cmpeq_epi32(_mm256_max_epu32(v, set(0x21_10A0)), v);
+        if _mm256_testz_si256(long, long) == 0 {
+            for half in [_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)] {
+                let (packed, len_lo, len_hi) = encode_long4(half);
+                // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo (len_lo ≤ 12), where
+                // `dst` is at most 24 bytes into the ≥ 64 bytes of spare capacity reserved
+                // above (the first half wrote ≤ 24); `set_len` counts the first
+                // len_lo + len_hi, the encoding, written by then.
+                unsafe {
+                    let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+                    _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+                    _mm_storeu_si128(
+                        dst.add(len_lo).cast(),
+                        _mm256_extracti128_si256::<1>(packed),
+                    );
+                    out.set_len(out.len() + len_lo + len_hi);
+                }
+            }
             done += 8;
             continue;
         }
@@ -466,7 +612,7 @@ pub(in crate::corrected::fast) unsafe fn encode(
             usize::from(COMPACT_LEN[x_lo]),
             usize::from(COMPACT_LEN[x_hi]),
         );
-        // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo ≤ dst + 16, in the ≥ 32 bytes
+        // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo ≤ dst + 16, in the ≥ 64 bytes
         // of spare capacity reserved above; `set_len` counts the first len_lo + len_hi,
         // the encoding, all written by then.
         unsafe {
