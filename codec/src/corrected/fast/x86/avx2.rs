@@ -1,7 +1,7 @@
 //! AVX2 decoding (of input the validator has accepted) and encoding.
 //!
 //! **Decoding**, per step at a sequence boundary `i`, on the 32 bytes from there:
-//! all ASCII is widened directly; 16 two-byte sequences or 8 three-byte ones (Latin,
+//! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three-byte ones (Latin,
 //! CJK runs) have fixed layouts and are decoded with one multiply-add; otherwise the
 //! leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
 //! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
@@ -10,11 +10,13 @@
 //! 5 or 6 bytes is among them, a second `pshufb` gathers the last 2 bytes of each
 //! sequence and the length is counted with compares.
 //!
-//! **Encoding**, 8 code points at a time: ASCII is packed (16 at a time); otherwise each
+//! **Encoding**, 8 code points at a time: ASCII is packed 16 at a time, and so are
+//! stretches of 1- and 2-byte code points (in 16-bit lanes); otherwise each
 //! code point's class (by compares) gives its row offset, its bytes are built in a
 //! 32-bit lane, and a table indexed by the four lengths of each 128-bit half gives the
-//! `pshufb` that packs them. Blocks with a code point that has no encoding or needs 5
-//! or 6 bytes go to the scalar loop, which finds the exact error.
+//! `pshufb` that packs them. Blocks with a code point of 5 or 6 bytes are encoded 4 at
+//! a time in 64-bit lanes; those with a code point that has no encoding go to the
+//! scalar loop, which finds the exact error.
 
 use super::super::portable;
 #[cfg(feature = "alloc")]
@@ -361,6 +363,82 @@ fn spread(x: u32) -> u32 {
     (x | x << 1) & 0x5555
 }
 
+/// `SHORT_COMPACT[m]`: for 8 sequences of 1 or 2 bytes in 16-bit lanes (bit j of `m`:
+/// lane j has 2), the `pshufb` control that packs them; `SHORT_COMPACT_LEN[m]`, how many
+/// bytes that is.
+#[cfg(feature = "alloc")]
+const fn short_compact() -> ([[u8; 16]; 256], [u8; 256]) {
+    let mut t = [[0x80u8; 16]; 256];
+    let mut lens = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut n, mut j) = (0, 0);
+        while j < 8 {
+            t[m][n] = 2 * j as u8;
+            n += 1;
+            if m >> j & 1 != 0 {
+                t[m][n] = 2 * j as u8 + 1;
+                n += 1;
+            }
+            j += 1;
+        }
+        lens[m] = n as u8;
+        m += 1;
+    }
+    (t, lens)
+}
+#[cfg(feature = "alloc")]
+static SHORT_COMPACT: [[u8; 16]; 256] = short_compact().0;
+#[cfg(feature = "alloc")]
+static SHORT_COMPACT_LEN: [u8; 256] = short_compact().1;
+
+/// Encodes the 16 code points of `a` and `b` if each has 1 or 2 bytes (below U+08A0,
+/// no C1 control), in 16-bit lanes: the bytes of the first 8 packed in the low half, of
+/// the last 8 in the high half, and how many bytes each half holds.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn encode_short16(a: __m256i, b: __m256i) -> Option<(__m256i, usize, usize)> {
+    let set = _mm256_set1_epi16;
+    let max = _mm256_max_epu32(a, b);
+    let short = _mm256_cmpeq_epi32(_mm256_min_epu32(max, _mm256_set1_epi32(0x89F)), max);
+    if _mm256_movemask_epi8(short) != -1 {
+        return None;
+    }
+    // 16-bit lanes ([a0–3 b0–3 | a4–7 b4–7]), the halves put in order.
+    let v = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi32(a, b));
+    let c1 = _mm256_sub_epi16(v, set(0x80));
+    let c1 = _mm256_cmpeq_epi16(_mm256_min_epu16(c1, set(0x1F)), c1);
+    if _mm256_testz_si256(c1, c1) == 0 {
+        return None;
+    }
+    let two = _mm256_cmpgt_epi16(v, set(0x9F));
+    let raw = _mm256_sub_epi16(v, _mm256_and_si256(two, set(160)));
+    // `110xxxxx 10xxxxxx`, the lead in the low byte.
+    let encoded = _mm256_or_si256(
+        _mm256_or_si256(_mm256_srli_epi16::<6>(raw), set(0xC0)),
+        _mm256_slli_epi16::<8>(_mm256_or_si256(_mm256_and_si256(raw, set(0x3F)), set(0x80))),
+    );
+    let encoded = _mm256_blendv_epi8(v, encoded, two);
+    let m = _mm_movemask_epi8(_mm_packs_epi16(
+        _mm256_castsi256_si128(two),
+        _mm256_extracti128_si256::<1>(two),
+    )) as usize;
+    let (m_lo, m_hi) = (m & 0xFF, m >> 8);
+    // SAFETY: two 16-byte rows of `SHORT_COMPACT`.
+    let control = unsafe {
+        _mm256_loadu2_m128i(
+            SHORT_COMPACT[m_hi].as_ptr().cast(),
+            SHORT_COMPACT[m_lo].as_ptr().cast(),
+        )
+    };
+    Some((
+        _mm256_shuffle_epi8(encoded, control),
+        usize::from(SHORT_COMPACT_LEN[m_lo]),
+        usize::from(SHORT_COMPACT_LEN[m_hi]),
+    ))
+}
+
 /// `LONG_COMPACT[(n0 − 1) + 6 (n1 − 1)]`: for 2 sequences of n0 and n1 bytes in 64-bit
 /// lanes, the `pshufb` control that packs them; `LONG_COMPACT_LEN`, n0 + n1.
 #[cfg(feature = "alloc")]
@@ -521,6 +599,21 @@ pub(in crate::corrected::fast) unsafe fn encode(
                 unsafe {
                     _mm_storeu_si128(dst.cast(), ascii);
                     out.set_len(out.len() + 16);
+                }
+                done += 16;
+                continue;
+            }
+            if let Some((packed, len_lo, len_hi)) = encode_short16(a, b) {
+                // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo ≤ dst + 16, in the ≥ 64
+                // bytes of spare capacity reserved above; `set_len` counts the first
+                // len_lo + len_hi, the encoding, written by then.
+                unsafe {
+                    _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+                    _mm_storeu_si128(
+                        dst.add(len_lo).cast(),
+                        _mm256_extracti128_si256::<1>(packed),
+                    );
+                    out.set_len(out.len() + len_lo + len_hi);
                 }
                 done += 16;
                 continue;
