@@ -2,7 +2,9 @@
 //!
 //! **Decoding**, per step at a sequence boundary `i`, on the 32 bytes from there:
 //! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three-byte ones (Latin,
-//! CJK runs) have fixed layouts and are decoded with one multiply-add; otherwise the
+//! CJK runs) have fixed layouts and are decoded with one multiply-add; 16 bytes of 1-
+//! and 2-byte sequences are decoded at every byte in 16-bit lanes, then the leads' lanes
+//! packed by a `pshufb` from a table; otherwise the
 //! leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
 //! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
 //! 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift
@@ -158,6 +160,78 @@ static LONG_ADJUST: [u32; 8] = [
     0,
 ];
 
+/// `SHORT_GATHER[m]`: the `pshufb` control that packs the 16-bit lanes j of 8 where bit
+/// j of `m` is set; the others are zero.
+static SHORT_GATHER: [[u8; 16]; 256] = {
+    let mut t = [[0x80u8; 16]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut n, mut j) = (0, 0);
+        while j < 8 {
+            if m >> j & 1 != 0 {
+                t[m][2 * n] = 2 * j as u8;
+                t[m][2 * n + 1] = 2 * j as u8 + 1;
+                n += 1;
+            }
+            j += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Decodes the sequences of 1 or 2 bytes whose leads are in the 16 bytes at `p` (bit k
+/// of `leads`: byte k is a lead) into `dst`: the number of code points. Every byte is
+/// decoded in a 16-bit lane as if it were a lead, with the byte after it; the lanes of
+/// the leads are then packed, 8 lanes at a time.
+///
+/// # Safety
+///
+/// `p .. p + 17` must be readable and `dst` writable for 16 lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn decode16_short(p: *const u8, leads: u32, dst: *mut u32) -> usize {
+    let set = _mm256_set1_epi16;
+    // SAFETY: p .. p + 17 is readable.
+    let (this, next) = unsafe {
+        (
+            _mm256_cvtepu8_epi16(_mm_loadu_si128(p.cast())),
+            _mm256_cvtepu8_epi16(_mm_loadu_si128(p.add(1).cast())),
+        )
+    };
+    // (lead & 1F) << 6 | (next & 3F), plus 160.
+    let two = _mm256_add_epi16(
+        _mm256_or_si256(
+            _mm256_slli_epi16::<6>(_mm256_and_si256(this, set(0x1F))),
+            _mm256_and_si256(next, set(0x3F)),
+        ),
+        set(160),
+    );
+    let cp = _mm256_blendv_epi8(this, two, _mm256_cmpgt_epi16(this, set(0xBF)));
+    let (m_lo, m_hi) = ((leads & 0xFF) as usize, (leads >> 8 & 0xFF) as usize);
+    // SAFETY: two 16-byte rows of `SHORT_GATHER`.
+    let control = unsafe {
+        _mm256_loadu2_m128i(
+            SHORT_GATHER[m_hi].as_ptr().cast(),
+            SHORT_GATHER[m_lo].as_ptr().cast(),
+        )
+    };
+    let packed = _mm256_shuffle_epi8(cp, control);
+    let n_lo = m_lo.count_ones() as usize;
+    // SAFETY: 8 lanes at `dst` and 8 at dst + n_lo ≤ dst + 8: in the 16 lanes of `dst`.
+    unsafe {
+        _mm256_storeu_si256(
+            dst.cast(),
+            _mm256_cvtepu16_epi32(_mm256_castsi256_si128(packed)),
+        );
+        _mm256_storeu_si256(
+            dst.add(n_lo).cast(),
+            _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(packed)),
+        );
+    }
+    n_lo + m_hi.count_ones() as usize
+}
+
 /// Decodes `bytes`, which the validator has accepted, into `out`: the number of code
 /// points. (On input that is not valid the result is wrong or it panics, but every
 /// read and write stays in bounds.)
@@ -257,6 +331,14 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
             unsafe { _mm256_storeu_si256(dst.cast(), cp) };
             i += 24;
             o += 8;
+            continue;
+        }
+        let not_short = _mm256_subs_epu8(v, _mm256_set1_epi8(0xDFu8 as i8));
+        let short = _mm256_movemask_epi8(_mm256_cmpeq_epi8(not_short, _mm256_setzero_si256()));
+        if short & 0xFFFF == 0xFFFF {
+            // SAFETY: i + 17 <= len; the call writes out[o..o + 16].
+            o += unsafe { decode16_short(ptr.add(i), leads & 0xFFFF, dst) };
+            i += 16 + (leads >> 16).trailing_zeros() as usize;
             continue;
         }
         // A lead of 5 or 6 bytes (F8–FD) among the first 16 needs 2 more bytes per lane.
