@@ -1,16 +1,16 @@
 //! AVX2 decoding (of input the validator has accepted) and encoding.
 //!
 //! **Decoding**, per step at a sequence boundary `i`, on the 32 bytes from there:
-//! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three-byte ones (Latin,
-//! CJK runs) have fixed layouts and are decoded with one multiply-add; 16 bytes of 1-
-//! and 2-byte sequences are decoded at every byte in 16-bit lanes, then the leads' lanes
-//! packed by a `pshufb` from a table; otherwise the
-//! leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
-//! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
-//! 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift
-//! and an offset looked up by the lead's top 4 bits give the code point. When a lead of
-//! 5 or 6 bytes is among them, a second `pshufb` gathers the last 2 bytes of each
-//! sequence and the length is counted with compares.
+//! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three- or
+//! four-byte ones (Latin, CJK, emoji runs) have fixed layouts and are decoded with
+//! multiply-adds; 16 bytes of 1- and 2-byte sequences are decoded at every byte in 16-bit
+//! lanes, then the leads' lanes packed by a `pshufb` from a table. Otherwise the leads
+//! among the first 16 bytes are taken 8 at a time, and a table indexed by the 8-bit mask
+//! of leads gives the `pshufb` that gathers each sequence's bytes into a 32-bit lane (the
+//! lead on top). Two multiply-adds pack the 6-bit groups, and a shift and an offset
+//! looked up by the lead's top 4 bits give the code point. When a lead of 5 or 6 bytes
+//! is among them, a second `pshufb` gathers the last 2 bytes of each sequence and the
+//! length is counted with compares.
 //!
 //! **Encoding**, 8 code points at a time: ASCII is packed 16 at a time, and so are
 //! stretches of 1- and 2-byte code points (in 16-bit lanes); otherwise each
@@ -306,6 +306,30 @@ pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u
             }
             i += 32;
             o += 16;
+            continue;
+        }
+        if leads == 0x1111_1111 && !super::super::is_continuation(bytes[i + 32]) {
+            // 8 four-byte sequences: each into a lane with the lead on top, then
+            // (lead & 07) << 18 | (c1 & 3F) << 12 | (c2 & 3F) << 6 | (c3 & 3F), plus the
+            // offset.
+            let lanes = _mm256_shuffle_epi8(
+                v,
+                _mm256_setr_epi8(
+                    3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4,
+                    11, 10, 9, 8, 15, 14, 13, 12,
+                ),
+            );
+            let bits = _mm256_and_si256(lanes, _mm256_set1_epi32(0x073F_3F3F));
+            let cp = _mm256_madd_epi16(
+                _mm256_maddubs_epi16(bits, _mm256_set1_epi32(0x4001_4001)),
+                _mm256_set1_epi32(0x1000_0001),
+            );
+            // SAFETY: 8 lanes, out[o..o + 8].
+            unsafe {
+                _mm256_storeu_si256(dst.cast(), _mm256_add_epi32(cp, _mm256_set1_epi32(69_792)))
+            };
+            i += 32;
+            o += 8;
             continue;
         }
         if leads & 0x1FF_FFFF == 0x124_9249 {
