@@ -444,3 +444,152 @@ fn encoding_every_code_point_below_u_220000_and_around_every_boundary() {
         }
     }
 }
+
+/// A random code point whose encoding has `len` bytes (1 to 6), often one at the edge of
+/// its row (where the offsets change).
+fn codepoint_of_len(rng: &mut Rng, len: usize) -> u32 {
+    let (first, last) = match len {
+        1 => (0, 0x7F),
+        2 => (0xA0, 0x89F),
+        // Both rows of the 3-byte class, the surrogates excluded below.
+        3 => (0x8A0, 0x1_109F),
+        4 => (0x1_10A0, 0x21_109F),
+        5 => (0x21_10A0, 0x421_109F),
+        _ => (0x421_10A0, 0x8421_109F),
+    };
+    loop {
+        let cp = match rng.below(4) {
+            0 => first + rng.below(3) as u32,
+            1 => last - rng.below(3) as u32,
+            2 if len == 3 => [0xD7FF, 0xE000, 0xD7FE, 0xE001][rng.below(4) as usize],
+            _ => first + rng.below(u64::from(last - first) + 1) as u32,
+        };
+        if corrected::encoded_len(cp).is_ok() {
+            return cp;
+        }
+    }
+}
+
+/// Decodes the encoding of `cps` with every implementation, into a buffer of exactly
+/// the right size, and encodes `cps` back; `what` says which test input it is.
+fn check_round_trip(imps: &[InstructionSet], cps: &[u32], what: &dyn Fn() -> String) {
+    let bytes = corrected::encode(cps.iter().copied()).unwrap();
+    for &imp in imps {
+        let mut out = vec![u32::MAX; cps.len()];
+        let written = fast::decode_to_utf32_with(imp, &bytes, &mut out);
+        if written != Ok(cps.len()) || out != cps {
+            panic!("{}: decode {}: {bytes:02X?}", imp.name(), what());
+        }
+        let mut again = Vec::new();
+        fast::encode_from_utf32_with(imp, cps, &mut again).unwrap();
+        if again != bytes {
+            panic!("{}: encode {}: {cps:X?}", imp.name(), what());
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
+fn every_mix_of_sequence_lengths_at_every_position_of_a_vector_step() {
+    let imps = implementations();
+    let mut rng = Rng(3);
+    // Every combination of 5 sequences of 1 to 4 bytes and of 4 of 1 to 6 bytes after
+    // 0 to 16 code points of 1 or 2 bytes (so that the mix starts at every position of
+    // a 16-byte window and of an 8-code-point block), and of 8 of 1 to 4 bytes after two
+    // of those prefixes; followed by enough text that the vector loops run on past it.
+    for (count, lengths) in [(5u32, 4usize), (4, 6), (8, 4)] {
+        for combination in 0..lengths.pow(count) {
+            let lens: Vec<usize> = (0..count)
+                .map(|k| 1 + combination / lengths.pow(k) % lengths)
+                .collect();
+            let shifts = if count == 8 {
+                vec![combination % 17, combination / 17 % 17]
+            } else {
+                (0..=16).collect()
+            };
+            for shift in shifts {
+                let before = 1 + shift % 2;
+                let mut cps: Vec<u32> = (0..shift)
+                    .map(|_| codepoint_of_len(&mut rng, before))
+                    .collect();
+                cps.extend(lens.iter().map(|&len| codepoint_of_len(&mut rng, len)));
+                let after = 1 + combination % 4;
+                cps.extend((0..40).map(|_| codepoint_of_len(&mut rng, after)));
+                check_round_trip(&imps, &cps, &|| format!("lengths {lens:?} after {shift}"));
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
+fn runs_of_one_length_with_a_long_sequence_or_another_length_anywhere() {
+    let imps = implementations();
+    let mut rng = Rng(5);
+    // Runs of one length (the ASCII, 2-byte and 3-byte fast cases), one code point of
+    // another length (5 and 6 bytes: between vector blocks) at every position, and every
+    // tail length.
+    for len in 1..=4 {
+        for other in 1..=6 {
+            for at in 0..100 {
+                let mut cps: Vec<u32> = (0..100).map(|_| codepoint_of_len(&mut rng, len)).collect();
+                cps[at] = codepoint_of_len(&mut rng, other);
+                check_round_trip(&imps, &cps, &|| format!("{other} bytes at {at} of {len}"));
+            }
+        }
+        for n in 0..=120 {
+            let cps: Vec<u32> = (0..n).map(|_| codepoint_of_len(&mut rng, len)).collect();
+            check_round_trip(&imps, &cps, &|| format!("{n} of {len} bytes"));
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
+fn an_encoding_error_or_a_long_form_at_every_lane_after_every_prefix() {
+    let imps = implementations();
+    let mut rng = Rng(13);
+    let unusual = [
+        0x80,
+        0x9F,
+        0xD800,
+        0xDFFF,
+        0x8421_10A0,
+        u32::MAX,
+        0x21_10A0,
+        0x8421_109F,
+    ];
+    for len in 1..=4 {
+        for n in 0..=40 {
+            let cps: Vec<u32> = (0..n).map(|_| codepoint_of_len(&mut rng, len)).collect();
+            check_encode_all(&imps, &cps);
+            for at in 0..n {
+                for &cp in &unusual {
+                    let mut cps = cps.clone();
+                    cps[at] = cp;
+                    check_encode_all(&imps, &cps);
+                    // And a second one later, which an error before it hides.
+                    if at + 3 < n {
+                        cps[at + 3] = 0xD900;
+                        check_encode_all(&imps, &cps);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn check_encode_all(imps: &[InstructionSet], cps: &[u32]) {
+    for &imp in imps {
+        check_encode(imp, cps);
+    }
+}

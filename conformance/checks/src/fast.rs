@@ -46,6 +46,9 @@ pub fn fast_validate(bytes: &[u8]) {
     }
 }
 
+/// What the encoders append to in [`fast_decode`].
+const PREFIX: &[u8] = b"before";
+
 /// Checks, for each implementation, that
 ///
 /// * `decode_to_vec` and `decode_to_utf32` (into a buffer of exactly
@@ -53,7 +56,7 @@ pub fn fast_validate(bytes: &[u8]) {
 /// * a valid input encodes back to itself with `encode_from_utf32`;
 /// * the data read as little-endian `u32`s (any values) encodes like
 ///   `corrected::encode`: the same bytes, or the same error with the code points
-///   before it encoded.
+///   before it encoded, appended to what the output held.
 pub fn fast_decode(bytes: &[u8]) {
     let ctx = Ctx::new("fast_decode", bytes);
     let (buffer, shift) = placed(bytes);
@@ -108,8 +111,16 @@ pub fn fast_decode(bytes: &[u8]) {
             }
             Err(e) => ensure_eq!(ctx, Err(*e), written, "fast::decode_to_utf32_with({name})"),
         }
-        let mut encoded = Vec::new();
+        // Appended after bytes already there, which must stay.
+        let mut encoded = PREFIX.to_vec();
         let got = fast::encode_from_utf32_with(imp, &values, &mut encoded);
+        ensure_eq!(
+            ctx,
+            PREFIX,
+            &encoded[..PREFIX.len()],
+            "fast::encode_from_utf32_with({name}) kept what `out` held"
+        );
+        let encoded = &encoded[PREFIX.len()..];
         match &expected_encode {
             Ok(want) => {
                 ensure_eq!(
@@ -120,8 +131,8 @@ pub fn fast_decode(bytes: &[u8]) {
                 );
                 ensure_eq!(
                     ctx,
-                    want,
-                    &encoded,
+                    &want[..],
+                    encoded,
                     "fast::encode_from_utf32_with({name}) bytes"
                 );
             }
@@ -137,7 +148,7 @@ pub fn fast_decode(bytes: &[u8]) {
                     corrected::encode(values[..before].iter().copied()).unwrap_or_default();
                 ensure_eq!(
                     ctx,
-                    prefix,
+                    &prefix[..],
                     encoded,
                     "fast::encode_from_utf32_with({name}): output before the error"
                 );

@@ -23,10 +23,10 @@
 //! The instruction set is picked once, at the first call, from what the CPU offers
 //! ([`InstructionSet::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
 //! SSE2 on x86_64, NEON on (little-endian) aarch64, and a portable word-at-a-time
-//! version everywhere else. Decoding and encoding are vectorized with AVX-512 and NEON
-//! (NEON: ASCII, and runs of one sequence length up to 4 bytes; decoding also mixed 1-
-//! to 3-byte text); the other implementations use a scalar loop with a word-at-a-time
-//! ASCII path.
+//! version everywhere else. Decoding and encoding are vectorized with AVX-512, AVX2 and
+//! NEON (NEON: ASCII, and runs of one sequence length up to 4 bytes; decoding also
+//! mixed 1- to 3-byte text); SSE2 and the portable version use a scalar loop with a
+//! word-at-a-time ASCII path.
 //!
 //! # Examples
 //!
@@ -349,7 +349,7 @@ pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeErr
 /// }
 /// ```
 #[doc(hidden)]
-// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
+// Its `unsafe` blocks call into `x86` or `aarch64`, argued at each block.
 #[allow(unsafe_code)]
 pub fn decode_to_utf32_with(
     instruction_set: InstructionSet,
@@ -373,6 +373,11 @@ pub fn decode_to_utf32_with(
     if instruction_set == InstructionSet::Neon {
         // SAFETY: `or_portable` returned NEON only because it `is_available()`.
         return Ok(unsafe { aarch64::decode_valid(bytes, out) });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx2 {
+        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+        return Ok(unsafe { x86::decode_valid_avx2(bytes, out) });
     }
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }
@@ -472,7 +477,7 @@ pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), En
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
-// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
+// Its `unsafe` blocks call into `x86` or `aarch64`, argued at each block.
 #[allow(unsafe_code)]
 pub fn encode_from_utf32_with(
     instruction_set: InstructionSet,
@@ -486,6 +491,9 @@ pub fn encode_from_utf32_with(
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
         // SAFETY: `or_portable` returned NEON only because it `is_available()`.
         InstructionSet::Neon => unsafe { aarch64::encode(codepoints, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+        InstructionSet::Avx2 => unsafe { x86::encode_avx2(codepoints, out) },
         _ => portable::encode(codepoints, out),
     }
 }

@@ -1,5 +1,5 @@
 //! x86_64 SIMD: the SSE2, AVX2 and AVX-512 validators, and the AVX-512 decoder and
-//! encoder.
+//! encoder; the AVX2 decoder and encoder are in [`avx2`].
 //!
 //! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
 //! which is sound because the entry points (`validate`, `decode_avx512`,
@@ -13,6 +13,11 @@
 use super::portable;
 use super::InstructionSet;
 use core::arch::x86_64::*;
+
+mod avx2;
+pub(super) use avx2::decode_valid as decode_valid_avx2;
+#[cfg(feature = "alloc")]
+pub(super) use avx2::encode as encode_avx2;
 
 /// Whether the CPU runs AVX2 (cached by `std`'s detection).
 pub(super) fn has_avx2() -> bool {
