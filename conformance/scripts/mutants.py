@@ -3,7 +3,7 @@
 
     conformance/scripts/mutants.py run vectors [--shard K/N] [--out DIR] [-- CARGO-MUTANTS-ARGS]
     conformance/scripts/mutants.py run all --survivors-of DIR [--out DIR] [-- ...]
-    conformance/scripts/mutants.py table --vectors DIR... --all DIR... [--write | --check]
+    conformance/scripts/mutants.py table --vectors DIR... --all DIR... [--keep-recorded] [--write | --check]
     conformance/scripts/mutants.py lint
 
 `run vectors` runs cargo-mutants over the codec (.cargo/mutants.toml) with one test:
@@ -20,6 +20,8 @@ own output, `outcomes.json` among it) and `DIR/run.json` (commit, date, test set
 It exits 1 when a mutant the vectors missed is not listed in the equivalents file (a new
 survivor: kill it with a vector or a test, or list it with a reason), 0 otherwise.
 `--check` exits 1 as well when docs/mutation.md's table is not what it would write.
+`--keep-recorded` makes measuring incremental: files the given runs did not measure keep
+the counts and survivors the table records for them.
 
 `lint` (cheap, for CI): the equivalents file parses, names real codec files, has no
 duplicate; docs/mutation.md's table is what `table` writes from the counts it records
@@ -364,6 +366,8 @@ def cmd_table(args):
     equivalents = load_equivalents()
     listing = next((i["listing"] for i in vinfos if i.get("listing")), None)
     data = compact(vectors, all_tests, vinfos + ainfos, listing or listing_counts())
+    if args.keep_recorded:
+        keep_recorded(data)
     md, unlisted = render(data, equivalents)
     print(md.rsplit("\n\n", 1)[0])
     measured = {key(n) for n, v in vectors.items() if v != "Unviable"}
@@ -380,6 +384,30 @@ def cmd_table(args):
         print(f"{DOC.relative_to(ROOT)} is stale: rerun with --write", file=sys.stderr)
         rc = 1
     return rc
+
+
+def recorded_data():
+    """The counts docs/mutation.md's fence records (what `table --write` last wrote)."""
+    text = DOC.read_text()
+    body = text[text.index(BEGIN) + len(BEGIN): text.index(END)]
+    m = re.search(re.escape(DATA_BEGIN) + r"(.*?)" + re.escape(DATA_END), body, re.S)
+    return json.loads(m.group(1)) if m else None
+
+
+def keep_recorded(data):
+    """Measuring is incremental: a file none of the given runs measured keeps the counts
+    and survivors docs/mutation.md records for it, and the runs they came from."""
+    recorded = recorded_data()
+    if not recorded:
+        return
+    measured = set(data["files"])
+    for file, row in recorded["files"].items():
+        if file not in measured:
+            data["files"][file] = row
+    for name, outcome in recorded["survivors"].items():
+        if name.split(":", 1)[0] not in measured:
+            data["survivors"][name] = outcome
+    data["runs"] = sorted({tuple(r) for r in recorded["runs"]} | {tuple(r) for r in data["runs"]})
 
 
 def report_unlisted(unlisted):
@@ -444,6 +472,8 @@ def main():
     t.add_argument("--all", nargs="*", help="run dirs of `run all`")
     t.add_argument("--write", action="store_true", help="update docs/mutation.md")
     t.add_argument("--check", action="store_true", help="exit 1 if docs/mutation.md is stale")
+    t.add_argument("--keep-recorded", action="store_true",
+                   help="files these runs did not measure keep docs/mutation.md's counts")
     sub.add_parser("lint", help="the equivalents file parses; docs/mutation.md is consistent")
     # Everything after `--` goes to cargo-mutants as it is.
     argv = sys.argv[1:]

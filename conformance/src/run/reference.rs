@@ -2,8 +2,8 @@
 //! answering every request with every field it can compute, as an adapter would.
 //!
 //! Each field comes from its own codec function (`events` for `output`, `decode_lossy`
-//! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into`,
-//! `check_document`), so a run checks each of them against the vectors; `result` is
+//! for `lossy`, `validate` for `valid`, `decode` for `strict`, `encode_into` and `encode`
+//! for `bytes` and `error`, `check_document`), so a run checks each of them against the vectors; `result` is
 //! read from the events (`event_json`, `result_of`).
 
 use super::handshake::{Declaration, Declared, Support};
@@ -51,7 +51,10 @@ fn codec(encoding: Encoding) -> Option<Codec> {
             strict: |b| strict(corrected::decode(b).map(drop)),
             encode: |cp| {
                 encode_u32(cp, |c| {
-                    corrected::encode_into(c, &mut [0; corrected::MAX_LEN]).map(to_hex)
+                    same_answer(
+                        corrected::encode_into(c, &mut [0; corrected::MAX_LEN]).map(to_hex),
+                        corrected::encode([c]).map(|b| to_hex(&b)),
+                    )
                 })
             },
             document: Some(|b| check_document(b).iter().map(finding).collect()),
@@ -63,7 +66,10 @@ fn codec(encoding: Encoding) -> Option<Codec> {
             strict: |b| strict(utf8::decode(b).map(drop)),
             encode: |cp| {
                 encode_u32(cp, |c| {
-                    utf8::encode_into(c, &mut [0; utf8::MAX_LEN]).map(to_hex)
+                    same_answer(
+                        utf8::encode_into(c, &mut [0; utf8::MAX_LEN]).map(to_hex),
+                        utf8::encode([c]).map(|b| to_hex(&b)),
+                    )
                 })
             },
             document: None,
@@ -167,6 +173,20 @@ fn encode_u32(
 ) -> Option<Result<String, &'static str>> {
     let cp = u32::try_from(parse_codepoint(cp)?).ok()?;
     Some(encode(cp).map_err(|e| e.kind.as_str()))
+}
+
+/// One code point's encoding by both of the codec's encoders, `encode_into` and the
+/// allocating `encode`: their common answer, or, when they differ, a `bytes` value that
+/// names both (no vector has it, so the run shows the difference).
+fn same_answer(
+    into: Result<String, EncodeError>,
+    allocating: Result<String, EncodeError>,
+) -> Result<String, EncodeError> {
+    match (into, allocating) {
+        (Ok(a), Ok(b)) if a == b => Ok(a),
+        (Err(a), Err(b)) if a == b => Err(a),
+        (a, b) => Ok(format!("encode_into: {a:?}, encode: {b:?}")),
+    }
 }
 
 fn finding(f: &Finding) -> Value {
