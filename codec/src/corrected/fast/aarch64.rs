@@ -135,80 +135,14 @@ unsafe fn ascii256(p: *const u8) -> bool {
 /// start of the first failing 64-byte block, or of the sequence that runs into it).
 #[target_feature(enable = "neon")]
 pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
-    let len = bytes.len();
-    let ptr = bytes.as_ptr();
-    // Room for the context and two 64-byte blocks.
-    let mut buffer = [0u8; BACK + 128];
-    let mut at = 0;
-    let mut full_steps = 0u32;
-    // The first block or two, with ASCII context in front. With two, the steps then
-    // start where the input is 64-byte aligned (from 64 to 127); the bytes from there
-    // to 128 are checked twice, which changes nothing.
-    if len >= 128 {
-        buffer[BACK..].copy_from_slice(&bytes[..128]);
-        // SAFETY: the blocks and their context are the 144 bytes of `buffer`.
-        if !unsafe { full(buffer.as_ptr().add(BACK)) && full(buffer.as_ptr().add(BACK + 64)) } {
-            return Err(super::restart_point(bytes, 0));
-        }
-        at = 64 + (ptr as usize).wrapping_neg() % 64;
-    } else if len >= 64 {
-        buffer[BACK..BACK + 64].copy_from_slice(&bytes[..64]);
-        // SAFETY: the block and its context are in the 144 bytes of `buffer`.
-        if !unsafe { full(buffer.as_ptr().add(BACK)) } {
-            return Err(super::restart_point(bytes, 0));
-        }
-        at = 64;
-    }
-    while at + 256 <= len {
-        // After ASCII (a whole sequence) nothing is pending: skip ASCII runs.
-        if bytes[at - 1] < 0x80 {
-            // SAFETY: at + 256 <= len.
-            while at + 256 <= len && unsafe { ascii256(ptr.add(at)) } {
-                at += 256;
-            }
-            if at + 256 > len {
-                break;
-            }
-        }
-        // SAFETY: at >= 64 > 16 and at + 256 <= len: every byte read, from at − 16 to
-        // at + 256, is in `bytes`.
-        if full_steps > 0 || !unsafe { blocks_ok::<false, 16>(ptr.add(at)) } {
-            // Text with 5- and 6-byte sequences would fail the quick check every time:
-            // after one failure, check the next 16 steps in full right away.
-            full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
-            // SAFETY: as above.
-            if unsafe { blocks_ok::<true, 16>(ptr.add(at)) } {
-                at += 256;
-                continue;
-            }
-            // Find the block that fails.
-            for block in (at..at + 256).step_by(64) {
-                // SAFETY: as above, for a sub-range.
-                if !unsafe { full(ptr.add(block)) } {
-                    return Err(super::restart_point(bytes, block));
-                }
-            }
-        }
-        at += 256;
-    }
-    while at + 64 <= len {
-        // SAFETY: at >= 64 > 16 and at + 64 <= len.
-        if !unsafe { full(ptr.add(at)) } {
-            return Err(super::restart_point(bytes, at));
-        }
-        at += 64;
-    }
-    // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short by
-    // the end of the input expects a continuation where the padding starts (in the
-    // block), and that is an error.
-    buffer = [0; BACK + 128];
-    let from = at.saturating_sub(BACK);
-    buffer[BACK - (at - from)..BACK + len - at].copy_from_slice(&bytes[from..]);
-    // SAFETY: the block and its context are the first 80 bytes of `buffer`.
-    if !unsafe { full(buffer.as_ptr().add(BACK)) } {
-        return Err(super::restart_point(bytes, at));
-    }
-    Ok(())
+    validate_blocks!(
+        bytes,
+        BACK,
+        blocks_ok::<false, 16>,
+        full,
+        blocks_ok::<true, 16>,
+        ascii256
+    )
 }
 
 // Decoding (of validated input). At each sequence boundary, in this order: 16 ASCII

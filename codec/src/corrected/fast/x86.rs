@@ -94,96 +94,8 @@ pub(super) unsafe fn validate(instruction_set: InstructionSet, bytes: &[u8]) -> 
 // Text without bytes F8–FF needs only 3 bytes back, so the common step checks 256
 // bytes that way and also tests that no F8–FF is among them or the 5 bytes before;
 // when one is (or anything fails), the full check runs on the step's 64-byte blocks
-// and finds the first block that fails.
-
-/// The loop shared by the validators. `$quick(p)`: the 256 bytes at `p` are valid and
-/// neither they nor the 5 before are F8–FF. `$full(p)`: the 64 bytes at `p` are valid
-/// (given the 5 before); `$full256(p)`, the same for 256 bytes, tested once.
-/// `$ascii(p)`: the 256 bytes at `p` are ASCII. Each reads from
-/// `p − 5`. Expanded inside each `#[target_feature]` function so that everything
-/// inlines with that feature set.
-macro_rules! validate_blocks {
-    ($bytes:expr, $quick:ident, $full:ident, $full256:ident, $ascii:ident) => {{
-        const BACK: usize = 5;
-        let bytes: &[u8] = $bytes;
-        let len = bytes.len();
-        let ptr = bytes.as_ptr();
-        // Room for 5 bytes of context and two 64-byte blocks.
-        let mut buffer = [0u8; BACK + 128];
-        let mut at = 0;
-        let mut full_steps = 0u32;
-        // The first block or two, with 5 ASCII bytes of context in front. With two,
-        // the steps then start where the input is 64-byte aligned (from 64 to 127), so
-        // that whole-block loads do not straddle cache lines; the bytes from there to
-        // 128 are checked twice, which changes nothing.
-        if len >= 128 {
-            buffer[BACK..].copy_from_slice(&bytes[..128]);
-            // SAFETY: the blocks and their context are the 133 bytes of `buffer`.
-            if !unsafe { $full(buffer.as_ptr().add(BACK)) && $full(buffer.as_ptr().add(BACK + 64)) }
-            {
-                return Err(super::restart_point(bytes, 0));
-            }
-            at = 64 + (ptr as usize).wrapping_neg() % 64;
-        } else if len >= 64 {
-            buffer[BACK..BACK + 64].copy_from_slice(&bytes[..64]);
-            // SAFETY: the block and its context are in the 133 bytes of `buffer`.
-            if !unsafe { $full(buffer.as_ptr().add(BACK)) } {
-                return Err(super::restart_point(bytes, 0));
-            }
-            at = 64;
-        }
-        while at + 256 <= len {
-            // After ASCII (a whole sequence) nothing is pending: skip ASCII runs.
-            if bytes[at - 1] < 0x80 {
-                // SAFETY: at + 256 <= len.
-                while at + 256 <= len && unsafe { $ascii(ptr.add(at)) } {
-                    at += 256;
-                }
-                if at + 256 > len {
-                    break;
-                }
-            }
-            // SAFETY: at >= 64 > 5 and at + 256 <= len: every byte read, from at − 5 to
-            // at + 256, is in `bytes`.
-            if full_steps > 0 || !unsafe { $quick(ptr.add(at)) } {
-                // Text with 5- and 6-byte sequences would fail the quick check every
-                // time: after one failure, check the next 16 steps in full right away.
-                full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
-                // SAFETY: as above.
-                if unsafe { $full256(ptr.add(at)) } {
-                    at += 256;
-                    continue;
-                }
-                // Find the block that fails.
-                for block in (at..at + 256).step_by(64) {
-                    // SAFETY: as above, for a sub-range.
-                    if !unsafe { $full(ptr.add(block)) } {
-                        return Err(super::restart_point(bytes, block));
-                    }
-                }
-            }
-            at += 256;
-        }
-        while at + 64 <= len {
-            // SAFETY: at >= 64 > 5 and at + 64 <= len.
-            if !unsafe { $full(ptr.add(at)) } {
-                return Err(super::restart_point(bytes, at));
-            }
-            at += 64;
-        }
-        // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short
-        // by the end of the input expects a continuation where the padding starts (in
-        // the block), and that is an error.
-        buffer = [0; BACK + 128];
-        let from = at.saturating_sub(BACK);
-        buffer[BACK - (at - from)..BACK + len - at].copy_from_slice(&bytes[from..]);
-        // SAFETY: the block and its context are the 69 bytes of `buffer`.
-        if !unsafe { $full(buffer.as_ptr().add(BACK)) } {
-            return Err(super::restart_point(bytes, at));
-        }
-        Ok(())
-    }};
-}
+// and finds the first block that fails. The loop over the steps is `validate_blocks!`
+// (in the parent module, shared with aarch64).
 
 /// Loads 16 bytes at `p − back`.
 ///
@@ -302,7 +214,7 @@ unsafe fn ascii256_sse2(p: *const u8) -> bool {
 /// The CPU must have SSE2 (every x86_64 CPU does).
 #[target_feature(enable = "sse2")]
 unsafe fn validate_sse2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, quick_sse2, full_sse2, full256_sse2, ascii256_sse2)
+    validate_blocks!(bytes, 5, quick_sse2, full_sse2, full256_sse2, ascii256_sse2)
 }
 
 /// Loads 32 bytes at `p − back`.
@@ -417,7 +329,7 @@ unsafe fn ascii256_avx2(p: *const u8) -> bool {
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn validate_avx2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, quick_avx2, full_avx2, full256_avx2, ascii256_avx2)
+    validate_blocks!(bytes, 5, quick_avx2, full_avx2, full256_avx2, ascii256_avx2)
 }
 
 /// [`portable::quiet_len`] compiled for AVX2, which LLVM vectorizes 32 bytes at a time.
@@ -571,6 +483,7 @@ unsafe fn ascii256_avx512(p: *const u8) -> bool {
 unsafe fn validate_avx512(bytes: &[u8]) -> Result<(), usize> {
     validate_blocks!(
         bytes,
+        5,
         quick_avx512,
         full_avx512,
         full256_avx512,
