@@ -379,7 +379,7 @@ impl Reference {
 /// encoding or operation, or a chunked variant (the fast paths take whole inputs).
 ///
 /// A decode case gets `valid` and `strict` from `fast::validate_with`, and `strict` (with
-/// `output` when the input is valid) from `fast::decode_to_utf32_with`; a valid input is
+/// `output` when the input is valid) from `fast::decode_to_vec_with`; a valid input is
 /// also decoded 16 times over, which must give its code points 16 times, so that the
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
 /// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
@@ -407,13 +407,14 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                 ("valid", json!(validated.is_ok())),
                 ("strict", strict(validated)),
             ]));
-            let decoded = decode_fast(instruction_set, &input);
+            let decoded = fast::decode_to_vec_with(instruction_set, &input);
             let mut fields = vec![("strict", strict(decoded.as_ref().map(drop).map_err(|e| *e)))];
             if let Ok(cps) = decoded {
                 fields.push(("output", codepoint_events(&cps)));
                 // 16 copies must give the code points 16 times: answered as the input's
                 // `output` when they do, as everything they gave when they do not.
-                let copies = match decode_fast(instruction_set, &input.repeat(COPIES)) {
+                let copies = match fast::decode_to_vec_with(instruction_set, &input.repeat(COPIES))
+                {
                     Ok(all) if all == cps.repeat(COPIES) => cps,
                     Ok(all) => all,
                     Err(e) => return vec![respond(vec![("strict", strict(Err(e)))])],
@@ -447,14 +448,6 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
         Test::Document(_) => {}
     }
     responses
-}
-
-/// `fast::decode_to_utf32_with` into a buffer of exactly the length it needs.
-fn decode_fast(instruction_set: InstructionSet, input: &[u8]) -> Result<Vec<u32>, DecodeError> {
-    let mut out = vec![0; fast::utf32_len(input)];
-    let written = fast::decode_to_utf32_with(instruction_set, input, &mut out)?;
-    out.truncate(written);
-    Ok(out)
 }
 
 /// Code points as an `output` list.
