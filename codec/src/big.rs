@@ -199,8 +199,15 @@ impl fmt::UpperHex for BigCodePoint {
         for _ in self.digits.len()..width {
             f.write_str("0")?;
         }
-        for &d in &self.digits {
-            write!(f, "{d:X}")?;
+        // A chunk at a time: a code point can have many thousands of digits, and one
+        // `write!` per digit made formatting them the cost of a UTF-∞-8 decode.
+        let mut buf = [0u8; 64];
+        for chunk in self.digits.chunks(buf.len()) {
+            for (b, &d) in buf.iter_mut().zip(chunk) {
+                *b = b"0123456789ABCDEF"[d as usize];
+            }
+            let text = core::str::from_utf8(&buf[..chunk.len()]).map_err(|_| fmt::Error)?;
+            f.write_str(text)?;
         }
         Ok(())
     }

@@ -122,29 +122,12 @@ enum Part {
 }
 
 impl Part {
-    /// The same part, keeping no more digits: the code is over the limit and is only
-    /// skipped to its end, in constant memory.
-    fn skipping(self) -> Part {
-        match self {
-            Part::Storage {
-                code_len,
-                total,
-                pad,
-                min_first,
-                seen,
-                half,
-                ..
-            } => Part::Storage {
-                code_len,
-                total,
-                pad,
-                min_first,
-                seen,
-                nibbles: Vec::new(),
-                keep: false,
-                half,
-            },
-            other => other,
+    /// Keeps no more digits: the code is over the limit and is only skipped to its end,
+    /// in constant memory.
+    fn skip(&mut self) {
+        if let Part::Storage { nibbles, keep, .. } = self {
+            *nibbles = Vec::new();
+            *keep = false;
         }
     }
 }
@@ -161,7 +144,8 @@ struct Seq {
 
 /// The outcome of adding one continuation byte to a code in progress.
 enum Verdict {
-    Continue(Part),
+    /// The code goes on; its part now holds the byte.
+    Continue,
     Done(BigCodePoint),
     /// The last byte of a code whose digits were not kept.
     Ended,
@@ -185,63 +169,69 @@ fn storage(header_len: u64, nme: u64) -> Part {
     }
 }
 
-/// Adds continuation byte `byte` to `part`; `have` is the number of bytes before it.
-fn step(part: Part, have: u64, byte: u8) -> Verdict {
+/// Adds continuation byte `byte` to `part`, in place; `have` is the number of bytes
+/// before it. In place, because a code can be 64 KiB of digits, one byte at a time.
+fn step(part: &mut Part, have: u64, byte: u8) -> Verdict {
     let payload = byte & 0x3F;
     match part {
         Part::Fixed { len, value } => {
-            let value = (value << 6) | payload as u128;
-            fixed(len, have + 1, value)
+            *value = (*value << 6) | payload as u128;
+            fixed(*len, have + 1, *value)
         }
         Part::AfterFf => match byte {
-            0x80..=0x9F => fixed(13, 2, (byte & 0x1F) as u128),
-            0xA0..=0xAF => Verdict::Continue(storage(2, (byte & 0x0F) as u64)),
-            0xB4 => Verdict::Continue(Part::Length {
-                b4: 1,
-                digits: 0,
-                nme: 0,
-            }),
+            0x80..=0x9F => {
+                let value = (byte & 0x1F) as u128;
+                *part = Part::Fixed { len: 13, value };
+                fixed(13, 2, value)
+            }
+            0xA0..=0xAF => {
+                *part = storage(2, (byte & 0x0F) as u64);
+                Verdict::Continue
+            }
+            0xB4 => {
+                *part = Part::Length {
+                    b4: 1,
+                    digits: 0,
+                    nme: 0,
+                };
+                Verdict::Continue
+            }
             _ => Verdict::Reject(ErrorKind::InvalidLength),
         },
         Part::Length { b4, digits, nme } => match byte {
-            0xB4 if digits == 0 => Verdict::Continue(Part::Length {
-                b4: b4.saturating_add(1),
-                digits,
-                nme,
-            }),
+            0xB4 if *digits == 0 => {
+                *b4 = b4.saturating_add(1);
+                Verdict::Continue
+            }
             // A leading zero digit: the length fits in fewer digits.
-            0xA0 if digits == 0 => Verdict::Reject(ErrorKind::Overlong),
+            0xA0 if *digits == 0 => Verdict::Reject(ErrorKind::Overlong),
             0xA0..=0xAF => {
-                let nme = nme.saturating_mul(16).saturating_add((byte & 0x0F) as u64);
-                if digits == b4 {
-                    Verdict::Continue(storage(have.saturating_add(1), nme))
+                *nme = nme.saturating_mul(16).saturating_add((byte & 0x0F) as u64);
+                if *digits == *b4 {
+                    *part = storage(have.saturating_add(1), *nme);
                 } else {
-                    Verdict::Continue(Part::Length {
-                        b4,
-                        digits: digits + 1,
-                        nme,
-                    })
+                    *digits += 1;
                 }
+                Verdict::Continue
             }
             _ => Verdict::Reject(ErrorKind::InvalidLength),
         },
         Part::Storage {
-            code_len,
             total,
             pad,
             min_first,
             seen,
-            mut nibbles,
+            nibbles,
             keep,
             half,
+            ..
         } => {
-            let index = seen;
-            let mut half = half;
+            let index = *seen;
             if index % 2 == 0 {
                 // First byte of a pair: a whole digit and the high 2 bits of the next.
                 let (n0, n1_high) = (payload >> 2, payload & 3);
-                match pad {
-                    0 if index == 0 && n0 < min_first => {
+                match *pad {
+                    0 if index == 0 && n0 < *min_first => {
                         return Verdict::Reject(ErrorKind::Overlong)
                     }
                     1 if index == 0 && n0 != 0 => return Verdict::Reject(ErrorKind::InvalidLength),
@@ -250,45 +240,38 @@ fn step(part: Part, have: u64, byte: u8) -> Verdict {
                     }
                     _ => {}
                 }
-                if keep {
+                if *keep {
                     nibbles.push(n0);
                 }
-                half = n1_high;
+                *half = n1_high;
             } else {
-                let (n1, n2) = ((half << 2) | (payload >> 4), payload & 0x0F);
-                match pad {
+                let (n1, n2) = ((*half << 2) | (payload >> 4), payload & 0x0F);
+                match *pad {
                     1 if index == 1 && n1 == 0 => return Verdict::Reject(ErrorKind::Overlong),
                     2 if index == 1 && n1 != 0 => return Verdict::Reject(ErrorKind::InvalidLength),
                     2 if index == 1 && n2 == 0 => return Verdict::Reject(ErrorKind::Overlong),
                     _ => {}
                 }
-                if keep {
+                if *keep {
                     nibbles.push(n1);
                     nibbles.push(n2);
                 }
             }
-            if index + 1 == total && !keep {
+            if index + 1 == *total && !*keep {
                 Verdict::Ended
-            } else if index + 1 == total {
-                let cp = BigCodePoint::from_digits(&nibbles[pad as usize..]).expect("nibbles");
+            } else if index + 1 == *total {
+                let cp = BigCodePoint::from_digits(&nibbles[*pad as usize..]).expect("nibbles");
                 Verdict::Done(cp)
             } else {
-                Verdict::Continue(Part::Storage {
-                    code_len,
-                    total,
-                    pad,
-                    min_first,
-                    seen: seen + 1,
-                    nibbles,
-                    keep,
-                    half,
-                })
+                *seen += 1;
+                Verdict::Continue
             }
         }
     }
 }
 
-/// The verdict on a fixed-length form of `len` bytes with `have` bytes of value `value`.
+/// The verdict on a fixed-length form of `len` bytes with `have` bytes of value `value`
+/// (`Continue`: the part is `Part::Fixed { len, value }`).
 fn fixed(len: u8, have: u64, value: u128) -> Verdict {
     let rest_bits = (len as u64 - have) * 6;
     let lowest = value << rest_bits;
@@ -300,7 +283,7 @@ fn fixed(len: u8, have: u64, value: u128) -> Verdict {
     } else if have == len as u64 {
         Verdict::Done(BigCodePoint::from(value))
     } else {
-        Verdict::Continue(Part::Fixed { len, value })
+        Verdict::Continue
     }
 }
 
@@ -344,7 +327,7 @@ impl Machine {
     }
 
     fn feed(&mut self, byte: u8, offset: u64, sink: Sink<'_>) {
-        let Some(seq) = self.seq.take() else {
+        let Some(seq) = &mut self.seq else {
             return self.start(byte, offset, sink);
         };
         let ended = |kind: ErrorKind| {
@@ -360,45 +343,61 @@ impl Machine {
                 seq.start,
                 seq.have,
             ));
+            self.seq = None;
             return self.start(byte, offset, sink);
         }
         let have = seq.have.saturating_add(1);
-        match step(seq.part, seq.have, byte) {
+        match step(&mut seq.part, seq.have, byte) {
             // Over the limit, a byte that cannot continue the code ends the span before
             // it, and is decoded afresh.
             Verdict::Reject(kind) => {
                 sink(Located::error(ended(kind), seq.start, seq.have));
+                self.seq = None;
                 self.start(byte, offset, sink);
             }
             Verdict::Done(_) | Verdict::Ended if seq.over => {
-                sink(Located::error(ErrorKind::LimitExceeded, seq.start, have))
+                sink(Located::error(ErrorKind::LimitExceeded, seq.start, have));
+                self.seq = None;
             }
-            Verdict::Done(cp) => sink(Located {
-                offset: seq.start,
-                length: have,
-                event: Event::CodePoint(cp),
-            }),
+            Verdict::Done(cp) => {
+                sink(Located {
+                    offset: seq.start,
+                    length: have,
+                    event: Event::CodePoint(cp),
+                });
+                self.seq = None;
+            }
             // Only a code whose digits are not kept ends so: one over the limit.
-            Verdict::Ended => sink(Located::error(ErrorKind::LimitExceeded, seq.start, have)),
-            Verdict::Continue(part) if seq.over => {
-                let part = part.skipping();
-                self.seq = Some(Seq { have, part, ..seq });
+            Verdict::Ended => {
+                sink(Located::error(ErrorKind::LimitExceeded, seq.start, have));
+                self.seq = None;
             }
-            Verdict::Continue(part) => self.go_on(seq.start, have, part),
+            Verdict::Continue => {
+                seq.have = have;
+                // Once over, a part that begins afresh (the storage after a length)
+                // keeps no digits either.
+                if seq.over || shortest_completion(&seq.part) > self.limit {
+                    seq.over = true;
+                    seq.part.skip();
+                }
+            }
         }
     }
 
-    /// A code in progress goes on; once its shortest completion is over the limit, it
-    /// goes on as one `limit-exceeded` span, keeping no digits.
-    fn go_on(&mut self, start: u64, have: u64, part: Part) {
-        let over = shortest_completion(&part) > self.limit;
-        let part = if over { part.skipping() } else { part };
-        self.seq = Some(Seq {
+    /// A code begins; once its shortest completion is over the limit, it goes on as one
+    /// `limit-exceeded` span, keeping no digits.
+    fn begin(&mut self, start: u64, part: Part) {
+        let mut seq = Seq {
             start,
-            have,
+            have: 1,
             part,
-            over,
-        });
+            over: false,
+        };
+        if shortest_completion(&seq.part) > self.limit {
+            seq.over = true;
+            seq.part.skip();
+        }
+        self.seq = Some(seq);
     }
 
     fn start(&mut self, byte: u8, offset: u64, sink: Sink<'_>) {
@@ -413,12 +412,18 @@ impl Machine {
             0x80..=0xBF => {
                 return sink(Located::error(ErrorKind::UnexpectedContinuation, offset, 1))
             }
-            0xFF => return self.go_on(offset, 1, Part::AfterFf),
+            0xFF => return self.begin(offset, Part::AfterFf),
             _ => byte.leading_ones() as u8,
         };
         let bits = (byte & (0x7F >> fixed_len)) as u128;
         match fixed(fixed_len, 1, bits) {
-            Verdict::Continue(part) => self.go_on(offset, 1, part),
+            Verdict::Continue => self.begin(
+                offset,
+                Part::Fixed {
+                    len: fixed_len,
+                    value: bits,
+                },
+            ),
             // `C0`, `C1`: every completion is overlong; the lead alone is the span.
             Verdict::Reject(kind) => sink(Located::error(kind, offset, 1)),
             Verdict::Done(_) | Verdict::Ended => unreachable!("a lead is never a whole code"),

@@ -355,7 +355,10 @@ impl Reference {
             Some(hex) => from_hex(hex).ok()?,
             None => vec![],
         };
-        let chunks = case.chunks();
+        // The case's own `chunks()` would read the hex again.
+        let chunks: Option<Vec<Vec<u8>>> = case
+            .chunking
+            .map(|c| c.chunks(&input).into_iter().map(<[u8]>::to_vec).collect());
         let chunks = chunks.as_deref();
         let query = match &case.test {
             Test::Decode(_) => Query::Decode {
