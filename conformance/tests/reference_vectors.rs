@@ -1,7 +1,10 @@
 //! The vectors alone, as an importer gets them: the reference codec against every case
 //! of every vector file, whole and at every split point (`conformance run --splits`).
 //!
-//! The second test asks the codec's fast paths the Corrected UTF-8 vectors the same way.
+//! The second test asks the codec's fast paths the Corrected UTF-8 vectors the same way,
+//! each decode case also with 1 to 64 bytes of ASCII in front (`conformance run
+//! --ascii-prefixes`), so that a block boundary falls inside every sequence and error
+//! span: where a fast path hands over to the careful one.
 //!
 //! This is the "vectors only" test set of mutation testing (`docs/mutation.md`): a codec
 //! mutant that this test does not kill is one the vectors cannot see. Keep it to exactly
@@ -41,11 +44,14 @@ fn reference_passes_every_vector_whole_and_chunked() {
 }
 
 /// The codec's fast paths (`corrected::fast`, every instruction set this CPU runs) against
-/// every Corrected UTF-8 decode and encode vector: what an importer with a fast decoder
-/// gets from the vectors (`conformance::run::reference::respond_fast`).
+/// every Corrected UTF-8 decode and encode vector, decode cases also with ASCII in front:
+/// what an importer with a fast decoder gets from the vectors
+/// (`conformance::run::reference::respond_fast`).
 #[test]
 fn fast_paths_pass_every_vector() {
-    let suite = load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
+    let mut suite =
+        load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
+    suite.add_ascii_prefixes();
     let mut judged = 0;
     let mut failures = Vec::new();
     for imp in InstructionSet::available() {

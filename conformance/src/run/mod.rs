@@ -112,6 +112,13 @@ pub struct RunArgs {
     #[arg(long)]
     pub splits: bool,
 
+    /// Also check every decode case with 1 to 64 bytes of ASCII (`A`) in front, ids
+    /// FILE#TCID@ascii=K, expecting the vector's answer K bytes later (K code points U+0041
+    /// first): a block boundary then falls inside every sequence and error span, where a
+    /// decoder that works a block at a time goes wrong. Sent to every implementation.
+    #[arg(long)]
+    pub ascii_prefixes: bool,
+
     /// JSON file of known failures: {"NAME": {"FILE#TCID": "reason", ...}, ...};
     /// repeatable (merged; the same NAME and case in two files is an error).
     #[arg(long, value_name = "FILE")]
@@ -160,6 +167,7 @@ impl Default for RunArgs {
             allow_undeclared: false,
             give_up_after: 10,
             splits: false,
+            ascii_prefixes: false,
             expected_failures: vec![],
             batch_size: adapter::DEFAULT_BATCH_SIZE,
             bench: None,
@@ -263,6 +271,9 @@ fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations),
     };
     if args.splits {
         suite.add_splits();
+    }
+    if args.ascii_prefixes {
+        suite.add_ascii_prefixes();
     }
     if suite.cases.is_empty() {
         return Err(UsageError(

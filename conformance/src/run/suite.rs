@@ -3,7 +3,7 @@
 
 use crate::vectors::model::{
     from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest,
-    Schema, TestCase, TestResult, VectorFile,
+    OutputEvent, Schema, TestCase, TestResult, VectorFile,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -36,6 +36,54 @@ pub const ALL_SPLITS_UP_TO: usize = 4096;
 
 /// Longer inputs are split at every point within this many bytes of either end.
 pub const EDGE: usize = 1024;
+
+/// `--ascii-prefixes` puts 1 to this many bytes of ASCII in front of each decode case:
+/// every position modulo 64, the widest block of the codec's fast paths (AVX-512), so
+/// that a block boundary falls inside each sequence and error span of the vector.
+pub const ASCII_PREFIX_MAX: usize = 64;
+
+/// The byte of an ASCII prefix, `A`.
+pub const ASCII_PREFIX_BYTE: u8 = b'A';
+
+/// A decode test with `k` bytes of ASCII (`A`) in front (`--ascii-prefixes`): the input
+/// after `k` bytes `41`, the output after `k` code points U+0041 with every span `k`
+/// bytes later, the same result. An ASCII byte is a whole code point in every encoding
+/// here, so nothing after it can depend on it (SPEC §2).
+pub fn ascii_prefixed(test: &DecodeTest, k: usize) -> DecodeTest {
+    let shift = k as u64;
+    let mut output = vec![
+        OutputEvent::CodePoint {
+            codepoint: format!("U+{ASCII_PREFIX_BYTE:04X}"),
+        };
+        k
+    ];
+    output.extend(test.output.iter().map(|event| match event {
+        OutputEvent::CodePoint { .. } => event.clone(),
+        OutputEvent::Error {
+            error,
+            offset,
+            length,
+        } => OutputEvent::Error {
+            error: error.clone(),
+            offset: offset + shift,
+            length: *length,
+        },
+        OutputEvent::Reserved {
+            reserved,
+            offset,
+            length,
+        } => OutputEvent::Reserved {
+            reserved: *reserved,
+            offset: offset + shift,
+            length: *length,
+        },
+    }));
+    DecodeTest {
+        input: to_hex(&[ASCII_PREFIX_BYTE]).repeat(k) + &test.input,
+        output,
+        ..test.clone()
+    }
+}
 
 /// How a chunked variant of a decode or document case cuts its input (`--splits`); the
 /// expected answer is the vector's own, whatever the chunking (SPEC §2.5).
@@ -232,6 +280,30 @@ impl Suite {
                     ..case.clone()
                 })
                 .collect();
+            cases.push(case);
+            cases.extend(variants);
+        }
+        self.cases = cases;
+    }
+
+    /// Adds after each decode case (not a chunked variant) its variants with 1 to
+    /// [`ASCII_PREFIX_MAX`] bytes of ASCII in front ([`ascii_prefixed`]), ids
+    /// `FILE#TCID@ascii=K`: what encoding_rs does with every test, for decoders that
+    /// work a block at a time. Document cases are left alone: the magic number is only
+    /// one at offset 0 (SPEC §2.6).
+    pub fn add_ascii_prefixes(&mut self) {
+        let mut cases = Vec::with_capacity(self.cases.len());
+        for case in std::mem::take(&mut self.cases) {
+            let variants: Vec<Case> = match (&case.test, case.chunking) {
+                (Test::Decode(test), None) => (1..=ASCII_PREFIX_MAX)
+                    .map(|k| Case {
+                        id: format!("{}@ascii={k}", case.id),
+                        test: Test::Decode(ascii_prefixed(test, k)),
+                        ..case.clone()
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             cases.push(case);
             cases.extend(variants);
         }
@@ -612,6 +684,75 @@ mod tests {
             .unwrap();
         assert_eq!((line, column), (3, 3));
         assert!(message.starts_with("key must be a string"), "{message}");
+    }
+
+    #[test]
+    fn ascii_prefix_shifts_every_span() {
+        let reserved = |offset| OutputEvent::Reserved {
+            reserved: true,
+            offset,
+            length: 3,
+        };
+        let error = |offset| OutputEvent::Error {
+            error: "truncated".into(),
+            offset,
+            length: 1,
+        };
+        let cp = |codepoint: &str| OutputEvent::CodePoint {
+            codepoint: codepoint.into(),
+        };
+        let test = DecodeTest {
+            tc_id: 7,
+            comment: String::new(),
+            flags: vec!["Reserved".into()],
+            input: "c3a0fefe80e0".into(),
+            output: vec![cp("U+0120"), reserved(2), error(5)],
+            result: TestResult::Invalid,
+        };
+        let two = ascii_prefixed(&test, 2);
+        assert_eq!(two.input, "4141c3a0fefe80e0");
+        assert_eq!(
+            two.output,
+            [
+                cp("U+0041"),
+                cp("U+0041"),
+                cp("U+0120"),
+                reserved(4),
+                error(7)
+            ]
+        );
+        assert_eq!(
+            (two.tc_id, two.result, &two.flags),
+            (7, TestResult::Invalid, &test.flags)
+        );
+    }
+
+    #[test]
+    fn ascii_prefixes_follow_each_whole_decode_case() {
+        let mut suite = load_embedded(&["utf-8".to_string()]).unwrap();
+        let decodes = suite.cases.iter().filter(|c| c.op() == "decode").count();
+        let before = suite.cases.len();
+        suite.add_splits();
+        let chunked = suite.cases.len() - before;
+        suite.add_ascii_prefixes();
+        assert_eq!(
+            suite.cases.len(),
+            before + chunked + decodes * ASCII_PREFIX_MAX
+        );
+        let first = suite
+            .cases
+            .iter()
+            .position(|c| c.id.ends_with("@ascii=1"))
+            .unwrap();
+        let base = &suite.cases[first - 1];
+        assert_eq!(suite.cases[first].id, format!("{}@ascii=1", base.id));
+        assert!(suite.cases[first + ASCII_PREFIX_MAX - 1]
+            .id
+            .ends_with("@ascii=64"));
+        assert!(suite
+            .cases
+            .iter()
+            .all(|c| !c.id.contains("@ascii=") || c.chunking.is_none()));
     }
 
     #[test]
