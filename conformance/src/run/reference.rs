@@ -386,6 +386,10 @@ impl Reference {
 /// also decoded 16 times over, which must give its code points 16 times, so that the
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
 /// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
+/// For the instruction set that [`InstructionSet::detect`] picks, the answers come
+/// through the entry points an application calls instead (`fast::validate`,
+/// `fast::decode_to_utf32` for the input and `fast::decode_to_vec` for its copies,
+/// `fast::encode_from_utf32`), so that their dispatch is judged too.
 /// This is how the vectors-only test set of mutation testing (`docs/mutation.md`) sees
 /// the fast paths, which the built-in `reference` does not use.
 pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
@@ -394,6 +398,29 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
     if case.encoding != "corrected-utf8" || case.chunking.is_some() {
         return responses;
     }
+    let auto = instruction_set == InstructionSet::detect();
+    let validate = |bytes: &[u8]| match auto {
+        true => fast::validate(bytes),
+        false => fast::validate_with(instruction_set, bytes),
+    };
+    let decode = |bytes: &[u8]| match auto {
+        true => {
+            let mut out = vec![0; fast::utf32_len(bytes)];
+            fast::decode_to_utf32(bytes, &mut out).map(|written| {
+                out.truncate(written);
+                out
+            })
+        }
+        false => fast::decode_to_vec_with(instruction_set, bytes),
+    };
+    let decode_copies = |bytes: &[u8]| match auto {
+        true => fast::decode_to_vec(bytes),
+        false => fast::decode_to_vec_with(instruction_set, bytes),
+    };
+    let encode = |codepoints: &[u32], out: &mut Vec<u8>| match auto {
+        true => fast::encode_from_utf32(codepoints, out),
+        false => fast::encode_from_utf32_with(instruction_set, codepoints, out),
+    };
     let respond = |fields: Vec<(&str, Value)>| {
         let mut out = Map::new();
         out.insert("id".into(), json!(case.id));
@@ -405,19 +432,18 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
             let Ok(input) = from_hex(&t.input) else {
                 return responses;
             };
-            let validated = fast::validate_with(instruction_set, &input);
+            let validated = validate(&input);
             responses.push(respond(vec![
                 ("valid", json!(validated.is_ok())),
                 ("strict", strict(validated)),
             ]));
-            let decoded = fast::decode_to_vec_with(instruction_set, &input);
+            let decoded = decode(&input);
             let mut fields = vec![("strict", strict(decoded.as_ref().map(drop).map_err(|e| *e)))];
             if let Ok(cps) = decoded {
                 fields.push(("output", codepoint_events(&cps)));
                 // 16 copies must give the code points 16 times: answered as the input's
                 // `output` when they do, as everything they gave when they do not.
-                let copies = match fast::decode_to_vec_with(instruction_set, &input.repeat(COPIES))
-                {
+                let copies = match decode_copies(&input.repeat(COPIES)) {
                     Ok(all) if all == cps.repeat(COPIES) => cps,
                     Ok(all) => all,
                     Err(e) => return vec![respond(vec![("strict", strict(Err(e)))])],
@@ -432,7 +458,7 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                 return responses;
             };
             let mut one = Vec::new();
-            let answer = match fast::encode_from_utf32_with(instruction_set, &[cp], &mut one) {
+            let answer = match encode(&[cp], &mut one) {
                 Ok(()) => ("bytes", json!(to_hex(&one))),
                 Err(e) => ("error", encode_error(e, &one)),
             };
@@ -440,12 +466,11 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
             // 16 copies: the bytes 16 times, answered as the code point's when they are,
             // as everything written when not; the same error, with nothing written.
             let mut all = Vec::new();
-            let answer =
-                match fast::encode_from_utf32_with(instruction_set, &[cp; COPIES], &mut all) {
-                    Ok(()) if all == one.repeat(COPIES) => ("bytes", json!(to_hex(&one))),
-                    Ok(()) => ("bytes", json!(to_hex(&all))),
-                    Err(e) => ("error", encode_error(e, &all)),
-                };
+            let answer = match encode(&[cp; COPIES], &mut all) {
+                Ok(()) if all == one.repeat(COPIES) => ("bytes", json!(to_hex(&one))),
+                Ok(()) => ("bytes", json!(to_hex(&all))),
+                Err(e) => ("error", encode_error(e, &all)),
+            };
             responses.push(respond(vec![answer]));
         }
         Test::Document(_) => {}
