@@ -34,6 +34,7 @@ Standard library only (Python 3.8+).
 import argparse
 import datetime
 import json
+import platform
 import re
 import subprocess
 import sys
@@ -93,6 +94,40 @@ def rust_escape(text):
     return re.sub(r"([\\.+*?()|\[\]{}^$#&\-~])", r"\\\1", text)
 
 
+# Instruction-set files and what a machine needs to run their code. Elsewhere the code is
+# compiled out or never dispatched to, so each of its mutants would survive whatever the
+# tests: `run` leaves such a file out (`--exclude`) and says so in run.json.
+FAST = "codec/src/corrected/fast/"
+NEEDS = {
+    FAST + "aarch64.rs": ("aarch64", set()),
+    FAST + "x86.rs": ("x86_64", set()),
+    FAST + "x86/avx2.rs": ("x86_64", {"avx2"}),
+    # `has_avx512` in that file: the /proc/cpuinfo names of what it detects.
+    FAST + "x86/avx512.rs": ("x86_64", {"avx512f", "avx512bw", "avx512cd", "avx512vl",
+                                        "avx512vbmi", "avx512_vbmi2", "bmi1", "bmi2",
+                                        "popcnt"}),
+}
+
+
+def cpu_flags():
+    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere: nothing assumed)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("flags", "Features")):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def not_runnable_here():
+    """The files of NEEDS whose code this machine cannot run."""
+    arch = {"amd64": "x86_64", "arm64": "aarch64"}.get(platform.machine().lower(),
+                                                       platform.machine().lower())
+    flags = cpu_flags()
+    return sorted(f for f, (a, needs) in NEEDS.items() if arch != a or not needs <= flags)
+
+
 def missed_names(out_dir):
     outcomes = load_outcomes(Path(out_dir))
     return sorted(n for n, s in outcomes.items() if s == "MissedMutant")
@@ -134,6 +169,10 @@ def cmd_run(args):
         if subprocess.run(baseline, cwd=ROOT).returncode != 0:
             print("the unmutated tree fails its tests: no mutant tested", file=sys.stderr)
             return 4
+    args.not_runnable = not_runnable_here()
+    for f in args.not_runnable:
+        print(f"{f}: left out, this machine cannot run its code", flush=True)
+        select += ["--exclude", f]
     cmd = [
         "cargo", "mutants", *tests, *select,
         "--baseline=skip", "--timeout", str(args.timeout or TIMEOUTS[args.set]),
@@ -156,6 +195,8 @@ def write_run_json(out, args, version, ran):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "cargo_mutants": version,
         "ran": ran,
+        # Left out: files whose code this machine cannot run (NEEDS).
+        "not_runnable": getattr(args, "not_runnable", []),
         # Mutants per file of the whole configuration, so that `table` needs no Rust.
         "listing": listing_counts(),
     }
@@ -230,6 +271,10 @@ def compact(vectors, all_tests, infos, listing):
     of the vectors with its outcome under all tests (None: not run)."""
     files, survivors = {}, {}
     for name, v in vectors.items():
+        # cargo-mutants 27.1.0 lets "delete field" mutants of every file through `--re`
+        # (with `--no-config`, only `-f` stops them): only the codec is measured.
+        if not name.startswith("codec/src/"):
+            continue
         row = files.setdefault(name.split(":", 1)[0], {"mutants": 0, "viable": 0, "vectors": 0})
         row["mutants"] += 1
         if v == "Unviable":
@@ -301,7 +346,9 @@ def render(data, equivalents):
         tot["mutants"] += total
         r = rows.get(file)
         if r is None:
-            lines.append(f"| `{file}` | {total} | 0 | | | | | | | not measured | |")
+            why = ("not measurable on the machines that ran (see below)"
+                   if file in data.get("not_runnable", []) else "not measured")
+            lines.append(f"| `{file}` | {total} | 0 | | | | | | | {why} | |")
             continue
         vec_den = r["viable"] - r["equivalent"] - r["api"]
         all_den = r["viable"] - r["equivalent"] - r["not_run"]
@@ -331,6 +378,10 @@ def render(data, equivalents):
         f"Goals: vectors (behaviour) ≥ {VECTORS_GOAL:.0f} % over the decode, encode and "
         f"document paths; all tests ≥ {ALL_GOAL:.0f} %.",
     ]
+    if data.get("not_runnable"):
+        lines += ["", "Left out because no machine that ran could run their code (an "
+                  "instruction set it lacks; each mutant would survive whatever the tests): "
+                  + ", ".join(f"`{f}`" for f in data["not_runnable"]) + "."]
     if unlisted:
         lines += ["", "Survivors of the vectors not (yet) in `.cargo/mutants-equivalent.txt`:", ""]
         lines += [f"- `{key(n)}`" for n in unlisted]
@@ -366,6 +417,10 @@ def cmd_table(args):
     equivalents = load_equivalents()
     listing = next((i["listing"] for i in vinfos if i.get("listing")), None)
     data = compact(vectors, all_tests, vinfos + ainfos, listing or listing_counts())
+    # Files that every run left out, as code its machine could not run.
+    left_out = [set(i.get("not_runnable", [])) for i in vinfos if i.get("ran", True)]
+    data["not_runnable"] = sorted(set.intersection(*left_out) - set(data["files"])
+                                  if left_out else set())
     if args.keep_recorded:
         keep_recorded(data)
     md, unlisted = render(data, equivalents)
@@ -408,6 +463,10 @@ def keep_recorded(data):
         if name.split(":", 1)[0] not in measured:
             data["survivors"][name] = outcome
     data["runs"] = sorted({tuple(r) for r in recorded["runs"]} | {tuple(r) for r in data["runs"]})
+    data["not_runnable"] = sorted(
+        (set(data.get("not_runnable", [])) | set(recorded.get("not_runnable", [])))
+        - set(data["files"])
+    )
 
 
 def report_unlisted(unlisted):

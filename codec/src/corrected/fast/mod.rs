@@ -69,14 +69,14 @@ macro_rules! validate_blocks {
             if !unsafe {
                 $full(buffer.as_ptr().add(CONTEXT)) && $full(buffer.as_ptr().add(CONTEXT + 64))
             } {
-                return Err(super::restart_point(bytes, 0));
+                return Err($crate::corrected::fast::restart_point(bytes, 0));
             }
             at = 64 + (ptr as usize).wrapping_neg() % 64;
         } else if len >= 64 {
             buffer[CONTEXT..CONTEXT + 64].copy_from_slice(&bytes[..64]);
             // SAFETY: the block and its context are in the `CONTEXT + 128` bytes of `buffer`.
             if !unsafe { $full(buffer.as_ptr().add(CONTEXT)) } {
-                return Err(super::restart_point(bytes, 0));
+                return Err($crate::corrected::fast::restart_point(bytes, 0));
             }
             at = 64;
         }
@@ -106,7 +106,7 @@ macro_rules! validate_blocks {
                 for block in (at..at + 256).step_by(64) {
                     // SAFETY: as above, for a sub-range.
                     if !unsafe { $full(ptr.add(block)) } {
-                        return Err(super::restart_point(bytes, block));
+                        return Err($crate::corrected::fast::restart_point(bytes, block));
                     }
                 }
             }
@@ -115,7 +115,7 @@ macro_rules! validate_blocks {
         while at + 64 <= len {
             // SAFETY: at >= 64 >= CONTEXT and at + 64 <= len.
             if !unsafe { $full(ptr.add(at)) } {
-                return Err(super::restart_point(bytes, at));
+                return Err($crate::corrected::fast::restart_point(bytes, at));
             }
             at += 64;
         }
@@ -127,7 +127,7 @@ macro_rules! validate_blocks {
         buffer[CONTEXT - (at - from)..CONTEXT + len - at].copy_from_slice(&bytes[from..]);
         // SAFETY: the block and its context are the first `CONTEXT + 64` bytes of `buffer`.
         if !unsafe { $full(buffer.as_ptr().add(CONTEXT)) } {
-            return Err(super::restart_point(bytes, at));
+            return Err($crate::corrected::fast::restart_point(bytes, at));
         }
         Ok(())
     }};

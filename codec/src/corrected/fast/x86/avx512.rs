@@ -1,0 +1,808 @@
+//! AVX-512 (with VBMI2): the validator, the decoder and the encoder, one file for the
+//! instruction set, so that a CPU without it can leave this file out of what it measures
+//! (mutation testing).
+//!
+//! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
+//! which is sound because the entry points (`validate`, `decode_avx512`,
+//! `encode_avx512`) are `unsafe fn`s whose callers must have checked the CPU
+//! with [`has_avx512`]; or a SIMD load/store, whose bounds are argued at the block.
+
+// Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use super::super::portable;
+use core::arch::x86_64::*;
+
+/// Whether the CPU runs every AVX-512 extension the AVX-512 paths use.
+pub(in crate::corrected::fast) fn has_avx512() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512vbmi2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(all(
+            target_feature = "avx512f",
+            target_feature = "avx512bw",
+            target_feature = "avx512cd",
+            target_feature = "avx512vl",
+            target_feature = "avx512vbmi",
+            target_feature = "avx512vbmi2",
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "popcnt"
+        ))
+    }
+}
+
+/// Loads 64 bytes at `p − back`.
+///
+/// # Safety
+///
+/// The 64 bytes must be readable.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn load_avx512(p: *const u8, back: usize) -> __m512i {
+    // SAFETY: the caller's contract.
+    unsafe { _mm512_loadu_si512(p.sub(back) as *const __m512i) }
+}
+
+/// The bits of the 64 bytes at `p` that are wrong (a continuation where not covered or
+/// the reverse, or reserved if `FULL`), looking back 5 bytes if `FULL`, else 3; and the
+/// bytes themselves.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
+    let above = |v: __m512i, t: u8| _mm512_subs_epu8(v, _mm512_set1_epi8(t as i8));
+    // SAFETY (of the loads): the caller's contract.
+    let v0 = unsafe { load_avx512(p, 0) };
+    // One three-way OR (`vpternlogd`) per three distances.
+    let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
+    let mut t = unsafe {
+        or3(
+            above(load_avx512(p, 1), 0xBF),
+            above(load_avx512(p, 2), 0xDF),
+            above(load_avx512(p, 3), 0xEF),
+        )
+    };
+    if FULL {
+        t = unsafe {
+            or3(
+                t,
+                above(load_avx512(p, 4), 0xF7),
+                above(load_avx512(p, 5), 0xFB),
+            )
+        };
+    }
+    let covered = _mm512_test_epi8_mask(t, t);
+    // 80–BF are the signed bytes below −64.
+    let cont = _mm512_cmplt_epi8_mask(v0, _mm512_set1_epi8(-64));
+    let mut bad = covered ^ cont;
+    if FULL {
+        bad |= _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8(0xFEu8 as i8));
+    }
+    (bad, v0)
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 64` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn full_avx512(p: *const u8) -> bool {
+    // SAFETY: the caller's contract.
+    unsafe { bad_avx512::<true>(p) }.0 == 0
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn full256_avx512(p: *const u8) -> bool {
+    let mut bad = 0;
+    for k in 0..4 {
+        // SAFETY: within p − 5 .. p + 256.
+        bad |= unsafe { bad_avx512::<true>(p.add(64 * k)) }.0;
+    }
+    bad == 0
+}
+
+/// # Safety
+///
+/// `p − 5 .. p + 256` must be readable.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn quick_avx512(p: *const u8) -> bool {
+    let mut bad = 0;
+    // SAFETY: within p − 5 .. p + 256.
+    let mut max = unsafe { load_avx512(p, 5) };
+    for k in 0..4 {
+        // SAFETY: within p − 5 .. p + 256.
+        let (b, v0) = unsafe { bad_avx512::<false>(p.add(64 * k)) };
+        bad |= b;
+        max = _mm512_max_epu8(max, v0);
+    }
+    bad | _mm512_cmpge_epu8_mask(max, _mm512_set1_epi8(0xF8u8 as i8)) == 0
+}
+
+/// # Safety
+///
+/// `p` must be readable for 256 bytes.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn ascii256_avx512(p: *const u8) -> bool {
+    // SAFETY: 4 × 64 = 256 bytes, readable by the caller's contract.
+    let (a, b, c, d) = unsafe {
+        (
+            load_avx512(p, 0),
+            load_avx512(p.add(64), 0),
+            load_avx512(p.add(128), 0),
+            load_avx512(p.add(192), 0),
+        )
+    };
+    let acc = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
+    _mm512_movepi8_mask(acc) == 0
+}
+
+/// # Safety
+///
+/// The CPU must have AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn validate(bytes: &[u8]) -> Result<(), usize> {
+    validate_blocks!(
+        bytes,
+        5,
+        quick_avx512,
+        full_avx512,
+        full256_avx512,
+        ascii256_avx512
+    )
+}
+
+/// Decodes with AVX-512, validating as it goes: the number of code points, or `None`
+/// if the input is not valid (what `out` then holds is unspecified).
+///
+/// # Safety
+///
+/// The CPU must have every feature of `has_avx512`: the caller has checked
+/// `InstructionSet::Avx512.is_available()`.
+///
+/// # Panics
+///
+/// If the input is valid and `out` is too short.
+pub(in crate::corrected::fast) unsafe fn decode_avx512(
+    bytes: &[u8],
+    out: &mut [u32],
+) -> Option<usize> {
+    debug_assert!(has_avx512());
+    // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
+    let (block, o) = unsafe { decode_avx512_blocks(bytes, out) }?;
+    // Everything before `block` is valid and decoded, up to the end of the sequence
+    // that runs into it. Validate the rest from that sequence's lead, then decode it
+    // after that sequence.
+    let from = super::super::restart_point(bytes, block);
+    // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
+    if unsafe { validate(&bytes[from..]) }.is_err() {
+        return None;
+    }
+    let mut i = block;
+    while i < bytes.len() && super::super::is_continuation(bytes[i]) {
+        i += 1;
+    }
+    Some(portable::decode_valid(bytes, out, i, o))
+}
+
+/// `DUP[g]`, byte k of dword j: 16g + j. It spreads lead position 16g + j of the
+/// compressed position vector over the 4 bytes of output lane j.
+/// `DUP2[g]`, byte k of word j: 32g + j, the same for 16-bit lanes.
+const fn dup_table(lane: usize) -> [[u8; 64]; 4] {
+    let mut t = [[0u8; 64]; 4];
+    let mut g = 0;
+    while g < 4 {
+        let mut i = 0;
+        while i < 64 {
+            t[g][i] = ((64 / lane) * g + i / lane) as u8;
+            i += 1;
+        }
+        g += 1;
+    }
+    t
+}
+static DUP: [[u8; 64]; 4] = dup_table(4);
+static DUP2: [[u8; 64]; 4] = dup_table(2);
+
+/// Byte k of each lane of `lane` bytes is `first` − k: the lane holds the bytes from
+/// there on as a big-endian number.
+const fn rev_table(lane: usize, first: u8) -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = first - (i % lane) as u8;
+        i += 1;
+    }
+    t
+}
+/// The lead and the 3 bytes after it.
+static REV: [u8; 64] = rev_table(4, 3);
+/// Bytes 4 and 5 after the lead in the low two bytes (the top two are masked off).
+static REV_TAIL: [u8; 64] = rev_table(4, 5);
+/// The lead and the byte after it.
+static REV2: [u8; 64] = rev_table(2, 1);
+
+/// 0, 1, …, 63.
+const fn iota() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+}
+static IOTA: [u8; 64] = iota();
+
+/// Per lane, indexed by the number of leading one bits of the lead (0 for ASCII, else
+/// the sequence length 2–6), for the value `w = b0 << 18 | c1 << 12 | c2 << 6 | c3`
+/// of the whole lead byte `b0` and the 6-bit groups `c` of the bytes after it, and
+/// `t = c4 << 6 | c5` of the next two:
+/// `(w << SHL) >> SHR | t >> TAIL_SHR` is the raw value plus the lead's marker bits
+/// (`110`, `1110`, … above it; those of a 6-byte lead are shifted out), and `ADJUST`
+/// takes the marker off and adds the class's offset, in one addition (wrapping). The
+/// 3-byte class's second offset is added apart.
+static SHL: [u32; 16] = [0, 0, 0, 0, 0, 6, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static SHR: [u32; 16] = [18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAIL_SHR: [u32; 16] = [32, 32, 32, 32, 32, 6, 0, 32, 32, 32, 32, 32, 32, 32, 32, 32];
+static ADJUST: [u32; 16] = {
+    // (marker bits in place, offset) by length.
+    let classes: [(u32, u32); 7] = [
+        (0, 0),
+        (0, 0),
+        (0xC0 << 6, 160),
+        (0xE0 << 12, 2_208),
+        (0xF0 << 18, 69_792),
+        (0xF8 << 24, 2_166_944),
+        (0, 69_275_808),
+    ];
+    let mut t = [0u32; 16];
+    let mut n = 0;
+    while n < classes.len() {
+        t[n] = classes[n].1.wrapping_sub(classes[n].0);
+        n += 1;
+    }
+    t
+};
+
+/// Loads a 64-byte table.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn table<T>(t: &'static T) -> __m512i {
+    const { assert!(size_of::<T>() == 64) };
+    // SAFETY: `T` is 64 bytes (checked above) and `t` a valid reference to it.
+    unsafe { _mm512_loadu_si512(t as *const T as *const __m512i) }
+}
+
+/// The code points of 16 sequences of up to 4 bytes (up to 6 if `LONG`) whose leads are
+/// at the block positions in bytes `16g .. 16g + 16` of `positions`.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+#[inline]
+fn decode16<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    g: usize,
+) -> __m512i {
+    let set = _mm512_set1_epi32;
+    let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
+    // Indices 64–127 are bytes of the next block.
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
+    // Keep the lead whole and 6 bits of each byte after it, then pack: pairs of bytes
+    // into 12 bits, pairs of those into 24 (the lead's top bits land above bit 21).
+    let bits = _mm512_and_si512(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm512_madd_epi16(
+        _mm512_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let ones = _mm512_lzcnt_epi32(_mm512_xor_si512(lanes, set(-1)));
+    let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(ones, table(t));
+    let mut marked = _mm512_srlv_epi32(w, look(&SHR));
+    if LONG {
+        let tail = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV_TAIL)), next);
+        let tail = _mm512_maddubs_epi16(_mm512_and_si512(tail, set(0x3F3F)), set(0x4001));
+        marked = _mm512_or_si512(
+            _mm512_srlv_epi32(_mm512_sllv_epi32(w, look(&SHL)), look(&SHR)),
+            _mm512_srlv_epi32(tail, look(&TAIL_SHR)),
+        );
+    }
+    let cp = _mm512_add_epi32(marked, look(&ADJUST));
+    // 3-byte sequences from raw CF60 (code point D800) on skip the surrogates: 2048 more.
+    let high3 =
+        _mm512_mask_cmpge_epu32_mask(_mm512_cmpeq_epi32_mask(ones, set(3)), cp, set(0xD800));
+    _mm512_mask_add_epi32(cp, high3, cp, set(2048))
+}
+
+/// [`decode16`] for the first 8 of the 16: the gathers on whole vectors, the
+/// arithmetic on halves, which cost half as much.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl")]
+#[inline]
+fn decode8<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    g: usize,
+) -> __m256i {
+    let set = _mm256_set1_epi32;
+    let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
+    let lanes = _mm512_castsi512_si256(lanes);
+    let bits = _mm256_and_si256(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let ones = _mm256_lzcnt_epi32(_mm256_xor_si256(lanes, set(-1)));
+    // The first 8 entries of each table (`ones` is at most 6 in valid input, and
+    // only the low 3 bits are used).
+    let look = |t: &'static [u32; 16]| {
+        // SAFETY: the table is 64 bytes; this reads its first 32.
+        _mm256_permutexvar_epi32(ones, unsafe {
+            _mm256_loadu_si256(t.as_ptr() as *const __m256i)
+        })
+    };
+    let mut marked = _mm256_srlv_epi32(w, look(&SHR));
+    if LONG {
+        let tail = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV_TAIL)), next);
+        let tail = _mm256_and_si256(_mm512_castsi512_si256(tail), set(0x3F3F));
+        let tail = _mm256_maddubs_epi16(tail, set(0x4001));
+        marked = _mm256_or_si256(
+            _mm256_srlv_epi32(_mm256_sllv_epi32(w, look(&SHL)), look(&SHR)),
+            _mm256_srlv_epi32(tail, look(&TAIL_SHR)),
+        );
+    }
+    let cp = _mm256_add_epi32(marked, look(&ADJUST));
+    let high3 =
+        _mm256_mask_cmpge_epu32_mask(_mm256_cmpeq_epi32_mask(ones, set(3)), cp, set(0xD800));
+    _mm256_mask_add_epi32(cp, high3, cp, set(2048))
+}
+
+/// The code points of 32 sequences of 1 or 2 bytes whose leads are at the block
+/// positions in bytes `32g .. 32g + 32` of `positions`, as 16-bit lanes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+#[inline]
+fn decode32_short(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> __m512i {
+    let set = _mm512_set1_epi16;
+    let spread = _mm512_permutexvar_epi8(table(&DUP2[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV2)), next);
+    let two = _mm512_cmpge_epu16_mask(lanes, set(0xC000u16 as i16));
+    let one = _mm512_srli_epi16(lanes, 8);
+    let bits = _mm512_and_si512(lanes, set(0x1F3F));
+    let two_value = _mm512_add_epi16(_mm512_maddubs_epi16(bits, set(0x4001)), set(160));
+    _mm512_mask_blend_epi16(two, one, two_value)
+}
+
+/// Decodes the `n` sequences whose leads are at `positions` into `dst`: 16 at a time,
+/// and the last 8 or fewer (as in text of 3- and 4-byte sequences) at half cost.
+///
+/// # Safety
+///
+/// `dst` must be writable for 64 lanes; `n` ≤ 64.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vl")]
+#[inline]
+unsafe fn decode_groups<const LONG: bool>(
+    block: __m512i,
+    next: __m512i,
+    positions: __m512i,
+    n: usize,
+    dst: *mut u32,
+) {
+    for g in 0..n / 16 {
+        let cp = decode16::<LONG>(block, next, positions, g);
+        // SAFETY: lanes 16g .. 16g + 16 ≤ 64 of `dst`.
+        unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+    }
+    let (g, rest) = (n / 16, n % 16);
+    if rest > 8 {
+        let cp = decode16::<LONG>(block, next, positions, g);
+        // SAFETY: rest > 0, so g < 4: lanes 16g .. 16g + 16 ≤ 64 of `dst`.
+        unsafe { _mm512_storeu_si512(dst.add(16 * g) as *mut __m512i, cp) };
+    } else if rest > 0 {
+        let cp = decode8::<LONG>(block, next, positions, g);
+        // SAFETY: g < 4: lanes 16g .. 16g + 8 < 64 of `dst`.
+        unsafe { _mm256_storeu_si256(dst.add(16 * g) as *mut __m256i, cp) };
+    }
+}
+
+/// The vectorized part of [`decode_avx512`]: the block it stopped at and the output
+/// position, or `None` if some block it decoded is not valid.
+///
+/// Per 64-byte block: the validity check of the validators (at 3 or 5 bytes back),
+/// accumulated and tested once at the end. All ASCII is widened directly. Otherwise
+/// the positions of the sequence starts are compressed into one vector
+/// (`vpcompressb`) and, 16 at a time, each lead and the bytes after it (in this block
+/// or the next) are gathered into a 32-bit lane (`vpermt2b`), the continuation bits
+/// packed with two multiply-adds, and a shift, mask and offset looked up by the lead's
+/// count of leading ones give the code point. Blocks of only 1- and 2-byte sequences
+/// go 32 at a time in 16-bit lanes; blocks with a 5- or 6-byte lead gather two more
+/// bytes per lane. Blocks are at fixed offsets, so no block waits for the one before.
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,avx512vl,bmi1,bmi2,popcnt"
+)]
+unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, usize)> {
+    let len = bytes.len();
+    let (mut i, mut o) = (0usize, 0usize);
+    let iota = table(&IOTA);
+    // Wrong bytes found so far, and whether the previous block had a byte F8–FF (then
+    // this block needs the check at 5 bytes back).
+    let mut bad = 0u64;
+    let mut previous_rare = false;
+    // Every block writes at most 64 lanes, and reads the next block; the scalar loop
+    // finishes the last one.
+    while i + 128 <= len && out.len() - o >= 64 {
+        let p = bytes.as_ptr().wrapping_add(i);
+        // SAFETY: i + 128 <= len.
+        let (block, next) = unsafe {
+            (
+                _mm512_loadu_si512(p as *const __m512i),
+                _mm512_loadu_si512(p.add(64) as *const __m512i),
+            )
+        };
+        let at_least = |t: u8| _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(t as i8));
+        let rare = at_least(0xF8) != 0;
+        bad |= if i == 0 {
+            // The first block, with 5 ASCII bytes of context in front.
+            let mut first = [0u8; 5 + 64];
+            first[5..].copy_from_slice(&bytes[..64]);
+            // SAFETY: the block and its context are the 69 bytes of `first`.
+            unsafe { bad_avx512::<true>(first.as_ptr().add(5)) }.0
+        } else if rare || previous_rare {
+            // SAFETY: i >= 64 > 5 and i + 64 <= len: p − 5 .. p + 64 is in `bytes`.
+            unsafe { bad_avx512::<true>(p) }.0
+        } else {
+            // SAFETY: as above.
+            unsafe { bad_avx512::<false>(p) }.0
+        };
+        previous_rare = rare;
+        let dst = out[o..o + 64].as_mut_ptr();
+        i += 64;
+        if _mm512_movepi8_mask(block) == 0 {
+            for k in 0..4 {
+                // SAFETY: the 16 lanes written are out[o + 16k .. o + 16k + 16], inside
+                // out[o..o + 64].
+                unsafe {
+                    let ascii = match k {
+                        0 => _mm512_castsi512_si128(block),
+                        1 => _mm512_extracti32x4_epi32::<1>(block),
+                        2 => _mm512_extracti32x4_epi32::<2>(block),
+                        _ => _mm512_extracti32x4_epi32::<3>(block),
+                    };
+                    _mm512_storeu_si512(
+                        dst.add(16 * k) as *mut __m512i,
+                        _mm512_cvtepu8_epi32(ascii),
+                    );
+                }
+            }
+            o += 64;
+            continue;
+        }
+        // Not 80–BF (signed < −64): where a sequence starts. (In invalid input the
+        // lanes may hold anything; every index stays within the two blocks and every
+        // store within out[o..o + 64].)
+        let leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        let n = leads.count_ones() as usize;
+        let positions = _mm512_maskz_compress_epi8(leads, iota);
+        if at_least(0xE0) == 0 {
+            // Only 1- and 2-byte sequences: 32 at a time.
+            for g in 0..n.div_ceil(32) {
+                let short = decode32_short(block, next, positions, g);
+                // SAFETY: lanes o + 32g .. o + 32g + 32 are inside out[o..o + 64] (g < 2).
+                unsafe {
+                    let lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(short));
+                    let hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64::<1>(short));
+                    _mm512_storeu_si512(dst.add(32 * g) as *mut __m512i, lo);
+                    _mm512_storeu_si512(dst.add(32 * g + 16) as *mut __m512i, hi);
+                }
+            }
+        } else if !rare {
+            // SAFETY: `dst` is out[o..o + 64]; n ≤ 64.
+            unsafe { decode_groups::<false>(block, next, positions, n, dst) };
+        } else {
+            // SAFETY: as above.
+            unsafe { decode_groups::<true>(block, next, positions, n, dst) };
+        }
+        o += n;
+    }
+    (bad == 0).then_some((i, o))
+}
+
+#[cfg(feature = "alloc")]
+pub(in crate::corrected::fast) use encode::encode_avx512;
+
+/// Encoding (it appends to a `Vec`).
+#[cfg(feature = "alloc")]
+mod encode {
+    use super::{has_avx512, portable, table};
+    use crate::corrected;
+    use crate::error::EncodeError;
+    use alloc::vec::Vec;
+    use core::arch::x86_64::*;
+
+    /// Encodes with AVX-512, 16 code points at a time.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have every feature of `has_avx512`: the caller has checked
+    /// `InstructionSet::Avx512.is_available()`.
+    pub(in crate::corrected::fast) unsafe fn encode_avx512(
+        codepoints: &[u32],
+        out: &mut Vec<u8>,
+    ) -> Result<(), EncodeError> {
+        debug_assert!(has_avx512());
+        // SAFETY: this function's contract: the caller checked `is_available` for AVX-512.
+        let done = unsafe { encode_avx512_blocks(codepoints, out) };
+        portable::encode_scalar(&codepoints[done..], out)
+    }
+
+    /// By class (0 ASCII, 1 two bytes, 2 and 3 three bytes below and above the
+    /// surrogates, 4 four bytes): the offset, how far the 4-byte form shifts right in
+    /// bits, the lead mark OR'ed into the first byte, and the length in every byte.
+    static CLASS_OFFSET: [u32; 16] = [
+        0, 160, 2_208, 4_256, 69_792, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    static CLASS_SHIFT: [u32; 16] = [0, 16, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    static CLASS_MARK: [u32; 16] = [0, 0x40, 0x60, 0x60, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    static CLASS_LEN_BYTES: [u32; 16] = [
+        0x0101_0101,
+        0x0202_0202,
+        0x0303_0303,
+        0x0303_0303,
+        0x0404_0404,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ];
+    /// For `vpmultishiftqb`: the bit offsets of c0–c3 of the low and the high dword of
+    /// each qword.
+    static FOUR_GROUPS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let k = i % 8;
+            t[i] = [18, 12, 6, 0, 50, 44, 38, 32][k];
+            i += 1;
+        }
+        t
+    };
+    /// Byte k of each dword is k: compared with a lane's length, it keeps its bytes.
+    const fn byte_index() -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i % 4) as u8;
+            i += 1;
+        }
+        t
+    }
+    static BYTE_INDEX: [u8; 64] = byte_index();
+
+    /// Per 64-bit lane, by sequence length (1–6): how far the 6-byte form shifts right,
+    /// in bits, and the lead mark OR'ed into the first byte.
+    static SHIFT8: [u64; 8] = [0, 0, 32, 24, 16, 8, 0, 0];
+    static MARK8: [u64; 8] = [0, 0, 0x40, 0x60, 0x70, 0x78, 0x7C, 0];
+    /// The length in every byte.
+    static LEN_BYTES8: [u64; 8] = {
+        let mut t = [0u64; 8];
+        let mut n = 0;
+        while n < 8 {
+            t[n] = n as u64 * 0x0101_0101_0101_0101;
+            n += 1;
+        }
+        t
+    };
+    /// Byte k of each qword is k.
+    const fn byte_index8() -> [u8; 64] {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            t[i] = (i % 8) as u8;
+            i += 1;
+        }
+        t
+    }
+    static BYTE_INDEX8: [u8; 64] = byte_index8();
+    /// For `vpmultishiftqb`: byte k of each qword takes the raw value's bits from
+    /// 30 − 6k on (the 6-bit groups, most significant first).
+    static SIX_BIT_GROUPS: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            let k = i % 8;
+            t[i] = if k < 6 { (30 - 6 * k) as u8 } else { 0 };
+            i += 1;
+        }
+        t
+    };
+
+    /// Encodes 8 encodable code points (in 64-bit lanes): the bytes, packed at the start
+    /// of the vector, and how many there are.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+    #[inline]
+    fn encode8(v: __m512i) -> (__m512i, usize) {
+        let set = |x: u64| _mm512_set1_epi64(x as i64);
+        let mut len = set(1);
+        let mut offset = _mm512_setzero_si512();
+        // (first code point, offset) of each class from 2 bytes on.
+        for (first, off) in [
+            (0xA0, 160),
+            (0x8A0, 2_208),
+            (0x1_10A0, 69_792),
+            (0x21_10A0, 2_166_944),
+            (0x421_10A0, 69_275_808),
+        ] {
+            let k = _mm512_cmpge_epu64_mask(v, set(first));
+            len = _mm512_mask_add_epi64(len, k, len, set(1));
+            offset = _mm512_mask_mov_epi64(offset, k, set(off));
+        }
+        // The 3-byte class's second offset (not a length step).
+        let high3 =
+            _mm512_mask_cmpge_epu64_mask(_mm512_cmpeq_epi64_mask(len, set(3)), v, set(0xE000));
+        let offset = _mm512_mask_mov_epi64(offset, high3, set(4_256));
+        let raw = _mm512_sub_epi64(v, offset);
+        // The 6-byte form `FC|c0 80|c1 … 80|c5`, shifted right by whole bytes for shorter
+        // sequences, with the lead mark; ASCII lanes are the code point itself.
+        let groups = _mm512_multishift_epi64_epi8(table(&SIX_BIT_GROUPS), raw);
+        let six =
+            _mm512_ternarylogic_epi64::<0xF8>(set(0x8080_8080_8080), groups, set(0x3F3F_3F3F_3F3F));
+        let shifted = _mm512_srlv_epi64(six, _mm512_permutexvar_epi64(len, table(&SHIFT8)));
+        let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi64(len, table(&MARK8)));
+        let ascii = _mm512_cmplt_epu64_mask(v, set(0x80));
+        let encoded = _mm512_mask_mov_epi64(encoded, ascii, v);
+        let len_bytes = _mm512_permutexvar_epi64(len, table(&LEN_BYTES8));
+        let keep = _mm512_cmplt_epu8_mask(table(&BYTE_INDEX8), len_bytes);
+        (
+            _mm512_maskz_compress_epi8(keep, encoded),
+            keep.count_ones() as usize,
+        )
+    }
+
+    /// The vectorized part of [`encode_avx512`]: returns how many code points it encoded.
+    /// Groups of 16 with a code point that has no encoding, or one of 5 or 6 bytes, go
+    /// to the scalar loop (which finds the exact error).
+    ///
+    /// Each lane becomes the 4-byte form `F0|c0 80|c1 80|c2 80|c3` of its raw value,
+    /// shifted right by whole bytes for shorter sequences, with its lead mark; one
+    /// `vpcompressb` then packs the bytes of all 16 lanes together.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must have the features of `has_avx512`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,bmi1,bmi2,popcnt")]
+    unsafe fn encode_avx512_blocks(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
+        let byte_index = table(&BYTE_INDEX);
+        let set = _mm512_set1_epi32;
+        let mut done = 0;
+        out.reserve(codepoints.len());
+        // Runs of ASCII, 64 code points at a time.
+        while let Some(run) = codepoints.get(done..done + 64) {
+            // SAFETY: the run is 64 u32 = 256 bytes.
+            let v: [__m512i; 4] = core::array::from_fn(|k| unsafe {
+                _mm512_loadu_si512(run.as_ptr().add(16 * k) as *const __m512i)
+            });
+            let any = _mm512_or_si512(_mm512_or_si512(v[0], v[1]), _mm512_or_si512(v[2], v[3]));
+            if _mm512_cmpge_epu32_mask(any, set(0x80)) != 0 {
+                break;
+            }
+            out.reserve(64);
+            let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+            // SAFETY: 4 × 16 bytes into the ≥ 64 bytes of spare capacity just reserved;
+            // all are written before `set_len` counts them.
+            unsafe {
+                for (k, v) in v.iter().enumerate() {
+                    _mm_storeu_si128(dst.add(16 * k) as *mut __m128i, _mm512_cvtepi32_epi8(*v));
+                }
+                out.set_len(out.len() + 64);
+            }
+            done += 64;
+        }
+        for chunk in codepoints[done..].chunks_exact(16) {
+            out.reserve(64);
+            // SAFETY: the chunk is 16 u32 = 64 bytes.
+            let v = unsafe { _mm512_loadu_si512(chunk.as_ptr() as *const __m512i) };
+            let spare = out.spare_capacity_mut();
+            debug_assert!(spare.len() >= 64);
+            let dst = spare.as_mut_ptr() as *mut u8;
+            let ascii = _mm512_cmplt_epu32_mask(v, set(0x80));
+            if ascii == 0xFFFF {
+                // SAFETY: 16 bytes into the ≥ 64 bytes of spare capacity reserved above;
+                // they are written before `set_len` counts them.
+                unsafe {
+                    _mm_storeu_si128(dst as *mut __m128i, _mm512_cvtepi32_epi8(v));
+                    out.set_len(out.len() + 16);
+                }
+                done += 16;
+                continue;
+            }
+            // C1 controls, surrogates, and anything of 5 bytes or more (U+2110A0 on; this
+            // includes everything out of range) leave the vector path.
+            let c1 = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, set(0x80)), set(0x20));
+            let surrogate = _mm512_cmplt_epu32_mask(_mm512_sub_epi32(v, set(0xD800)), set(0x800));
+            let long = _mm512_cmpge_epu32_mask(v, set(0x21_10A0));
+            let out_of_range = _mm512_cmpgt_epu32_mask(v, set(corrected::MAX_CODEPOINT as i32));
+            if c1 | surrogate | out_of_range != 0 {
+                break;
+            }
+            if long != 0 {
+                // 5- and 6-byte sequences: 8 code points at a time in 64-bit lanes.
+                for half in [_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v)] {
+                    let packed = encode8(_mm512_cvtepu32_epi64(half));
+                    out.reserve(64);
+                    // SAFETY: 64 bytes into the ≥ 64 bytes of spare capacity just reserved;
+                    // `set_len` counts the first `packed.1` (≤ 48) of them, the encoding.
+                    unsafe {
+                        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+                        _mm512_storeu_si512(dst as *mut __m512i, packed.0);
+                        out.set_len(out.len() + packed.1);
+                    }
+                }
+                done += 16;
+                continue;
+            }
+            // The class of each lane: 0 ASCII, 1 two bytes, 2 and 3 three bytes (below
+            // and above the surrogates), 4 four bytes.
+            let mut class = _mm512_setzero_si512();
+            for first in [0xA0, 0x8A0, 0xE000, 0x1_10A0] {
+                let k = _mm512_cmpge_epu32_mask(v, set(first));
+                class = _mm512_mask_add_epi32(class, k, class, set(1));
+            }
+            let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(class, table(t));
+            let raw = _mm512_sub_epi32(v, look(&CLASS_OFFSET));
+            // The 4-byte form `F0|c0 80|c1 80|c2 80|c3` (c0 = raw bits 18–20, …, c3 = bits
+            // 0–5): one `vpmultishiftqb` takes each 6-bit group into its byte.
+            let groups = _mm512_multishift_epi64_epi8(table(&FOUR_GROUPS), raw);
+            let four_form = _mm512_ternarylogic_epi32::<0xEA>(
+                groups,
+                set(0x3F3F_3F3F),
+                set(0x8080_8080u32 as i32),
+            );
+            let shifted = _mm512_srlv_epi32(four_form, look(&CLASS_SHIFT));
+            let encoded = _mm512_or_si512(shifted, look(&CLASS_MARK));
+            let encoded = _mm512_mask_mov_epi32(encoded, ascii, v);
+            // Byte k of lane j is kept if k < len_j (len in every byte of its lane).
+            let len_bytes = look(&CLASS_LEN_BYTES);
+            let keep = _mm512_cmplt_epu8_mask(byte_index, len_bytes);
+            let packed = _mm512_maskz_compress_epi8(keep, encoded);
+            // SAFETY: 64 bytes into the ≥ 64 bytes of spare capacity reserved above; the
+            // first `keep.count_ones()` (≤ 64) of them are the encoding, which `set_len`
+            // then counts.
+            unsafe {
+                _mm512_storeu_si512(dst as *mut __m512i, packed);
+                out.set_len(out.len() + keep.count_ones() as usize);
+            }
+            done += 16;
+        }
+        done
+    }
+}
