@@ -3,6 +3,7 @@
 
     conformance/scripts/mutants.py run vectors [--shard K/N] [--out DIR] [-- CARGO-MUTANTS-ARGS]
     conformance/scripts/mutants.py run all --survivors-of DIR [--out DIR] [-- ...]
+    conformance/scripts/mutants.py run codec --survivors-of DIR [--out DIR] [-- ...]
     conformance/scripts/mutants.py table --vectors DIR... --all DIR... [--keep-recorded] [--write | --check]
     conformance/scripts/mutants.py lint
 
@@ -13,6 +14,11 @@ whole workspace's tests, but only on the mutants that the vectors missed in an e
 `run vectors` (`--survivors-of`): whatever the vectors kill, the whole suite kills too,
 since the vectors test is part of it. Each run writes `DIR/mutants.out/` (cargo-mutants'
 own output, `outcomes.json` among it) and `DIR/run.json` (commit, date, test set, shard).
+
+`run codec` is the cheap first pass of `run all`: the codec's own tests (unit,
+integration, doc; about a minute instead of several), on the survivors of the vectors.
+Its kills count as kills by all tests; what it misses stays "not run with all tests" in
+the table, for `run all` to settle.
 
 `table` merges the outcomes of any number of runs (shards), reads the equivalents file
 (.cargo/mutants-equivalent.txt), prints the per-file table and the survivors, and with
@@ -65,7 +71,7 @@ CLASSES = ("equivalent", "api-surface")
 # Test time of one mutant, in seconds, before it counts as a timeout (caught): a few
 # times what the unmutated tests take on a CI runner (about 20 s for the vectors, a few
 # minutes for the workspace).
-TIMEOUTS = {"vectors": 300, "all": 1200}
+TIMEOUTS = {"vectors": 300, "codec": 600, "all": 1200}
 
 
 def key(name):
@@ -148,6 +154,9 @@ def cmd_run(args):
     if args.set == "vectors":
         tests = ["--test-package", "conformance", "--cargo-arg=--test=reference_vectors"]
         baseline = ["cargo", "test", "-p", "conformance", "--test", "reference_vectors"]
+    elif args.set == "codec":
+        tests = ["--test-package", "corrected-utf8"]
+        baseline = ["cargo", "test", "-p", "corrected-utf8"]
     else:
         tests = ["--test-workspace=true"]
         baseline = ["cargo", "test", "--workspace"]
@@ -232,7 +241,12 @@ def load_runs(dirs):
             # A shard that failed before testing anything: its mutants stay unmeasured.
             print(f"warning: no outcomes in {d}", file=sys.stderr)
             continue
-        outcomes.update(load_outcomes(d))
+        found = load_outcomes(d)
+        if info.get("set") == "codec":
+            # The codec's own tests are part of the whole suite: what they kill, it kills;
+            # what they miss, it may still kill, so a miss stays "not run".
+            found = {n: o for n, o in found.items() if o in KILLED}
+        outcomes.update(found)
     return outcomes, infos
 
 
@@ -519,7 +533,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run cargo-mutants with one test set")
-    r.add_argument("set", choices=("vectors", "all"))
+    r.add_argument("set", choices=("vectors", "codec", "all"))
     r.add_argument("--shard", help="K/N: this runner's slice of the mutants")
     r.add_argument("--survivors-of", help="only the mutants this earlier run missed")
     r.add_argument("--out", help="output directory (default target/mutants/SET)")
@@ -528,7 +542,7 @@ def main():
                    help="skip the unmutated test run (it already passed)")
     t = sub.add_parser("table", help="the per-file table; exit 1 on an unlisted survivor")
     t.add_argument("--vectors", nargs="+", required=True, help="run dirs of `run vectors`")
-    t.add_argument("--all", nargs="*", help="run dirs of `run all`")
+    t.add_argument("--all", nargs="*", help="run dirs of `run all` or `run codec`")
     t.add_argument("--write", action="store_true", help="update docs/mutation.md")
     t.add_argument("--check", action="store_true", help="exit 1 if docs/mutation.md is stale")
     t.add_argument("--keep-recorded", action="store_true",

@@ -112,10 +112,11 @@ pub struct RunArgs {
     #[arg(long)]
     pub splits: bool,
 
-    /// Also check every decode case with 1 to 64 bytes of ASCII (`A`) in front, ids
-    /// FILE#TCID@ascii=K, expecting the vector's answer K bytes later (K code points U+0041
-    /// first): a block boundary then falls inside every sequence and error span, where a
-    /// decoder that works a block at a time goes wrong. Sent to every implementation.
+    /// Also check every decode case with the first 1 to 64 bytes of a fixed ASCII text in
+    /// front, ids FILE#TCID@ascii=K, expecting the vector's answer K bytes later (their K
+    /// code points first): a block boundary then falls inside every sequence and error
+    /// span, where a decoder that works a block at a time goes wrong. Sent to every
+    /// implementation.
     #[arg(long)]
     pub ascii_prefixes: bool,
 

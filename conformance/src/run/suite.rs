@@ -42,21 +42,26 @@ pub const EDGE: usize = 1024;
 /// that a block boundary falls inside each sequence and error span of the vector.
 pub const ASCII_PREFIX_MAX: usize = 64;
 
-/// The byte of an ASCII prefix, `A`.
-pub const ASCII_PREFIX_BYTE: u8 = b'A';
+/// What `--ascii-prefixes` puts in front: the first K bytes of this ASCII text. Its bytes
+/// differ in every bit but the top one (letters, digits, punctuation, tab, NUL, DEL), and
+/// the byte just before the vector is a different one for each K: a fast path that
+/// tells a byte's class from some of its bits must get each of them right.
+pub const ASCII_PREFIX: &[u8; ASCII_PREFIX_MAX] =
+    b"Corrected UTF-8: 0123456789 {|}~ @[\\]^_ `!\"#$%&'()*+,-./;<=>?\t\x00\x7f";
 
-/// A decode test with `k` bytes of ASCII (`A`) in front (`--ascii-prefixes`): the input
-/// after `k` bytes `41`, the output after `k` code points U+0041 with every span `k`
-/// bytes later, the same result. An ASCII byte is a whole code point in every encoding
-/// here, so nothing after it can depend on it (SPEC §2).
+/// A decode test with the first `k` bytes of [`ASCII_PREFIX`] in front
+/// (`--ascii-prefixes`): the input after them, the output after their `k` code points with
+/// every span `k` bytes later, the same result. An ASCII byte is a whole code point in
+/// every encoding here, so nothing after it can depend on it (SPEC §2).
 pub fn ascii_prefixed(test: &DecodeTest, k: usize) -> DecodeTest {
+    let prefix = &ASCII_PREFIX[..k];
+    let mut output: Vec<OutputEvent> = prefix
+        .iter()
+        .map(|&b| OutputEvent::CodePoint {
+            codepoint: format!("U+{b:04X}"),
+        })
+        .collect();
     let shift = k as u64;
-    let mut output = vec![
-        OutputEvent::CodePoint {
-            codepoint: format!("U+{ASCII_PREFIX_BYTE:04X}"),
-        };
-        k
-    ];
     output.extend(test.output.iter().map(|event| match event {
         OutputEvent::CodePoint { .. } => event.clone(),
         OutputEvent::Error {
@@ -79,7 +84,7 @@ pub fn ascii_prefixed(test: &DecodeTest, k: usize) -> DecodeTest {
         },
     }));
     DecodeTest {
-        input: to_hex(&[ASCII_PREFIX_BYTE]).repeat(k) + &test.input,
+        input: to_hex(prefix) + &test.input,
         output,
         ..test.clone()
     }
@@ -710,17 +715,19 @@ mod tests {
             result: TestResult::Invalid,
         };
         let two = ascii_prefixed(&test, 2);
-        assert_eq!(two.input, "4141c3a0fefe80e0");
-        assert_eq!(
-            two.output,
-            [
-                cp("U+0041"),
-                cp("U+0041"),
-                cp("U+0120"),
-                reserved(4),
-                error(7)
-            ]
-        );
+        assert_eq!(two.input, "436fc3a0fefe80e0");
+        let want = [
+            cp("U+0043"),
+            cp("U+006F"),
+            cp("U+0120"),
+            reserved(4),
+            error(7),
+        ];
+        assert_eq!(two.output, want);
+        let all = ascii_prefixed(&test, ASCII_PREFIX_MAX);
+        assert!(all.input.starts_with("436f7272") && all.input.ends_with("09007fc3a0fefe80e0"));
+        assert_eq!(all.output[ASCII_PREFIX_MAX - 1], cp("U+007F"));
+        assert_eq!(all.output[ASCII_PREFIX_MAX + 1], reserved(66));
         assert_eq!(
             (two.tc_id, two.result, &two.flags),
             (7, TestResult::Invalid, &test.flags)
