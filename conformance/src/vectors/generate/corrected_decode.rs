@@ -20,6 +20,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     mixed(&mut g);
     table31b_inputs(&mut g);
     cross_encoding(&mut g);
+    payload_bits(&mut g);
     g
 }
 
@@ -299,5 +300,58 @@ fn cross_encoding(g: &mut Groups<DecodeTest>) {
             &["CrossEncoding"],
             &input,
         ));
+    }
+}
+
+/// Found by mutation testing (`docs/mutation.md`): the portable fast validator reads a
+/// byte's class from bits shifted in from its neighbours, and six of its mask mutants
+/// passed an input that ends a sequence early or adds a continuation byte, as long as the
+/// payload bits were varied (as `CONTS` varies them). All clear or all set, they do not.
+fn payload_bits(g: &mut Groups<DecodeTest>) {
+    g.group("Continuation payloads all clear (80) or all set (BF): each length's lowest and highest lead complete then a stray continuation, cut short by ASCII, cut short by the end; FE and FF followed by 1 to 6 of them");
+    for lead in [0xC0u8, 0xDF, 0xE0, 0xEF, 0xF0, 0xF7, 0xF8, 0xFB, 0xFC, 0xFD] {
+        let corrected::Role::Lead(n) = corrected::role(lead) else {
+            unreachable!("C0..FD are leads")
+        };
+        for cont in [0x80u8, 0xBF] {
+            let mut complete = vec![lead];
+            complete.extend(std::iter::repeat_n(cont, n - 1));
+            let mut stray = complete.clone();
+            stray.push(cont);
+            let mut cut_ascii = complete[..n - 1].to_vec();
+            cut_ascii.push(b'A');
+            let cut_end = complete[..n - 1].to_vec();
+            for (what, flags, input) in [
+                (
+                    "then a stray continuation byte",
+                    ["CompleteSequence", "UnexpectedContinuation"],
+                    stray,
+                ),
+                ("cut short by 41", ["Truncated", "ThenAscii"], cut_ascii),
+                ("cut short by the end", ["Truncated", "ThenEnd"], cut_end),
+            ] {
+                g.push(dec(
+                    format!(
+                        "{lead:02X} ({n}-byte lead) with {cont:02X} payloads, {what}: {}",
+                        spaced(&input)
+                    ),
+                    &["PayloadBits", "LeadByte", flags[0], flags[1]],
+                    &input,
+                ));
+            }
+        }
+    }
+    for lead in [0xFEu8, 0xFF] {
+        for cont in [0x80u8, 0xBF] {
+            for k in 1..=6 {
+                let mut input = vec![lead];
+                input.extend(std::iter::repeat_n(cont, k));
+                g.push(dec(
+                    format!("{lead:02X} and {k} × {cont:02X}"),
+                    &["PayloadBits", "Reserved"],
+                    &input,
+                ));
+            }
+        }
     }
 }

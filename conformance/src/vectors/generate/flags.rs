@@ -29,6 +29,7 @@ pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
     ("LeadByte", "A lead byte (C0..FF) followed by 0 or more continuation bytes and then a terminator (ThenEnd, ThenAscii, ThenLead, ThenFE).", &[SEMANTICS]),
     ("CompleteSequence", "The lead byte has all its continuation bytes: one code point.", &[SEMANTICS]),
     ("Truncated", "A lead byte with fewer continuation bytes than it needs (error truncated: the lead and the continuation bytes present).", &[SEMANTICS]),
+    ("PayloadBits", "Continuation bytes whose 6 payload bits are all clear (80) or all set (BF), after a lead of each length or FE/FF: a fast path that reads a byte's class from shifted bits must not mistake a neighbour's payload for it (found by mutation testing, docs/mutation.md).", &[SEMANTICS]),
     ("ThenEnd", "The sequence under test is followed by the end of the input.", &[]),
     ("ThenAscii", "The sequence under test is followed by ASCII 41.", &[]),
     ("ThenLead", "The sequence under test is followed by C3 A9, a complete 2-byte sequence in every encoding here: decoding resumes there.", &[]),
