@@ -259,6 +259,20 @@ fn mixed(g: &mut Groups<DecodeTest>) {
         &["Mixed"],
         &mixed,
     ));
+    // Block decoders tell 2-byte leads C0-CF and D0-DF apart by their top 4 bits (each
+    // gets its own adjustment); the line above has only a C lead (found by mutation
+    // testing, docs/mutation.md).
+    let mut every_class = Vec::new();
+    for cp in [
+        0x48, 0xE9, 0x5D0, 0x20AC, 0x627, 0x1F600, 0x7FF, 0x2110A0, 0x42110A0, 0x0A,
+    ] {
+        every_class.extend(corrected::encode(cp).unwrap_or_default());
+    }
+    g.push(dec(
+        "a character of every lead class, 2-byte leads C0-CF and D0-DF both, then LF".into(),
+        &["Mixed"],
+        &every_class,
+    ));
     g.push(dec(
         "errors between characters: 41 80 C3 42 FE 80 43 E0 80".into(),
         &["Mixed", "UnexpectedContinuation", "Truncated", "Reserved"],
