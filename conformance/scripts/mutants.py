@@ -408,6 +408,29 @@ def render(data, equivalents):
     return md, unlisted
 
 
+def config_excludes():
+    """The `exclude_re` patterns of .cargo/mutants.toml: a run given `--no-config` (to
+    name files with `-f`) may have tested mutants the configuration leaves out."""
+    text = (ROOT / ".cargo" / "mutants.toml").read_text()
+    block = re.search(r"^exclude_re\s*=\s*\[(.*?)^\]", text, re.S | re.M)
+    if not block:
+        return []
+    body = "\n".join(line.split("#", 1)[0] if line.lstrip().startswith("#") else line
+                     for line in block.group(1).splitlines())
+    return [re.compile(m.encode().decode("unicode_escape"))
+            for m in re.findall(r'"((?:[^"\\]|\\.)*)"', body)]
+
+
+def current_keys():
+    """The names (without line and column) of the mutants the code has now."""
+    out = subprocess.run(
+        ["cargo", "mutants", "--list", "--json"], cwd=ROOT, check=True,
+        capture_output=True, text=True,
+    ).stdout
+    return {key(m["name"]) if "name" in m else key(f'{m["file"]}:0:0: {m["description"]}')
+            for m in json.loads(out)}
+
+
 def listing_counts():
     """Mutants per file that cargo-mutants generates under .cargo/mutants.toml."""
     out = subprocess.run(
@@ -428,8 +451,19 @@ def fenced(doc_text, body):
 def cmd_table(args):
     vectors, vinfos = load_runs(args.vectors)
     all_tests, ainfos = load_runs(args.all or [])
+    excludes = config_excludes()
+    keep = current_keys() if args.drop_stale else None
+    for outcomes in (vectors, all_tests):
+        for name in list(outcomes):
+            if any(x.search(name) for x in excludes) or (
+                keep is not None and key(name) not in keep
+            ):
+                del outcomes[name]
     equivalents = load_equivalents()
     listing = next((i["listing"] for i in vinfos if i.get("listing")), None)
+    if args.drop_stale:
+        # Runs of several commits: count against the code as it is now.
+        listing = listing_counts()
     data = compact(vectors, all_tests, vinfos + ainfos, listing or listing_counts())
     # Files that every run left out, as code its machine could not run.
     left_out = [set(i.get("not_runnable", [])) for i in vinfos if i.get("ran", True)]
@@ -545,6 +579,8 @@ def main():
     t.add_argument("--all", nargs="*", help="run dirs of `run all` or `run codec`")
     t.add_argument("--write", action="store_true", help="update docs/mutation.md")
     t.add_argument("--check", action="store_true", help="exit 1 if docs/mutation.md is stale")
+    t.add_argument("--drop-stale", action="store_true",
+                   help="leave out mutants the code no longer has (runs on older commits)")
     t.add_argument("--keep-recorded", action="store_true",
                    help="files these runs did not measure keep docs/mutation.md's counts")
     sub.add_parser("lint", help="the equivalents file parses; docs/mutation.md is consistent")
