@@ -379,13 +379,15 @@ impl Reference {
 
 /// The answers of the codec's fast paths (`corrected::fast`, run with `instruction_set`)
 /// to a Corrected UTF-8 case, each a response to judge on its own; empty for another
-/// encoding or operation, or a chunked variant (the fast paths take whole inputs).
+/// encoding, or a chunked variant (the fast paths take whole inputs).
 ///
 /// A decode case gets `valid` and `strict` from `fast::validate_with`, and `strict` (with
 /// `output` when the input is valid) from `fast::decode_to_vec_with`; a valid input is
 /// also decoded 16 times over, which must give its code points 16 times, so that the
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
 /// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
+/// A document case gets `findings` from `DocumentChecker::push_fast` (with the detected
+/// instruction set only: it has no other).
 /// For the instruction set that [`InstructionSet::detect`] picks, the answers come
 /// through the entry points an application calls instead (`fast::validate`,
 /// `fast::decode_to_utf32` for the input and `fast::decode_to_vec` for its copies,
@@ -472,6 +474,19 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                 Err(e) => ("error", encode_error(e, &all)),
             };
             responses.push(respond(vec![answer]));
+        }
+        // The document checker's fast path (`push_fast`: fast validation, counting
+        // newlines and skipping quiet bytes a block at a time), once: it runs on the
+        // detected instruction set only.
+        Test::Document(t) if auto => {
+            let Ok(input) = from_hex(&t.input) else {
+                return responses;
+            };
+            let mut checker = DocumentChecker::new();
+            let mut findings = Vec::new();
+            checker.push_fast(&input, |f| findings.push(finding(&f)));
+            checker.finish(|f| findings.push(finding(&f)));
+            responses.push(respond(vec![("findings", json!(findings))]));
         }
         Test::Document(_) => {}
     }

@@ -350,4 +350,41 @@ fn positions(g: &mut Groups<DocumentTest>) {
         &["Position", "MissingFinalNewline"],
         &m(b"A\nBC"),
     ));
+    // Long clean stretches, which a checker may count in bulk (the codec's `push_fast`
+    // skips them a block at a time): every line and code point before a finding counts.
+    // Found by mutation testing (docs/mutation.md): no document had a quiet stretch
+    // longer than a few bytes, so a bulk count of 0 or 1 newlines passed every vector.
+    let line = enc(&[
+        0x5A, 0x65, 0x69, 0x6C, 0x65, 0x3A, 0x20, 0xE9, 0x20AC, 0x1F600, 0x2110A0, 0x20, 0x41,
+        0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4A, 0x4B, 0x4C, 0x4D, 0x4E, 0x4F, 0x0A,
+    ]);
+    let lines: Vec<u8> = line.repeat(8);
+    let tail = enc(&[
+        0x54, 0x61, 0x69, 0x6C, 0x20, 0xE9, 0x20AC, 0x20, 0x31, 0x32, 0x33,
+    ]);
+    g.push(doc(
+        "a finding after 8 long clean lines and a clean start of line 9",
+        &["Position", "C0Control"],
+        &m(&cat(&[&lines, &tail, b"\t\n"])),
+    ));
+    g.push(doc(
+        "a finding after one clean line of 300 code points",
+        &["Position", "C0Control"],
+        &m(&cat(&[
+            &enc(&[0xE9; 100]),
+            &b"x".repeat(100),
+            &enc(&[0x20AC; 100]),
+            b"\t\n",
+        ])),
+    ));
+    g.push(doc(
+        "a finding at every byte: 100 C0 controls in a row, each reported",
+        &["Position", "C0Control"],
+        &m(&cat(&[&[0x01; 100], b"\n"])),
+    ));
+    g.push(doc(
+        "without the magic number: a finding after 8 long clean lines",
+        &["Position", "MissingMagic", "C0Control"],
+        &cat(&[&lines, &tail, b"\x01\n"]),
+    ));
 }
