@@ -4,14 +4,15 @@
 //! The second test asks the codec's fast paths the Corrected UTF-8 vectors the same way,
 //! each decode case also with 1 to 64 bytes of ASCII in front (`conformance run
 //! --ascii-prefixes`), so that a block boundary falls inside every sequence and error
-//! span: where a fast path hands over to the careful one.
+//! span: where a fast path hands over to the careful one. The third asks the codec's one
+//! handle per encoding (`Encoding`) every decode vector.
 //!
 //! This is the "vectors only" test set of mutation testing (`docs/mutation.md`): a codec
 //! mutant that this test does not kill is one the vectors cannot see. Keep it to exactly
 //! what `conformance run --splits` checks for the reference, no extra assertions on the
 //! codec, or the number would overstate the vectors.
 
-use conformance::run::reference::respond_fast;
+use conformance::run::reference::{respond_fast, respond_handle};
 use conformance::run::suite::load_embedded;
 use conformance::run::verdict::{verdict, Verdict};
 use conformance::run::{execute, RunArgs, Status};
@@ -85,4 +86,34 @@ fn fast_paths_pass_every_vector() {
         "{failed} fast-path answers differ from the vectors, the first: {failures:#?}"
     );
     assert!(judged > 0);
+}
+
+/// The codec's one handle per encoding (`corrected_utf8::Encoding`) against every decode
+/// vector, whole: `output`, `result`, `lossy`, `valid` and `strict` through its methods
+/// (`conformance::run::reference::respond_handle`), which the built-in reference does not
+/// call.
+#[test]
+fn encoding_handle_passes_every_decode_vector() {
+    let suite = load_embedded(&[]).expect("the embedded vectors load");
+    let mut judged = 0;
+    let mut failed = 0;
+    let mut failures = Vec::new();
+    for case in &suite.cases {
+        let Some(response) = respond_handle(case) else {
+            continue;
+        };
+        judged += 1;
+        if let Verdict::Fail { mismatches, .. } = verdict(case, &response) {
+            failed += 1;
+            if failures.len() < 10 {
+                failures.push(format!("{}: {mismatches:?}", case.id));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{failed} answers of the Encoding handle differ from the vectors, the first: {failures:#?}"
+    );
+    let decodes = suite.cases.iter().filter(|c| c.op() == "decode").count();
+    assert_eq!(judged, decodes);
 }

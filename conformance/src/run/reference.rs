@@ -493,6 +493,40 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
     responses
 }
 
+/// The answer of the codec's one handle per encoding ([`Encoding`]: `events_located`,
+/// `decode_lossy`, `validate`, `validity`, `decode`) to a whole-input decode case; `None`
+/// for anything else. The built-in `reference` answers through each encoding's own
+/// module, so this is how the vectors-only test set of mutation testing
+/// (`docs/mutation.md`) sees the handle, which an application may call instead.
+pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
+    let Test::Decode(t) = &case.test else {
+        return None;
+    };
+    let encoding = Encoding::from_name(&case.encoding)?;
+    if case.chunking.is_some() {
+        return None;
+    }
+    let input = from_hex(&t.input).ok()?;
+    let output: Vec<OutputEvent> = encoding
+        .events_located(&input)
+        .iter()
+        .map(|l| event_json(&l.event, ToString::to_string))
+        .collect();
+    let lossy: Vec<String> = encoding
+        .decode_lossy(&input)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut out = Map::new();
+    out.insert("id".into(), json!(case.id));
+    out.insert("output".into(), json!(output));
+    out.insert("result".into(), json!(encoding.validity(&input).as_str()));
+    out.insert("lossy".into(), json!(lossy));
+    out.insert("valid".into(), json!(encoding.validate(&input).is_ok()));
+    out.insert("strict".into(), strict(encoding.decode(&input).map(drop)));
+    Some(out)
+}
+
 /// Code points as an `output` list.
 fn codepoint_events(cps: &[u32]) -> Value {
     let events: Vec<OutputEvent> = cps
