@@ -13,10 +13,11 @@
 //! codec, or the number would overstate the vectors.
 
 use conformance::run::reference::{respond_fast, respond_handle};
-use conformance::run::suite::load_embedded;
+use conformance::run::suite::{load_embedded, Case};
 use conformance::run::verdict::{verdict, Verdict};
 use conformance::run::{execute, RunArgs, Status};
 use corrected_utf8::corrected::fast::InstructionSet;
+use serde_json::{Map, Value};
 
 #[test]
 fn reference_passes_every_vector_whole_and_chunked() {
@@ -49,6 +50,41 @@ fn reference_passes_every_vector_whole_and_chunked() {
     assert_eq!(report.exit_code(), 0);
 }
 
+/// Answers judged by the runner's own verdict: anything but a pass fails (a mismatch, a
+/// field of the wrong shape, nothing to check); the first 10 failures are kept to show.
+#[derive(Default)]
+struct Judged {
+    count: usize,
+    failed: usize,
+    first: Vec<String>,
+}
+
+impl Judged {
+    fn fail(&mut self, what: String) {
+        self.failed += 1;
+        if self.first.len() < 10 {
+            self.first.push(what);
+        }
+    }
+
+    fn judge(&mut self, label: &str, case: &Case, response: &Map<String, Value>) {
+        self.count += 1;
+        let judged = verdict(case, response);
+        if !matches!(judged, Verdict::Pass { .. }) {
+            self.fail(format!("{label}{}: {judged:?}", case.id));
+        }
+    }
+
+    fn assert_all_passed(&self, what: &str) {
+        assert!(
+            self.first.is_empty(),
+            "{} {what} differ from the vectors, the first: {:#?}",
+            self.failed,
+            self.first
+        );
+    }
+}
+
 /// The codec's fast paths (`corrected::fast`, every instruction set this CPU runs) against
 /// every Corrected UTF-8 decode and encode vector, decode cases also with ASCII in front:
 /// what an importer with a fast decoder gets from the vectors
@@ -58,37 +94,21 @@ fn fast_paths_pass_every_vector() {
     let mut suite =
         load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
     suite.add_ascii_prefixes();
-    let mut judged = 0;
-    let mut failed = 0;
-    let mut failures = Vec::new();
+    let mut judged = Judged::default();
     for imp in InstructionSet::available() {
+        let label = format!("{} ", imp.name());
         for case in &suite.cases {
             let responses = respond_fast(case, imp);
             if case.op() != "document" && responses.len() < 2 {
-                failed += 1;
-                if failures.len() < 10 {
-                    failures.push(format!("{} {}: no fast-path answer", imp.name(), case.id));
-                }
+                judged.fail(format!("{label}{}: no fast-path answer", case.id));
             }
-            for response in responses {
-                judged += 1;
-                // Anything but a pass fails: a mismatch, a field of the wrong shape
-                // (`Protocol`), nothing to check (`Skip`).
-                let judged = verdict(case, &response);
-                if !matches!(judged, Verdict::Pass { .. }) {
-                    failed += 1;
-                    if failures.len() < 10 {
-                        failures.push(format!("{} {}: {judged:?}", imp.name(), case.id));
-                    }
-                }
+            for response in &responses {
+                judged.judge(&label, case, response);
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{failed} fast-path answers differ from the vectors, the first: {failures:#?}"
-    );
-    assert!(judged > 0);
+    judged.assert_all_passed("fast-path answers");
+    assert!(judged.count > 0);
 }
 
 /// The codec's one handle per encoding (`corrected_utf8::Encoding`) against every decode
@@ -98,27 +118,13 @@ fn fast_paths_pass_every_vector() {
 #[test]
 fn encoding_handle_passes_every_decode_vector() {
     let suite = load_embedded(&[]).expect("the embedded vectors load");
-    let mut judged = 0;
-    let mut failed = 0;
-    let mut failures = Vec::new();
+    let mut judged = Judged::default();
     for case in &suite.cases {
-        let Some(response) = respond_handle(case) else {
-            continue;
-        };
-        judged += 1;
-        // Anything but a pass fails, as above.
-        let judged = verdict(case, &response);
-        if !matches!(judged, Verdict::Pass { .. }) {
-            failed += 1;
-            if failures.len() < 10 {
-                failures.push(format!("{}: {judged:?}", case.id));
-            }
+        if let Some(response) = respond_handle(case) {
+            judged.judge("", case, &response);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{failed} answers of the Encoding handle differ from the vectors, the first: {failures:#?}"
-    );
+    judged.assert_all_passed("answers of the Encoding handle");
     let decodes = suite.cases.iter().filter(|c| c.op() == "decode").count();
-    assert_eq!(judged, decodes);
+    assert_eq!(judged.count, decodes);
 }
