@@ -130,7 +130,7 @@ pub fn expected_case(encoding: &str, op: Op, probe: &Probe, id: String, flags: &
         file: 0,
         tc_id: 0,
         encoding: encoding.to_string(),
-        test,
+        test: std::sync::Arc::new(test),
         chunking: None,
     }
 }
@@ -496,7 +496,11 @@ pub fn write_vectors(
         .enumerate()
         .map(|(i, d)| {
             let case = expected_case(&target.encoding, target.op, &d.probe, String::new(), &flag);
-            (i as u64 + 1, describe(d), case.test)
+            (
+                i as u64 + 1,
+                describe(d),
+                std::sync::Arc::unwrap_or_clone(case.test),
+            )
         })
         .collect();
     let (enc, by) = (&target.encoding, found_by);

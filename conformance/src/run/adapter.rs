@@ -549,7 +549,7 @@ impl<'a> Request<'a> {
             encoding: &case.encoding,
             op: case.op(),
             input: case.input_hex(),
-            codepoint: match &case.test {
+            codepoint: match &*case.test {
                 Test::Encode(t) => Some(&t.codepoint),
                 _ => None,
             },

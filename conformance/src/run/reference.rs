@@ -360,7 +360,7 @@ impl Reference {
             .chunking
             .map(|c| c.chunks(&input).into_iter().map(<[u8]>::to_vec).collect());
         let chunks = chunks.as_deref();
-        let query = match &case.test {
+        let query = match &*case.test {
             Test::Decode(_) => Query::Decode {
                 input: &input,
                 chunks,
@@ -379,7 +379,7 @@ impl Reference {
 
 /// The answers of the codec's fast paths (`corrected::fast`, run with `instruction_set`)
 /// to a Corrected UTF-8 case, each a response to judge on its own; empty for another
-/// encoding, or a chunked variant (the fast paths take whole inputs).
+/// encoding, or a chunked variant of a decode case (the fast paths take whole inputs).
 ///
 /// A decode case gets `valid` and `strict` from `fast::validate_with`, and `strict` (with
 /// `output` when the input is valid) from `fast::decode_to_vec_with`; a valid input is
@@ -387,7 +387,9 @@ impl Reference {
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
 /// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
 /// A document case gets `findings` from `DocumentChecker::push_fast` (with the detected
-/// instruction set only: it has no other).
+/// instruction set only: it has no other), its chunked variants (`--splits`) too, one
+/// `push_fast` per chunk: what the checker skips in bulk depends on what the chunk
+/// before left pending.
 /// For the instruction set that [`InstructionSet::detect`] picks, the answers come
 /// through the entry points an application calls instead (`fast::validate`,
 /// `fast::decode_to_utf32` for the input and `fast::decode_to_vec` for its copies,
@@ -397,7 +399,7 @@ impl Reference {
 pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
     const COPIES: usize = 16;
     let mut responses = Vec::new();
-    if case.encoding != "corrected-utf8" || case.chunking.is_some() {
+    if case.encoding != "corrected-utf8" || (case.chunking.is_some() && case.op() != "document") {
         return responses;
     }
     let auto = instruction_set == InstructionSet::detect();
@@ -429,7 +431,7 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
         out.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
         out
     };
-    match &case.test {
+    match &*case.test {
         Test::Decode(t) => {
             let Ok(input) = from_hex(&t.input) else {
                 return responses;
@@ -482,9 +484,15 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
             let Ok(input) = from_hex(&t.input) else {
                 return responses;
             };
+            let chunks = match case.chunking {
+                Some(chunking) => chunking.chunks(&input),
+                None => vec![&input[..]],
+            };
             let mut checker = DocumentChecker::new();
             let mut findings = Vec::new();
-            checker.push_fast(&input, |f| findings.push(finding(&f)));
+            for chunk in chunks {
+                checker.push_fast(chunk, |f| findings.push(finding(&f)));
+            }
             checker.finish(|f| findings.push(finding(&f)));
             responses.push(respond(vec![("findings", json!(findings))]));
         }
@@ -499,7 +507,7 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
 /// module, so this is how the vectors-only test set of mutation testing
 /// (`docs/mutation.md`) sees the handle, which an application may call instead.
 pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
-    let Test::Decode(t) = &case.test else {
+    let Test::Decode(t) = &*case.test else {
         return None;
     };
     let encoding = Encoding::from_name(&case.encoding)?;

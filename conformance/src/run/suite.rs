@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The three encodings a vector file may name.
 pub const ENCODINGS: [&str; 3] = ["corrected-utf8", "utf-8", "utf-inf-8"];
@@ -25,8 +26,9 @@ pub struct Case {
     pub tc_id: u64,
     /// The file's `encoding`.
     pub encoding: String,
-    /// The test itself, as the vector file has it.
-    pub test: Test,
+    /// The test itself, as the vector file has it; shared, not copied, by the chunked
+    /// variants of `--splits` (a 64 KiB input has 2,049 of them).
+    pub test: Arc<Test>,
     /// A chunked variant (`--splits`): the same input fed in these chunks.
     pub chunking: Option<Chunking>,
 }
@@ -148,7 +150,7 @@ pub enum Test {
 impl Case {
     /// The operation: `"decode"`, `"encode"` or `"document"`.
     pub fn op(&self) -> &'static str {
-        match self.test {
+        match *self.test {
             Test::Decode(_) => "decode",
             Test::Encode(_) => "encode",
             Test::Document(_) => "document",
@@ -171,7 +173,7 @@ impl Case {
     }
 
     fn common(&self) -> &dyn TestCase {
-        match &self.test {
+        match &*self.test {
             Test::Decode(t) => t,
             Test::Encode(t) => t,
             Test::Document(t) => t,
@@ -180,7 +182,7 @@ impl Case {
 
     /// What goes in: the input hex (decode, document) or the code point (encode).
     pub fn input_text(&self) -> String {
-        let input = match &self.test {
+        let input = match &*self.test {
             Test::Decode(t) => format!("input {}", display_hex(&t.input)),
             Test::Document(t) => format!("input {}", display_hex(&t.input)),
             Test::Encode(t) => format!("codepoint {}", t.codepoint),
@@ -194,7 +196,7 @@ impl Case {
 
     /// The input's hex (decode, document).
     pub fn input_hex(&self) -> Option<&str> {
-        match &self.test {
+        match &*self.test {
             Test::Decode(t) => Some(&t.input),
             Test::Document(t) => Some(&t.input),
             Test::Encode(_) => None,
@@ -220,7 +222,7 @@ impl Case {
     }
 
     fn request_whole(&self) -> Value {
-        match &self.test {
+        match &*self.test {
             Test::Decode(t) => {
                 json!({"id": self.id, "encoding": self.encoding, "op": "decode", "input": t.input})
             }
@@ -299,11 +301,11 @@ impl Suite {
     pub fn add_ascii_prefixes(&mut self) {
         let mut cases = Vec::with_capacity(self.cases.len());
         for case in std::mem::take(&mut self.cases) {
-            let variants: Vec<Case> = match (&case.test, case.chunking) {
+            let variants: Vec<Case> = match (&*case.test, case.chunking) {
                 (Test::Decode(test), None) => (1..=ASCII_PREFIX_MAX)
                     .map(|k| Case {
                         id: format!("{}@ascii={k}", case.id),
-                        test: Test::Decode(ascii_prefixed(test, k)),
+                        test: Arc::new(Test::Decode(ascii_prefixed(test, k))),
                         ..case.clone()
                     })
                     .collect(),
@@ -528,7 +530,7 @@ fn add_cases<T: Clone + TestCase>(
             file,
             tc_id: t.tc_id(),
             encoding: f.encoding.clone(),
-            test: wrap(t.clone()),
+            test: Arc::new(wrap(t.clone())),
             chunking: None,
         });
     }

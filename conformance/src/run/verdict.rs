@@ -80,7 +80,7 @@ pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
         let Some(got) = get(response, field) else {
             continue;
         };
-        let result = match &case.test {
+        let result = match &*case.test {
             Test::Decode(t) => check_decode(field, t, got),
             Test::Encode(t) => check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got),
             Test::Document(t) => check_findings(&t.findings, got),
@@ -487,14 +487,14 @@ mod tests {
             tc_id: 1,
             encoding: "corrected-utf8".into(),
             chunking: None,
-            test: Test::Decode(DecodeTest {
+            test: std::sync::Arc::new(Test::Decode(DecodeTest {
                 tc_id: 1,
                 comment: String::new(),
                 flags: vec![],
                 input: "41fe".into(),
                 output: serde_json::from_value(output).unwrap(),
                 result,
-            }),
+            })),
         }
     }
 

@@ -256,7 +256,7 @@ pub fn render(report: &RunReport) -> String {
                 .map(|r| r.raw == Status::Pass)
                 .collect();
             let disagree = answered.windows(2).any(|w| w[0] != w[1]);
-            let input = match &case.test {
+            let input = match &*case.test {
                 crate::run::suite::Test::Encode(t) => t.codepoint.clone(),
                 crate::run::suite::Test::Decode(t) => t.input.clone(),
                 crate::run::suite::Test::Document(t) => t.input.clone(),
