@@ -21,6 +21,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     table31b_inputs(&mut g);
     cross_encoding(&mut g);
     payload_bits(&mut g);
+    ascii_blocks(&mut g);
     g
 }
 
@@ -367,5 +368,62 @@ fn payload_bits(g: &mut Groups<DecodeTest>) {
                 ));
             }
         }
+    }
+}
+
+/// Found by mutation testing (`docs/mutation.md`): block validators pass over a block
+/// that is all ASCII, unless a sequence of the block before still waits for continuation
+/// bytes. An "all ASCII" test that ORs a block's words wrongly (AND, XOR), or a "still
+/// waiting" test that says no, skips the error; none of the inputs above had a whole
+/// block of ASCII after an error. `--ascii-prefixes` moves each across every block
+/// boundary.
+fn ascii_blocks(g: &mut Groups<DecodeTest>) {
+    g.group("Errors next to a block of ASCII: a lead of each length alone or one byte short, then 64 × 41; stray continuation bytes in one or two 8-byte words of 32 bytes, the rest 41 or 00");
+    const ASCII_RUN: usize = 64;
+    for lead in [0xC3u8, 0xE3, 0xF3, 0xF9, 0xFD] {
+        let corrected::Role::Lead(n) = corrected::role(lead) else {
+            unreachable!("C3..FD are leads")
+        };
+        for have in [0, n - 2] {
+            let mut input = vec![lead];
+            input.extend(&CONTS[..have]);
+            input.extend([b'A'; ASCII_RUN]);
+            g.push(dec(
+                format!(
+                    "{lead:02X} ({n}-byte lead) with {have} of its {} continuation bytes, then {ASCII_RUN} × 41",
+                    n - 1
+                ),
+                &["AsciiBlock", "LeadByte", "Truncated", "ThenAscii"],
+                &input,
+            ));
+            if n == 2 {
+                break; // one short is the lead alone
+            }
+        }
+    }
+    // One 8-byte word each: S stray continuation bytes, A ASCII, Z 00.
+    for words in ["SZZZ", "SAAA", "ASAA", "AAAS", "SSAA", "SASA"] {
+        let input: Vec<u8> = words
+            .bytes()
+            .flat_map(|w| match w {
+                b'S' => [0x80; 8],
+                b'A' => [b'A'; 8],
+                _ => [0; 8],
+            })
+            .collect();
+        let what = words
+            .bytes()
+            .map(|w| match w {
+                b'S' => "8 × 80",
+                b'A' => "8 × 41",
+                _ => "8 × 00",
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        g.push(dec(
+            format!("stray continuation bytes in a block of 32: {what}"),
+            &["AsciiBlock", "UnexpectedContinuation", "ContinuationRun"],
+            &input,
+        ));
     }
 }

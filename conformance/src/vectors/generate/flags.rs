@@ -30,6 +30,7 @@ pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
     ("CompleteSequence", "The lead byte has all its continuation bytes: one code point.", &[SEMANTICS]),
     ("Truncated", "A lead byte with fewer continuation bytes than it needs (error truncated: the lead and the continuation bytes present).", &[SEMANTICS]),
     ("PayloadBits", "Continuation bytes whose 6 payload bits are all clear (80) or all set (BF), after a lead of each length or FE/FF: a fast path that reads a byte's class from shifted bits must not mistake a neighbour's payload for it (found by mutation testing, docs/mutation.md).", &[SEMANTICS]),
+    ("AsciiBlock", "An error next to a whole block (32 or 64 bytes) of ASCII: a sequence cut short just before the block, or stray continuation bytes in one 8-byte word of a block that is otherwise ASCII or 00. A fast path that passes over all-ASCII blocks must not pass over these (found by mutation testing, docs/mutation.md).", &[SEMANTICS]),
     ("ThenEnd", "The sequence under test is followed by the end of the input.", &[]),
     ("ThenAscii", "The sequence under test is followed by ASCII 41.", &[]),
     ("ThenLead", "The sequence under test is followed by C3 A9, a complete 2-byte sequence in every encoding here: decoding resumes there.", &[]),
