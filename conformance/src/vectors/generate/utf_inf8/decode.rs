@@ -424,6 +424,8 @@ fn length_limit(g: &mut Groups<DecodeTest>) {
         (at_limit_bytes[..10].to_vec(), format!("the length of the largest code at the limit ({}, 65 536 bytes): truncated", cp_text(&at_limit)), vec!["AtLimit", "Truncated"]),
         (at_limit_bytes[..12].to_vec(), "the same with 2 USV-storage bytes: truncated".into(), vec!["AtLimit", "Truncated"]),
         (over_bytes[..10].to_vec(), format!("the length of the smallest code over the limit ({}, 65 538 bytes; no code has 65 537): limit-exceeded at the fourth digit; the fifth continues it: one span of 10 bytes to the end of input", cp_text(&over)), l.to_vec()),
+        (over_bytes[..9].to_vec(), "the same length cut after its fourth digit, where the code goes over the limit, by the end of input: one limit-exceeded span of 9 bytes, not truncated (found by mutation testing: a decoder that counts a length field's own bytes short goes over only at its last digit)".into(), l.to_vec()),
+        (cat(&[&over_bytes[..9], &[0x41]]), "the same 9 bytes, then A: one limit-exceeded span of 9 bytes, then A".into(), l.to_vec()),
         (over_bytes[..16].to_vec(), "the same with 6 USV-storage bytes: one span of 16 bytes, not one error per storage byte".into(), l.to_vec()),
         (cat(&[&over_bytes[..100], &[0x41]]), "the same code cut after 100 bytes by A: one span of 100 bytes, then A".into(), l.to_vec()),
         (cat(&[&over_bytes[..10], &[0xBF, 0x80]]), "the same length, then BF, whose set padding bits no well-formed code has: the span of 10 ends before BF, which is decoded afresh (unexpected-continuation, as is 80)".into(), vec!["LimitExceeded", "LimitSpan", "UnexpectedContinuation"]),
