@@ -387,4 +387,37 @@ fn positions(g: &mut Groups<DocumentTest>) {
         &["Position", "MissingMagic", "C0Control"],
         &cat(&[&lines, &tail, b"\x01\n"]),
     ));
+    // A finding told by three bytes (U+2028, U+2029, the magic number's first code
+    // point) deep in a long clean stretch: a bulk skip that reads the third byte from
+    // the wrong place passed every vector (found by mutation testing, docs/mutation.md).
+    let clean = b"The quick brown fox jumps over the lazy dog, again and again. ".repeat(2);
+    for (what, cp, flags) in [
+        ("U+2028", 0x2028, ["Position", "LineSeparator"]),
+        ("U+2029", 0x2029, ["Position", "ParagraphSeparator"]),
+    ] {
+        g.push(doc(
+            &format!("{what} after 12 and after 100 clean bytes of a long line"),
+            &flags,
+            &m(&cat(&[
+                &clean[..12],
+                &enc(&[cp]),
+                &clean[..100],
+                &enc(&[cp]),
+                &clean,
+                b"\n",
+            ])),
+        ));
+    }
+    g.push(doc(
+        "an inner magic number after 12 and after 100 clean bytes of a long line",
+        &["Position", "MagicNumber", "InnerMagic"],
+        &m(&cat(&[
+            &clean[..12],
+            &corrected::MAGIC,
+            &clean[..100],
+            &corrected::MAGIC,
+            &clean,
+            b"\n",
+        ])),
+    ));
 }
