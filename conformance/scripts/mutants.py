@@ -267,6 +267,10 @@ def load_equivalents(path=EQUIVALENTS):
             errors.append(f"{path.name}:{n}: class {cls!r} is not one of {CLASSES}")
         if not reason:
             errors.append(f"{path.name}:{n}: no reason")
+        if "`" in mutant:
+            # cargo-mutants' names hold no backtick, reasons often do: the reason held
+            # ` | ` and part of it was taken for the name.
+            errors.append(f"{path.name}:{n}: the reason may not hold ` | ` (write `or`)")
         if re.match(r"^[^:]+:\d+:\d+: ", mutant):
             errors.append(f"{path.name}:{n}: drop the line and column from the name")
         file = mutant.split(":", 1)[0]
