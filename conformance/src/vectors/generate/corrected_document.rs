@@ -388,8 +388,9 @@ fn positions(g: &mut Groups<DocumentTest>) {
         &cat(&[&lines, &tail, b"\x01\n"]),
     ));
     // A finding told by three bytes (U+2028, U+2029, the magic number's first code
-    // point) deep in a long clean stretch: a bulk skip that reads the third byte from
-    // the wrong place passed every vector (found by mutation testing, docs/mutation.md).
+    // point) deep in a long clean stretch: a bulk skip that reads a byte's neighbour
+    // from the wrong place passed every vector, whose separators sat near a line's start
+    // (found by mutation testing, docs/mutation.md).
     let clean = b"The quick brown fox jumps over the lazy dog, again and again. ".repeat(2);
     for (what, cp, flags) in [
         ("U+2028", 0x2028, ["Position", "LineSeparator"]),
