@@ -4,12 +4,14 @@
 //! The second test asks the codec's fast paths the Corrected UTF-8 vectors the same way,
 //! each decode case also with 1 to 64 bytes of ASCII in front (`conformance run
 //! --ascii-prefixes`), so that a block boundary falls inside every sequence and error
-//! span: where a fast path hands over to the careful one. The third asks the codec's one
-//! handle per encoding (`Encoding`) every decode vector.
+//! span: where a fast path hands over to the careful one; the fast encoders also get the
+//! code points of every valid decode vector, which must encode to its input. The third
+//! asks the document checker's fast path every document vector at every split point, the
+//! fourth the codec's one handle per encoding (`Encoding`) every decode vector.
 //!
 //! This is the "vectors only" test set of mutation testing (`docs/mutation.md`): a codec
-//! mutant that this test does not kill is one the vectors cannot see. Keep it to exactly
-//! what `conformance run --splits` checks for the reference, no extra assertions on the
+//! mutant that these tests do not kill is one the vectors cannot see. Keep every answer
+//! judged against a vector by the runner's own verdict, no extra assertions on the
 //! codec, or the number would overstate the vectors.
 
 use conformance::run::reference::{respond_fast, respond_handle};

@@ -384,7 +384,8 @@ fn ascii_blocks(g: &mut Groups<DecodeTest>) {
         let corrected::Role::Lead(n) = corrected::role(lead) else {
             unreachable!("C3..FD are leads")
         };
-        for have in [0, n - 2] {
+        // A 2-byte lead one byte short is the lead alone: one case, not two.
+        for have in BTreeSet::from([0, n - 2]) {
             let mut input = vec![lead];
             input.extend(&CONTS[..have]);
             input.extend([b'A'; ASCII_RUN]);
@@ -396,30 +397,18 @@ fn ascii_blocks(g: &mut Groups<DecodeTest>) {
                 &["AsciiBlock", "LeadByte", "Truncated", "ThenAscii"],
                 &input,
             ));
-            if n == 2 {
-                break; // one short is the lead alone
-            }
         }
     }
     // One 8-byte word each: S stray continuation bytes, A ASCII, Z 00.
+    let word = |w: u8| match w {
+        b'S' => ([0x80; 8], "8 × 80"),
+        b'A' => ([b'A'; 8], "8 × 41"),
+        _ => ([0; 8], "8 × 00"),
+    };
     for words in ["SZZZ", "SAAA", "ASAA", "AAAS", "SSAA", "SASA"] {
-        let input: Vec<u8> = words
-            .bytes()
-            .flat_map(|w| match w {
-                b'S' => [0x80; 8],
-                b'A' => [b'A'; 8],
-                _ => [0; 8],
-            })
-            .collect();
-        let what = words
-            .bytes()
-            .map(|w| match w {
-                b'S' => "8 × 80",
-                b'A' => "8 × 41",
-                _ => "8 × 00",
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
+        let input: Vec<u8> = words.bytes().flat_map(|w| word(w).0).collect();
+        let what: Vec<&str> = words.bytes().map(|w| word(w).1).collect();
+        let what = what.join(", ");
         g.push(dec(
             format!("stray continuation bytes in a block of 32: {what}"),
             &["AsciiBlock", "UnexpectedContinuation", "ContinuationRun"],
