@@ -14,11 +14,15 @@
 //!   against spec-literal (`conformance exhaustive`).
 //! * [`adapter_check`]: the same walk, and structure-aware differential fuzzing
 //!   (`conformance fuzz`), against any implementation behind an adapter.
+//! * [`adapter_spec`] and [`exit`]: what the subcommands share — `--adapter NAME=COMMAND`,
+//!   the exit codes and the usage error.
 #![deny(missing_docs)]
 
 pub mod adapter_check;
+pub mod adapter_spec;
 pub mod audit;
 pub mod exhaustive;
+pub mod exit;
 pub mod run;
 pub mod seed_corpus;
 pub mod vectors;

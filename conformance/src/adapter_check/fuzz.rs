@@ -11,7 +11,7 @@
 //! schema, with the one-line `conformance run` command that replays them.
 
 use super::{default_out, write_all, Disagreement, FoundBy, Op, Probe, Session, Signature, Target};
-use crate::run::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::exit::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use conformance_checks::generate::{self, CorpusPayload, Rng};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ pub struct Args {
     /// The implementation: NAME=COMMAND, run once through `sh -c COMMAND`, speaking the
     /// line protocol of conformance/adapters/README.md (protocol 2: only what its hello
     /// declares is sent).
-    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::run::parse_adapter)]
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::adapter_spec::parse_adapter)]
     pub adapter: (String, String),
     /// How long to fuzz.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]

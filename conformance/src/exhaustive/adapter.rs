@@ -23,7 +23,7 @@ use super::{ranges, Args, Shard};
 use crate::adapter_check::{
     default_out, write_all, Disagreement, FoundBy, Op, Probe, Session, Target,
 };
-use crate::run::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::exit::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use conformance_checks::generate::edge_codepoints;
 use serde_json::{json, Value};
 use std::fmt::Write as _;

@@ -170,7 +170,7 @@ pub struct Args {
     /// through `sh -c COMMAND`, speaking the line protocol of conformance/adapters/README.md
     /// (protocol 2: only what its hello declares is sent). See conformance/README.md,
     /// "Exhaustive checks of an adapter".
-    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::run::parse_adapter)]
+    #[arg(long, value_name = "NAME=COMMAND", value_parser = crate::adapter_spec::parse_adapter)]
     pub adapter: Option<(String, String)>,
     /// With --adapter: only these operations, comma-separated (default: every one declared).
     #[arg(

@@ -8,7 +8,9 @@
 //! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
 //! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
-//! * [`verdict`]: one response against its vector.
+//! * [`verdict`]: one response against its vector; `judge`: an answer into a result
+//!   ([`judge()`], [`judge_declared`]) and one implementation's tally over a suite;
+//!   `gate`: the gate's floor (what fails a run though no case failed).
 //! * [`expected`]: the known failures of `--expected-failures`.
 //! * [`report`]: the terminal report and the `--json`, `--junit`, `--html` files.
 //! * [`serve`]: `conformance serve`, the reference codec as an adapter (batches,
@@ -21,7 +23,9 @@ pub mod adapter;
 mod discover;
 pub mod embedded;
 pub mod expected;
+mod gate;
 pub mod handshake;
+mod judge;
 pub mod outcome;
 pub mod reference;
 pub mod report;
@@ -29,19 +33,21 @@ pub mod serve;
 pub mod suite;
 pub mod verdict;
 
+pub use crate::adapter_spec::parse_adapter;
+pub use crate::exit::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use expected::ExpectedFailures;
-use handshake::{describe_supports, Declared, Requirement};
+use handshake::Requirement;
+use judge::run_cases;
+pub use judge::{judge, judge_declared};
 pub use outcome::{
     Answer, Batches, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport,
-    Status, UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE,
+    Status,
 };
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use suite::{Case, Suite};
-use verdict::Verdict;
+use suite::Suite;
 
 /// The arguments of `conformance run`.
 #[derive(clap::Args, Clone, Debug)]
@@ -179,26 +185,6 @@ impl Default for RunArgs {
     }
 }
 
-/// Parses `NAME=COMMAND` (`--adapter`).
-pub fn parse_adapter(s: &str) -> Result<(String, String), String> {
-    let (name, command) = s
-        .split_once('=')
-        .ok_or_else(|| "expected NAME=COMMAND".to_string())?;
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-    {
-        return Err(format!(
-            "bad name {name:?}: use letters, digits, '-', '_' and '.'"
-        ));
-    }
-    if command.trim().is_empty() {
-        return Err("empty COMMAND".into());
-    }
-    Ok((name.to_string(), command.to_string()))
-}
-
 fn parse_secs(s: &str) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
@@ -232,7 +218,7 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
     let ran: Vec<&str> = results.iter().map(|r| r.name.as_str()).collect();
     let ids: BTreeSet<&str> = suite.cases.iter().map(|c| c.id.as_str()).collect();
     let unmatched_expected = expected_failures.unmatched(&ran, &ids);
-    let gate = gate(&suite, &results, args);
+    let gate = gate::gate(&suite, &results, args);
     Ok(RunReport {
         implementations: results,
         unmatched_expected,
@@ -310,135 +296,6 @@ fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations),
     Ok((suite, expected_failures, implementations))
 }
 
-/// The gate's floor: what makes a run fail though no case did.
-fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
-    let mut problems = Vec::new();
-    let tested: BTreeSet<(&str, &str)> = suite
-        .cases
-        .iter()
-        .map(|c| (c.encoding.as_str(), c.op()))
-        .collect();
-    for imp in results {
-        let name = &imp.name;
-        match &imp.declared {
-            Declared::Protocol2(d) => {
-                if !d
-                    .supports
-                    .iter()
-                    .any(|s| tested.contains(&(s.encoding.as_str(), s.op.as_str())))
-                {
-                    problems.push(format!(
-                        "[{name}] declared nothing that these vectors test (declared: {}; \
-                         tested: {})",
-                        describe_supports(&d.supports),
-                        tested
-                            .iter()
-                            .map(|(e, o)| format!("{e} {o}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-                // Cases that answered less than declared, per encoding, op and shortfall.
-                let mut short: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
-                for (case, r) in suite.cases.iter().zip(&imp.results) {
-                    if let (Some(what), true) = (&r.undeclared, r.status.is_failure()) {
-                        short.entry(what).or_insert((0, &case.id)).0 += 1;
-                    }
-                }
-                for (what, (n, first)) in short {
-                    problems.push(format!(
-                        "[{name}] answered less than it declared: {what} on {n} case(s) \
-                         (first: {first})"
-                    ));
-                }
-            }
-            Declared::Protocol1 | Declared::Unknown
-                if args.require.is_empty() && !args.allow_undeclared =>
-            {
-                let how = if imp.declared == Declared::Protocol1 {
-                    "declared nothing (protocol 1)"
-                } else {
-                    "never completed the handshake, so declared nothing"
-                };
-                problems.push(format!(
-                    "[{name}] {how}: skipped cases could hide a regression. Add a handshake \
-                     (protocol 2, conformance/adapters/README.md) or pass --require \
-                     ENCODING:OP[:FIELD,…] (or --allow-undeclared)"
-                ));
-            }
-            _ => {}
-        }
-        for req in &args.require {
-            let cases: Vec<(&Case, &CaseResult)> = suite
-                .cases
-                .iter()
-                .zip(&imp.results)
-                .filter(|(c, _)| c.encoding == req.encoding && c.op() == req.op)
-                .collect();
-            if cases.is_empty() {
-                continue; // said once below, not per implementation
-            }
-            if let Some(d) = imp.declared.declaration() {
-                let declared = d.fields(&req.encoding, &req.op);
-                let missing: Vec<&String> = req
-                    .fields
-                    .iter()
-                    .filter(|f| declared.is_none_or(|d| !d.contains(f)))
-                    .collect();
-                if declared.is_none() {
-                    problems.push(format!("[{name}] --require {req}: not declared"));
-                } else if !missing.is_empty() {
-                    problems.push(format!(
-                        "[{name}] --require {req}: declared without {}",
-                        missing
-                            .iter()
-                            .map(|f| f.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
-                }
-            }
-            let short: Vec<&Case> = cases
-                .iter()
-                .filter(|(_, r)| {
-                    !matches!(r.raw, Status::Pass | Status::Fail)
-                        || req
-                            .fields
-                            .iter()
-                            .any(|f| !handshake::has_answered(&req.op, f, &r.answered))
-                })
-                .map(|(c, _)| *c)
-                .collect();
-            if let Some(first) = short.first() {
-                problems.push(format!(
-                    "[{name}] --require {req}: {} of {} case(s) not answered{} (first: {})",
-                    short.len(),
-                    cases.len(),
-                    if req.fields.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" with {}", req.fields.join(", "))
-                    },
-                    first.id
-                ));
-            }
-        }
-    }
-    for req in &args.require {
-        if !tested.contains(&(req.encoding.as_str(), req.op.as_str())) {
-            problems.push(format!(
-                "--require {req}: no vector of this run tests {} {}",
-                req.encoding, req.op
-            ));
-        }
-    }
-    problems
-}
-
-/// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
-/// adapter that declared batches cuts them into batches, four in flight.
-const WINDOW: usize = 4096;
-
 /// Runs every case through one implementation, then ends it.
 fn run_one(
     mut imp: Box<dyn Implementation>,
@@ -460,261 +317,6 @@ fn run_one(
         gave_up_at: tally.gave_up_at.filter(|&i| i < suite.cases.len()),
         declared,
         batches,
-    }
-}
-
-/// Runs every case through one implementation: the results in case order.
-fn run_cases<'a>(
-    imp: &mut dyn Implementation,
-    suite: &Suite,
-    xf: &'a ExpectedFailures,
-    give_up_after: usize,
-) -> Tally<'a> {
-    let mut tally = Tally {
-        name: imp.name().to_string(),
-        total: suite.cases.len(),
-        xf,
-        give_up_after,
-        results: Vec::with_capacity(suite.cases.len()),
-        in_a_row: 0,
-        gave_up_at: None,
-        last_progress: Instant::now(),
-    };
-    let cases = &suite.cases;
-    let mut i = 0;
-    while i < cases.len() {
-        let declared = imp.declared();
-        if tally.gave_up_at.is_some() {
-            tally.push(&cases[i], None, &declared);
-            i += 1;
-            continue;
-        }
-        if declared == Declared::Unknown {
-            // Not started yet (or its handshake failed): one case, whose answer starts it
-            // and makes the declaration known for the cases after it.
-            let case = &cases[i];
-            let answer = (!not_applicable(case, &declared)).then(|| imp.answer(case));
-            tally.push(case, answer, &imp.declared());
-            i += 1;
-            continue;
-        }
-        // The next cases up to WINDOW sent ones; the chunked variants it declared no
-        // streaming for are not sent.
-        let mut end = i;
-        let mut sent = Vec::new();
-        while end < cases.len() && sent.len() < WINDOW {
-            if !not_applicable(&cases[end], &declared) {
-                sent.push(&cases[end]);
-            }
-            end += 1;
-        }
-        let mut next = i;
-        imp.answer_each(&sent, &mut |answer| {
-            while next < end && not_applicable(&cases[next], &declared) {
-                tally.push(&cases[next], None, &declared);
-                next += 1;
-            }
-            if next == end {
-                return ControlFlow::Break(()); // more answers than cases: ignored
-            }
-            tally.push(&cases[next], Some(answer), &declared);
-            next += 1;
-            if tally.gave_up_at.is_some() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        // Not applicable after the last answer, or not sent after a give-up.
-        for case in &cases[next..end] {
-            tally.push(case, None, &declared);
-        }
-        i = end;
-    }
-    tally
-}
-
-/// A chunked variant (`--splits`) of an encoding and operation the implementation did
-/// not declare streaming for: not sent.
-fn not_applicable(case: &Case, declared: &Declared) -> bool {
-    case.chunking.is_some()
-        && !declared
-            .declaration()
-            .is_some_and(|d| d.streaming(&case.encoding, case.op()))
-}
-
-/// One implementation's results so far, in case order, and its give-up count.
-struct Tally<'a> {
-    name: String,
-    total: usize,
-    xf: &'a ExpectedFailures,
-    give_up_after: usize,
-    results: Vec<CaseResult>,
-    /// Crashes, timeouts and protocol errors in a row.
-    in_a_row: usize,
-    /// The index of the first case not sent after too many of them.
-    gave_up_at: Option<usize>,
-    last_progress: Instant,
-}
-
-impl Tally<'_> {
-    /// The result of the next case: judged from its answer, or not sent (given up, or not
-    /// applicable) without one.
-    fn push(&mut self, case: &Case, answer: Option<Answer>, declared: &Declared) {
-        let i = self.results.len();
-        let give_up_after = self.give_up_after;
-        let mut r = match (self.gave_up_at, answer) {
-            (Some(_), _) => CaseResult {
-                status: Status::Crash,
-                raw: Status::Crash,
-                checked: vec![],
-                mismatches: vec![],
-                message: Some(format!(
-                    "not sent: gave up on the adapter after {give_up_after} crashes, timeouts \
-                     or protocol errors in a row"
-                )),
-                expected_failure: None,
-                answered: vec![],
-                undeclared: None,
-                not_applicable: false,
-            },
-            (None, None) if not_applicable(case, declared) => CaseResult {
-                status: Status::Skip,
-                raw: Status::Skip,
-                checked: vec![],
-                mismatches: vec![],
-                message: Some(format!(
-                    "not applicable: no streaming declared for {} {}",
-                    case.encoding,
-                    case.op()
-                )),
-                expected_failure: None,
-                answered: vec![],
-                undeclared: None,
-                not_applicable: true,
-            },
-            (None, None) => judge(
-                case,
-                Answer::Crash("the implementation gave no answer to this case".into()),
-            ),
-            (None, Some(answer)) => {
-                let fields = declared
-                    .declaration()
-                    .and_then(|d| d.fields(&case.encoding, case.op()));
-                judge_declared(case, answer, fields)
-            }
-        };
-        if matches!(r.raw, Status::Crash | Status::Timeout | Status::Protocol) {
-            self.in_a_row += 1;
-            if self.gave_up_at.is_none() && give_up_after > 0 && self.in_a_row >= give_up_after {
-                self.gave_up_at = Some(i + 1);
-            }
-        } else {
-            self.in_a_row = 0;
-        }
-        if let Some(reason) = self.xf.reason(&self.name, &case.id) {
-            r.expected_failure = Some(reason.to_string());
-            r.status = match r.raw {
-                Status::Pass => Status::Xpass,
-                Status::Skip => Status::Skip,
-                _ => Status::Xfail,
-            };
-        }
-        self.results.push(r);
-        if self.last_progress.elapsed() > Duration::from_secs(10) {
-            self.last_progress = Instant::now();
-            eprintln!(
-                "conformance run: {}: {}/{} cases",
-                self.name,
-                i + 1,
-                self.total
-            );
-        }
-    }
-}
-
-/// Judges an answer like [`judge`], and against the handshake's declaration (`fields`:
-/// what was declared for the case's encoding and operation, if anything): a declared
-/// encoding and operation answered `unsupported` or without a declared field fails, and so
-/// does a chunked case answered with nothing checkable.
-pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) -> CaseResult {
-    let shortfall = match (&answer, fields) {
-        // A chunked answer gives what a streaming decoder gives: checked as
-        // answered, but it must answer something checkable (below).
-        _ if case.chunking.is_some() => None,
-        (Answer::Response(obj), Some(fields)) => {
-            if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true)) {
-                Some("answered `unsupported`".to_string())
-            } else {
-                let missing = handshake::missing_fields(case.op(), fields, obj);
-                (!missing.is_empty())
-                    .then(|| format!("no `{}` in the answer", missing.join("`, `")))
-            }
-        }
-        _ => None,
-    };
-    let mut r = judge(case, answer);
-    if case.chunking.is_some() && r.raw == Status::Skip {
-        r.message = Some(format!(
-            "declared streaming for {} {} but answered nothing checkable to \
-                 a chunked request ({})",
-            case.encoding,
-            case.op(),
-            r.message.as_deref().unwrap_or("no field")
-        ));
-        r.status = Status::Fail;
-        r.raw = Status::Fail;
-    }
-    if let Some(what) = shortfall {
-        r.message = Some(format!(
-            "{what}, but the handshake declared {} {} with {}",
-            case.encoding,
-            case.op(),
-            fields.unwrap_or_default().join(", ")
-        ));
-        r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
-        r.status = Status::Fail;
-        r.raw = Status::Fail;
-    }
-    r
-}
-
-/// Turns an answer into a result (expected failures not applied yet).
-pub fn judge(case: &Case, answer: Answer) -> CaseResult {
-    let answered = match &answer {
-        Answer::Response(obj) => {
-            let mut keys: Vec<String> = obj.keys().filter(|k| *k != "id").cloned().collect();
-            if obj.get("error").is_some_and(serde_json::Value::is_string) {
-                keys.push("error-kind".into());
-            }
-            keys
-        }
-        _ => vec![],
-    };
-    let (raw, checked, mismatches, message) = match answer {
-        Answer::Response(obj) => match verdict::verdict(case, &obj) {
-            Verdict::Pass { checked } => (Status::Pass, checked, vec![], None),
-            Verdict::Fail {
-                checked,
-                mismatches,
-            } => (Status::Fail, checked, mismatches, None),
-            Verdict::Skip { reason } => (Status::Skip, vec![], vec![], Some(reason)),
-            Verdict::Protocol { message } => (Status::Protocol, vec![], vec![], Some(message)),
-        },
-        Answer::Crash(m) => (Status::Crash, vec![], vec![], Some(m)),
-        Answer::Timeout(m) => (Status::Timeout, vec![], vec![], Some(m)),
-        Answer::Protocol(m) => (Status::Protocol, vec![], vec![], Some(m)),
-    };
-    CaseResult {
-        status: raw,
-        raw,
-        checked,
-        mismatches,
-        message,
-        expected_failure: None,
-        answered,
-        undeclared: None,
-        not_applicable: false,
     }
 }
 

@@ -3,20 +3,12 @@
 
 use super::expected::ExpectedFailures;
 use super::handshake::Declared;
-use super::suite::{Case, LoadError, Suite};
+use super::suite::{Case, Suite};
 use super::verdict::Mismatch;
+use crate::exit::{EXIT_FAILED, EXIT_OK};
 use serde_json::{Map, Value};
 use std::ops::ControlFlow;
 use std::time::Duration;
-
-/// Exit code: every checked case passed.
-pub const EXIT_OK: i32 = 0;
-/// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly;
-/// or the gate's floor was not met (see [`RunReport::gate`]).
-pub const EXIT_FAILED: i32 = 1;
-/// Exit code: bad usage, an unreadable or malformed vector (or expected-failures) file, no
-/// vectors at all, or a report file that cannot be written.
-pub const EXIT_USAGE: i32 = 2;
 
 /// What an implementation answered to one case, before checking.
 #[derive(Clone, Debug)]
@@ -409,21 +401,5 @@ impl RunReport {
             s.push_str(&format!("; gate not met ({})", self.gate.len()));
         }
         s
-    }
-}
-
-/// A usage error or an unusable input file: exit code 2, nothing run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<LoadError> for UsageError {
-    fn from(e: LoadError) -> Self {
-        UsageError(e.to_string())
     }
 }
