@@ -14,8 +14,8 @@
 //!   against spec-literal (`conformance exhaustive`).
 //! * [`adapter_check`]: the same walk, and structure-aware differential fuzzing
 //!   (`conformance fuzz`), against any implementation behind an adapter.
-//! * [`adapter_spec`] and [`exit`]: what the subcommands share — `--adapter NAME=COMMAND`,
-//!   the exit codes and the usage error.
+//! * [`adapter_spec`], [`exit`] and [`files`]: what the subcommands share — `--adapter NAME=COMMAND`,
+//!   the exit codes and the usage error, inputs read with caps and outputs written atomically.
 #![deny(missing_docs)]
 
 pub mod adapter_check;
@@ -23,6 +23,7 @@ pub mod adapter_spec;
 pub mod audit;
 pub mod exhaustive;
 pub mod exit;
+pub mod files;
 pub mod run;
 pub mod seed_corpus;
 pub mod vectors;
