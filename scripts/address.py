@@ -14,6 +14,8 @@ Every other mention is derived from it:
     (`conformance-X.Y.Z-<target>`, `cutf8-X.Y.Z-<target>`);
   * every crate's Cargo.toml inherits `repository` and `homepage`
     (`repository.workspace = true`), never a literal of its own;
+  * the vectors tarball's name, `corrected-utf8-vectors-X.Y.Z`, carries the version of
+    the vector files (vectors/*/*.json);
   * the old placeholder host `example.invalid` appears nowhere.
 
     python3 scripts/address.py check   # exit 1 listing every disagreement (file:line)
@@ -43,13 +45,14 @@ THIRD_PARTY = {
     "peter-evans",
 }
 
-USES = re.compile(r"(\buses:\s*)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)@([^\s#'\"]+)")
+USES = re.compile(r"(\buses:\s*)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)@([^\s#'\"`)]+)")
 GITHUB = re.compile(r"(github\.com/)([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+?)(?=[/\s)`'\"#]|\.git\b|$)")
 DOWNLOAD = re.compile(r"(releases/download/v)(\d+\.\d+\.\d+[0-9A-Za-z.+-]*?)(?=[/\s)`'\"]|$)")
 RELEASE_FILE = re.compile(
     r"\b((?:conformance|cutf8)-)(\d+\.\d+\.\d+)(-(?:x86_64|aarch64)-unknown-linux-musl)"
 )
-TAG = re.compile(r"^v\d+\.\d+\.\d+")
+VECTORS_TARBALL = re.compile(r"\b(corrected-utf8-vectors-)(\d+\.\d+\.\d+)\b")
+TAG = re.compile(r"v\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
 OLD_PLACEHOLDER = "example.invalid"
 
 
@@ -65,6 +68,20 @@ def workspace():
             "https://github.com/OWNER/REPO (the action's `uses:` needs a GitHub address)"
         )
     return f"{m[1]}/{m[2]}", package["version"], package
+
+
+def vectors_version():
+    """The version the vector files carry (they must agree)."""
+    import json
+
+    versions = {
+        json.loads(p.read_text(encoding="utf-8"))["version"]
+        for p in (ROOT / "vectors").glob("*/*.json")
+        if not p.name.endswith(".schema.json")
+    }
+    if len(versions) != 1:
+        sys.exit(f"vectors/*/*.json disagree on their version: {sorted(versions)}")
+    return versions.pop()
 
 
 def tracked_files():
@@ -85,7 +102,7 @@ def tracked_files():
         yield name, text
 
 
-def derive(text, slug, version):
+def derive(text, slug, version, vv):
     """`text` with every derived mention made to agree; also the list of (line, old,
     new) changes."""
     owner, repo = slug.split("/")
@@ -95,7 +112,7 @@ def derive(text, slug, version):
         if m[2] in THIRD_PARTY:
             return m[0]
         ref = m[4]
-        if TAG.match(ref):
+        if TAG.fullmatch(ref):
             ref = f"v{version}"
         return f"{m[1]}{owner}/{repo}@{ref}"
 
@@ -110,10 +127,19 @@ def derive(text, slug, version):
     def release_file(m):
         return f"{m[1]}{version}{m[3]}"
 
+    def tarball(m):
+        return f"{m[1]}{vv}"
+
     lines = text.split("\n")
     for i, line in enumerate(lines):
         new = line
-        for pattern, fix in ((USES, uses), (GITHUB, github), (DOWNLOAD, download), (RELEASE_FILE, release_file)):
+        for pattern, fix in (
+            (USES, uses),
+            (GITHUB, github),
+            (DOWNLOAD, download),
+            (RELEASE_FILE, release_file),
+            (VECTORS_TARBALL, tarball),
+        ):
             new = pattern.sub(fix, new)
         if new != line:
             changes.append((i + 1, line.strip(), new.strip()))
@@ -130,6 +156,7 @@ def crate_manifests():
 
 def check(github_repository=None):
     slug, version, package = workspace()
+    vv = vectors_version()
     problems = []
     homepage = package.get("homepage")
     if not homepage or not homepage.startswith("https://"):
@@ -154,7 +181,7 @@ def check(github_repository=None):
                     "(the address lives in the root Cargo.toml only)"
                 )
     for name, text in tracked_files():
-        _, changes = derive(text, slug, version)
+        _, changes = derive(text, slug, version, vv)
         for line, old, new in changes:
             problems.append(f"{name}:{line}: {old!r} disagrees with Cargo.toml; should be {new!r}")
         for i, line in enumerate(text.split("\n")):
@@ -173,9 +200,10 @@ def check(github_repository=None):
 
 def write():
     slug, version, _ = workspace()
+    vv = vectors_version()
     changed = 0
     for name, text in tracked_files():
-        new, changes = derive(text, slug, version)
+        new, changes = derive(text, slug, version, vv)
         if changes:
             (ROOT / name).write_text(new, encoding="utf-8")
             changed += 1
