@@ -17,7 +17,8 @@
 #      manifestSha256 equal to the hash of vectors/ (the algorithm in release.sh);
 #      the x86_64 runner's `generate --check` finds the tarball's vectors to be what
 #      the spec-literal code generates, and `run --vectors` on them passes;
-#   4. the tarball is reproducible: built again, the same bytes.
+#   4. the README's install commands work against this folder as the release page;
+#   5. the tarball is reproducible: built again, the same bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -151,6 +152,25 @@ runner=$dir/conformance-$version-x86_64-unknown-linux-musl
   { cat "$work/run-tarball.log" >&2; fail "conformance run --vectors on the tarball's vectors/ failed"; }
 grep -qx "$total passed, 0 failed" "$work/run-tarball.log" || fail "conformance run --vectors: not $total passed"
 echo "  $name.tar.gz: $(jq '.files | length' "$m") files, $total tests, manifestSha256 $hash"
+
+step "the README's install commands, with this folder as the release page"
+# The fenced block after the README's `<!-- install: release binary` marker, with the
+# release URL pointed at this folder and /usr/local/bin at a temporary one.
+snippet=$(awk '/<!-- install: release binary/ { on = 1; next }
+  on && /^ *```sh/ { body = 1; next }
+  body && /^ *```/ { exit }
+  body { sub(/^   /, ""); print }' README.md)
+[ -n "$snippet" ] || fail "README.md has no install block after '<!-- install: release binary'"
+page="https://github.com/$(python3 scripts/address.py show | cut -d' ' -f1)/releases/download/v$version"
+grep -qF "$page" <<<"$snippet" || fail "README's install block does not download from $page"
+mkdir "$work/bin" "$work/readme"
+snippet=${snippet//"$page"/"file://$dir"}
+usr_bin=/usr/local/bin/
+snippet=${snippet//"$usr_bin"/"$work/bin/"}
+(cd "$work/readme" && PATH="$work/bin:$PATH" bash -euo pipefail -c "$snippet" >"$work/readme.log" 2>&1) ||
+  { cat "$work/readme.log" >&2; fail "the README's install commands failed"; }
+grep -qx "$total passed, 0 failed" "$work/readme.log" || fail "the README's install commands: conformance run did not pass"
+echo "  README.md's install block: downloaded, checked against SHA256SUMS, installed, ran"
 
 step "the tarball is reproducible"
 scripts/release.sh --vectors-only "$version" "$work/again" >/dev/null
