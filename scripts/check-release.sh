@@ -46,9 +46,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 # The vectors' own version and test count, read from vectors/ (not from the release).
+mapfile -t vector_files < <(find vectors -name '*.json' ! -name '*.schema.json' | LC_ALL=C sort)
 vv=$(jq -rs 'map(.version) | unique | if length == 1 then .[0] else error("versions differ: \(.)") end' \
-  vectors/*/*.json)
-total=$(jq -s 'map(.numberOfTests) | add' vectors/*/*.json)
+  "${vector_files[@]}")
+total=$(jq -s 'map(.numberOfTests) | add' "${vector_files[@]}")
 name=corrected-utf8-vectors-$vv
 targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 expected=("$name.tar.gz" SHA256SUMS)
