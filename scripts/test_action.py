@@ -51,6 +51,7 @@ def vector_count():
     return sum(
         json.loads(p.read_text(encoding="utf-8"))["numberOfTests"]
         for p in (ROOT / "vectors").glob("*/*.json")
+        if not p.name.endswith(".schema.json")
     )
 
 
@@ -187,7 +188,8 @@ class CompositeAction(unittest.TestCase):
         shutil.copy(ROOT / "conformance/adapters/node_textdecoder.js", self.runner.workspace)
         code, log, _ = self.runner.run({"adapter": "node node_textdecoder.js", "name": "node"})
         self.assertEqual(code, 1, log)
-        self.assertIn("GATE NOT MET", log)
+        # Node's TextEncoder answers U+FFFD for lone surrogates: 4 known failures.
+        self.assertRegex(log, r"(?m)^\d+ passed, 4 failed, \d+ skipped$")
 
     def test_expected_failures_and_args_reach_the_runner(self):
         shutil.copy(ROOT / "conformance/adapters/node_textdecoder.js", self.runner.workspace)
