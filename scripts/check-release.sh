@@ -50,6 +50,9 @@ mapfile -t vector_files < <(find vectors -name '*.json' ! -name '*.schema.json' 
 vv=$(jq -rs 'map(.version) | unique | if length == 1 then .[0] else error("versions differ: \(.)") end' \
   "${vector_files[@]}")
 total=$(jq -s 'map(.numberOfTests) | add' "${vector_files[@]}")
+# The vectors' manifest hash (the algorithm in release.sh), from vectors/ itself.
+hash=$(cd vectors && find . -name '*.json' ! -name '*.schema.json' | sed 's|^\./||' | LC_ALL=C sort |
+  xargs sha256sum | sha256sum | cut -d' ' -f1)
 name=corrected-utf8-vectors-$vv
 targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 expected=("$name.tar.gz" SHA256SUMS)
@@ -90,6 +93,11 @@ for t in "${targets[@]}"; do
     { cat "$log" >&2; fail "conformance run ($t) failed"; }
   grep -qx "$total passed, 0 failed" "$log" || { cat "$log" >&2; fail "conformance run ($t): not '$total passed, 0 failed'"; }
   grep -q "version $vv" "$log" || { cat "$log" >&2; fail "conformance run ($t) does not name vectors $vv"; }
+  # A runner that names a manifest hash must name this one (docs/gating.md, section 5).
+  if grep -qi 'manifest' "$log" && ! grep -q "$hash" "$log"; then
+    cat "$log" >&2
+    fail "conformance run ($t) names a manifest hash other than vectors/' $hash"
+  fi
   cutf8=("${run[@]}" "$dir/cutf8-$version-$t")
   got=$("${cutf8[@]}" encode U+8421109F)
   [ "$got" = "FD BF BF BF BF BF" ] || fail "cutf8 encode U+8421109F ($t) gave '$got'"
@@ -142,8 +150,6 @@ done < <(jq -r '.files[] | [.path, .sha256, .bytes, .numberOfTests, .version, .s
 [ "$sum" = "$total" ] || fail "MANIFEST.json: its files add to $sum tests, vectors/ has $total"
 [ "$(jq .numberOfTests "$m")" = "$total" ] ||
   fail "MANIFEST.json: numberOfTests is $(jq .numberOfTests "$m"), vectors/ has $total"
-hash=$(cd vectors && find . -name '*.json' ! -name '*.schema.json' | sed 's|^\./||' | LC_ALL=C sort |
-  xargs sha256sum | sha256sum | cut -d' ' -f1)
 [ "$(jq -r .manifestSha256 "$m")" = "$hash" ] ||
   fail "MANIFEST.json: manifestSha256 $(jq -r .manifestSha256 "$m") is not vectors/' $hash"
 runner=$dir/conformance-$version-x86_64-unknown-linux-musl
