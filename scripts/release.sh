@@ -25,8 +25,8 @@
 #   find . -name '*.json' ! -name '*.schema.json' | sed 's|^\./||' | LC_ALL=C sort |
 #     xargs sha256sum | sha256sum
 #
-# The tarball is reproducible: same commit, same bytes (sorted entries, owner 0,
-# mtimes of the commit, gzip without a timestamp). The aarch64 binaries are built with
+# The tarball is reproducible: same vectors, same bytes (sorted entries, owner 0, the
+# time of the last commit that changed them, gzip without a timestamp). The aarch64 binaries are built with
 # Debian's cross gcc as the linker (as codec/scripts/cross-test.sh uses); a missing Rust
 # target or Debian package is installed (apt-get needs root). scripts/check-release.sh
 # verifies the result, running each binary (aarch64 under qemu).
@@ -58,8 +58,9 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 
 # --- the vectors tarball ------------------------------------------------------------
-# The commit's time stamps every entry, so the same commit gives the same bytes.
-epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+# Every entry is stamped with the time of the last commit that changed what the tarball
+# holds, so the same vectors give the same bytes, whichever commit builds them.
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct -- vectors LICENSE-MIT LICENSE-APACHE)}
 top=$stage/top
 mkdir -p "$top/vectors"
 # Only what git tracks: a stray file in vectors/ is not released.
