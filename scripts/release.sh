@@ -90,9 +90,11 @@ if [ "$vectors_only" = 0 ]; then
   export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=aarch64-linux-gnu-gcc
   for target in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
     rustup target list --installed | grep -qx "$target" || rustup target add "$target"
-    # The normal target dir and profile: CI's install-paths step builds the same x86_64
-    # binary, so the two share one build.
-    cargo build --locked --release --target "$target" -p conformance -p cutf8
+    # The normal target dir and profile, one package at a time (features unified per
+    # package, as `cargo install` builds them): CI's install-paths step builds the same
+    # x86_64 runner, so the two share one build.
+    cargo build --locked --release --target "$target" -p conformance
+    cargo build --locked --release --target "$target" -p cutf8
     case $target in
       x86_64-*) objcopy=objcopy ;;
       aarch64-*) objcopy=aarch64-linux-gnu-objcopy ;;
