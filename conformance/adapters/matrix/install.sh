@@ -21,6 +21,9 @@ want "command -v go" golang-go
 want "command -v perl && perl -MEncode -MJSON::PP -e1" perl
 want "command -v node" nodejs
 want "command -v python3" python3
+want "command -v ruby" ruby
+want "command -v php" php-cli
+want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

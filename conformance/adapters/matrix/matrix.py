@@ -78,6 +78,16 @@ DECODERS = [
     ("go-runes", "Go", "[]rune(string), utf8.Valid, utf8.DecodeRune, utf8.AppendRune",
      f"{BUILD}/go-adapter -decoder runes"),
     ("go-tovalid", "Go", "strings.ToValidUTF8, utf8.ValidString", f"{BUILD}/go-adapter -decoder tovalid"),
+    ("ruby-scrub", "Ruby", "String#scrub, String#valid_encoding?, Integer#chr",
+     f"ruby {HERE}/ruby/adapter.rb --decoder scrub"),
+    ("ruby-converter", "Ruby", "Encoding::Converter#primitive_convert (streaming, primitive_errinfo)",
+     f"ruby {HERE}/ruby/adapter.rb --decoder converter"),
+    ("ruby-encode", "Ruby", "String#encode (invalid: :replace / raise)", f"ruby {HERE}/ruby/adapter.rb --decoder encode"),
+    ("ruby-unpack", "Ruby", "String#unpack('U*'), Array#pack('U')", f"ruby {HERE}/ruby/adapter.rb --decoder unpack"),
+    ("php-mbstring", "PHP", "mb_scrub, mb_check_encoding, mb_chr", f"php {HERE}/php/adapter.php --decoder mbstring"),
+    ("php-convert", "PHP", "mb_convert_encoding (UTF-8 <-> UTF-32BE)", f"php {HERE}/php/adapter.php --decoder convert"),
+    ("php-iconv", "PHP", "iconv (UTF-8 <-> UTF-32BE)", f"php {HERE}/php/adapter.php --decoder iconv"),
+    ("php-preg", "PHP", "preg_match('//u') (PCRE2's UTF check)", f"php {HERE}/php/adapter.php --decoder preg"),
 ]
 
 
