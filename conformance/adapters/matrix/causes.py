@@ -67,6 +67,11 @@ CAUSES = {
         "character that follows, which is lost (no model: recognized by its shape, a "
         "lossy answer that is the expected one without some of its characters).",
     ),
+    "continuation-skipped": (
+        "stray continuation bytes skipped",
+        "A continuation byte 80..BF that follows no lead byte (a maximal subpart of its "
+        "own) is skipped silently: no error, no U+FFFD, instead of an ill-formed sequence.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -79,14 +84,14 @@ CAUSES = {
 EXAMPLES = {
     "per-byte": "e282", "per-run": "c0af", "surrogate-sequence": "eda080", "lead-length": "c0af",
     "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
-    "long-forms": "f888808080", "stray-swallows": "80e282ac",
+    "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
 }
 
 UNEXPLAINED = "unexplained"
 
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
-          "surrogates-accepted", "above-10ffff", "long-forms"]
+          "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected"]
 
 
@@ -191,6 +196,8 @@ def decode(data: bytes, on: set) -> list:
             continue
         events.append(("err", i, j - i))
         i = j
+    if "continuation-skipped" in on:
+        events = [e for e in events if not (e[0] == "err" and e[2] == 1 and 0x80 <= data[e[1]] <= 0xBF)]
     if "surrogate-sequence" in on:
         # ED A0..BF 80..BF is one span even though Table 3-7 stops at ED's second byte.
         events = _merge_surrogates(data, events)

@@ -24,6 +24,7 @@ want "command -v python3" python3
 want "command -v ruby" ruby
 want "command -v php" php-cli
 want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
+want "command -v lua5.4" lua5.4
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

@@ -88,6 +88,8 @@ DECODERS = [
     ("php-convert", "PHP", "mb_convert_encoding (UTF-8 <-> UTF-32BE)", f"php {HERE}/php/adapter.php --decoder convert"),
     ("php-iconv", "PHP", "iconv (UTF-8 <-> UTF-32BE)", f"php {HERE}/php/adapter.php --decoder iconv"),
     ("php-preg", "PHP", "preg_match('//u') (PCRE2's UTF check)", f"php {HERE}/php/adapter.php --decoder preg"),
+    ("lua-utf8", "Lua", "utf8.len, utf8.codes", f"lua5.4 {HERE}/lua/adapter.lua --decoder strict"),
+    ("lua-utf8-lax", "Lua", "utf8.len, utf8.codes (lax = true), utf8.char", f"lua5.4 {HERE}/lua/adapter.lua --decoder lax"),
 ]
 
 

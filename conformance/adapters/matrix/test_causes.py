@@ -67,6 +67,13 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("e0c080", "lead-length"), [FFFD, FFFD])
         self.assertEqual(lossy("8080", "lead-length"), [FFFD, FFFD])
 
+    def test_continuation_skipped(self):
+        # Lua 5.4.4's utf8.codes: a continuation byte after no lead byte is skipped.
+        self.assertEqual(lossy("80", "continuation-skipped"), [])
+        self.assertTrue(causes.answers(bytes.fromhex("dfa080"), {"continuation-skipped"})["valid"])
+        self.assertEqual(lossy("e28241", "continuation-skipped"), [FFFD, 0x41])  # truncated: still an error
+        self.assertFalse(causes.answers(bytes.fromhex("c0af"), {"continuation-skipped"})["valid"])
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
@@ -115,12 +122,12 @@ class Classify(unittest.TestCase):
             failure("s#1", "80e282ac", "lossy", ["U+FFFD"]),  # Perl Encode 3.17
             failure("s#2", "80c3a9bf", "lossy", ["U+FFFD"]),
             failure("s#3", "41e282ac", "lossy", ["U+0041"]),  # no stray byte first
-            failure("s#4", "80e282ac", "lossy", ["U+20AC"]),  # only the U+FFFD dropped
+            failure("s#4", "80e282ac", "lossy", ["U+20AC"]),  # only the stray byte dropped
         ])
         self.assertEqual(found["s#1"], "stray-swallows")
         self.assertEqual(found["s#2"], "stray-swallows")
         self.assertEqual(found["s#3"], causes.UNEXPLAINED)
-        self.assertEqual(found["s#4"], causes.UNEXPLAINED)
+        self.assertEqual(found["s#4"], "continuation-skipped")
 
 
 class Describe(unittest.TestCase):
