@@ -72,10 +72,32 @@ CAUSES = {
         "A continuation byte 80..BF that follows no lead byte (a maximal subpart of its "
         "own) is skipped silently: no error, no U+FFFD, instead of an ill-formed sequence.",
     ),
+    "bytes-as-latin1": (
+        "ill-formed bytes read as Latin-1",
+        "Each byte of an ill-formed sequence decodes to the code point of its value "
+        "(U+0080..U+00FF), as if the text were ISO-8859-1 there, instead of one U+FFFD "
+        "per maximal subpart: the decoder never fails and nothing marks the error.",
+    ),
+    "modified-utf8-nul": (
+        "C0 80 is U+0000",
+        "The overlong C0 80 decodes to U+0000, as in Java's and Tcl's \"modified UTF-8\", "
+        "instead of two errors (C0 and 80 are ill-formed).",
+    ),
+    "cesu-8-pairs": (
+        "CESU-8 surrogate pairs joined",
+        "Two encoded surrogates that form a pair (ED A0..AF xx ED B0..BF xx, CESU-8) decode "
+        "to the supplementary character they stand for, instead of six errors.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
         "lone surrogate, or a value above U+10FFFF) instead of failing.",
+    ),
+    "encode-bmp-only": (
+        "values above U+FFFF encode as U+FFFD",
+        "The string type holds only the Basic Multilingual Plane: a value above U+FFFF "
+        "(a supplementary character, or beyond U+10FFFF) becomes U+FFFD before encoding, "
+        "so it encodes to EF BF BD instead of its 4 bytes (or an error).",
     ),
 }
 
@@ -85,14 +107,17 @@ EXAMPLES = {
     "per-byte": "e282", "per-run": "c0af", "surrogate-sequence": "eda080", "lead-length": "c0af",
     "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
+    "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
+    "cesu-8-pairs": "eda080edb080",
 }
 
 UNEXPLAINED = "unexplained"
 
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
-          "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped"]
-ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected"]
+          "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
+          "cesu-8-pairs"]
+ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only"]
 
 
 def is_noncharacter(cp: int) -> bool:
@@ -158,6 +183,18 @@ def decode(data: bytes, on: set) -> list:
         if b < 0x80:
             events.append(("cp", b))
             i += 1
+            continue
+        pair = data[i:i + 6]
+        if ("cesu-8-pairs" in on and len(pair) == 6 and pair[0] == pair[3] == 0xED
+                and 0xA0 <= pair[1] <= 0xAF and 0xB0 <= pair[4] <= 0xBF
+                and all(0x80 <= c <= 0xBF for c in (pair[2], pair[5]))):
+            high, low = _value(pair[:3]), _value(pair[3:])
+            events.append(("cp", 0x10000 + (high - 0xD800) * 0x400 + (low - 0xDC00)))
+            i += 6
+            continue
+        if "modified-utf8-nul" in on and b == 0xC0 and data[i + 1:i + 2] == b"\x80":
+            events.append(("cp", 0))
+            i += 2
             continue
         if "lead-length" in on and b >= 0xC0:
             want = _declared(b)
@@ -235,6 +272,8 @@ def answers(data: bytes, on: set) -> dict:
         if e[0] == "cp":
             lossy.append(e[1])
             previous_err = False
+        elif "bytes-as-latin1" in on:
+            lossy.extend(data[e[1]:e[1] + e[2]])
         elif not ("per-run" in on and previous_err):
             lossy.append(0xFFFD)
             previous_err = True
@@ -252,6 +291,8 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     surrogate = 0xD800 <= cp <= 0xDFFF
     if "noncharacters-rejected" in on and is_noncharacter(cp):
         return "error", None
+    if "encode-bmp-only" in on and cp > 0xFFFF:
+        return "bytes", "efbfbd"
     if (surrogate or cp > 0x10FFFF) and "encode-replaces" in on:
         return "bytes", "efbfbd"
     if surrogate and "surrogates-accepted" not in on:

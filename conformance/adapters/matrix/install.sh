@@ -25,6 +25,8 @@ want "command -v ruby" ruby
 want "command -v php" php-cli
 want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
 want "command -v lua5.4" lua5.4
+want "command -v tclsh" tcl
+want "echo 'package require json' | tclsh" tcllib
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

@@ -90,6 +90,7 @@ DECODERS = [
     ("php-preg", "PHP", "preg_match('//u') (PCRE2's UTF check)", f"php {HERE}/php/adapter.php --decoder preg"),
     ("lua-utf8", "Lua", "utf8.len, utf8.codes", f"lua5.4 {HERE}/lua/adapter.lua --decoder strict"),
     ("lua-utf8-lax", "Lua", "utf8.len, utf8.codes (lax = true), utf8.char", f"lua5.4 {HERE}/lua/adapter.lua --decoder lax"),
+    ("tcl", "Tcl", "encoding convertfrom / convertto utf-8 (default profile)", f"tclsh {HERE}/tcl/adapter.tcl"),
 ]
 
 

@@ -74,6 +74,18 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("e28241", "continuation-skipped"), [FFFD, 0x41])  # truncated: still an error
         self.assertFalse(causes.answers(bytes.fromhex("c0af"), {"continuation-skipped"})["valid"])
 
+    def test_tcl(self):
+        # Tcl 8.6's default profile: bytes as Latin-1, C0 80 as U+0000, CESU-8 pairs.
+        self.assertEqual(lossy("41c0af", "bytes-as-latin1"), [0x41, 0xC0, 0xAF])
+        self.assertEqual(lossy("e282", "bytes-as-latin1"), [0xE2, 0x82])
+        self.assertEqual(lossy("c080", "modified-utf8-nul"), [0])
+        self.assertEqual(lossy("e0c080", "bytes-as-latin1", "modified-utf8-nul"), [0xE0, 0])
+        self.assertEqual(lossy("eda080edb080", "cesu-8-pairs"), [0x10000])
+        self.assertEqual(lossy("edafbfedbfbf", "cesu-8-pairs"), [0x10FFFF])
+        self.assertEqual(lossy("eda080eda080", "cesu-8-pairs"), [FFFD] * 6)  # two high halves
+        self.assertEqual(causes.encode(0x1F600, {"encode-bmp-only"}), ("bytes", "efbfbd"))
+        self.assertEqual(causes.encode(0xFFFF, {"encode-bmp-only"}), ("bytes", "efbfbf"))
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
