@@ -27,6 +27,7 @@ want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
 want "command -v lua5.4" lua5.4
 want "command -v tclsh" tcl
 want "echo 'package require json' | tclsh" tcllib
+want "command -v escript" erlang-base
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

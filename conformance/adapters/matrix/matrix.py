@@ -91,6 +91,8 @@ DECODERS = [
     ("lua-utf8", "Lua", "utf8.len, utf8.codes", f"lua5.4 {HERE}/lua/adapter.lua --decoder strict"),
     ("lua-utf8-lax", "Lua", "utf8.len, utf8.codes (lax = true), utf8.char", f"lua5.4 {HERE}/lua/adapter.lua --decoder lax"),
     ("tcl", "Tcl", "encoding convertfrom / convertto utf-8 (default profile)", f"tclsh {HERE}/tcl/adapter.tcl"),
+    ("erlang", "Erlang/OTP", "unicode:characters_to_list, unicode:characters_to_binary",
+     f"escript {HERE}/erlang/adapter.escript"),
 ]
 
 
