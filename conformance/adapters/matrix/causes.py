@@ -88,6 +88,12 @@ CAUSES = {
         "Two encoded surrogates that form a pair (ED A0..AF xx ED B0..BF xx, CESU-8) decode "
         "to the supplementary character they stand for, instead of six errors.",
     ),
+    "nul-rejected": (
+        "NUL rejected",
+        "The byte 00 (U+0000, a scalar value UTF-8 encodes as itself) is an error, as for "
+        "a C string: the validator fails and the replacement mode writes U+FFFD for it; "
+        "an encoder that reads U+0000 as the end of its input writes nothing for it.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -108,7 +114,7 @@ EXAMPLES = {
     "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
     "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
-    "cesu-8-pairs": "eda080edb080",
+    "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
 }
 
 UNEXPLAINED = "unexplained"
@@ -116,8 +122,9 @@ UNEXPLAINED = "unexplained"
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
           "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
-          "cesu-8-pairs"]
-ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only"]
+          "cesu-8-pairs", "nul-rejected"]
+ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
+          "nul-rejected"]
 
 
 def is_noncharacter(cp: int) -> bool:
@@ -180,6 +187,10 @@ def decode(data: bytes, on: set) -> list:
     i, n = 0, len(data)
     while i < n:
         b = data[i]
+        if b == 0 and "nul-rejected" in on:
+            events.append(("err", i, 1))
+            i += 1
+            continue
         if b < 0x80:
             events.append(("cp", b))
             i += 1
@@ -291,6 +302,8 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     surrogate = 0xD800 <= cp <= 0xDFFF
     if "noncharacters-rejected" in on and is_noncharacter(cp):
         return "error", None
+    if "nul-rejected" in on and cp == 0:
+        return "bytes", ""
     if "encode-bmp-only" in on and cp > 0xFFFF:
         return "bytes", "efbfbd"
     if (surrogate or cp > 0x10FFFF) and "encode-replaces" in on:

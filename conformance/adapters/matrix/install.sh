@@ -28,6 +28,8 @@ want "command -v lua5.4" lua5.4
 want "command -v tclsh" tcl
 want "echo 'package require json' | tclsh" tcllib
 want "command -v escript" erlang-base
+want "pkg-config --exists gio-2.0" libglib2.0-dev
+want "pkg-config --exists libutf8proc" libutf8proc-dev
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -47,6 +49,12 @@ echo "install.sh: C adapters (glibc iconv, ICU)"
 cc -O2 -Wall -Wextra -o build/iconv-adapter c/iconv.c
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/icu-adapter c/icu.c $(pkg-config --cflags --libs icu-uc)
+
+echo "install.sh: C adapters (GLib, utf8proc)"
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/glib-adapter c/glib.c $(pkg-config --cflags --libs gio-2.0)
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/utf8proc-adapter c/utf8proc.c $(pkg-config --cflags --libs libutf8proc)
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java

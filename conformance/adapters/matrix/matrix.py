@@ -93,6 +93,11 @@ DECODERS = [
     ("tcl", "Tcl", "encoding convertfrom / convertto utf-8 (default profile)", f"tclsh {HERE}/tcl/adapter.tcl"),
     ("erlang", "Erlang/OTP", "unicode:characters_to_list, unicode:characters_to_binary",
      f"escript {HERE}/erlang/adapter.escript"),
+    ("glib-validate", "C (GLib)", "g_utf8_validate_len, g_ucs4_to_utf8", f"{BUILD}/glib-adapter --decoder validate"),
+    ("glib-make-valid", "C (GLib)", "g_utf8_make_valid", f"{BUILD}/glib-adapter --decoder make-valid"),
+    ("glib-converter", "C (GLib)", "GCharsetConverter UTF-8 -> UTF-32LE (streaming)",
+     f"{BUILD}/glib-adapter --decoder converter"),
+    ("utf8proc", "C (utf8proc)", "utf8proc_iterate, utf8proc_encode_char", f"{BUILD}/utf8proc-adapter"),
 ]
 
 

@@ -86,6 +86,12 @@ class Deviations(unittest.TestCase):
         self.assertEqual(causes.encode(0x1F600, {"encode-bmp-only"}), ("bytes", "efbfbd"))
         self.assertEqual(causes.encode(0xFFFF, {"encode-bmp-only"}), ("bytes", "efbfbf"))
 
+    def test_nul_rejected(self):
+        # GLib's g_utf8_validate_len and g_utf8_make_valid.
+        self.assertEqual(lossy("410042", "nul-rejected"), [0x41, FFFD, 0x42])
+        self.assertFalse(causes.answers(bytes.fromhex("00"), {"nul-rejected"})["valid"])
+        self.assertEqual(lossy("e28200", "per-byte", "nul-rejected"), [FFFD, FFFD, FFFD])
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
