@@ -94,6 +94,12 @@ CAUSES = {
         "a C string: the validator fails and the replacement mode writes U+FFFD for it; "
         "an encoder that reads U+0000 as the end of its input writes nothing for it.",
     ),
+    "xml-chars-only": (
+        "only XML characters",
+        "The decoder feeds an XML parser, whose Char production (XML 1.0 §2.2) refuses the "
+        "C0 controls other than tab, LF and CR (00..08, 0B, 0C, 0E..1F) and U+FFFE, U+FFFF: "
+        "a document holding them is refused although the bytes are well-formed UTF-8.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -115,6 +121,7 @@ EXAMPLES = {
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
     "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
     "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
+    "xml-chars-only": "efbfbe",
 }
 
 UNEXPLAINED = "unexplained"
@@ -122,7 +129,7 @@ UNEXPLAINED = "unexplained"
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
           "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
-          "cesu-8-pairs", "nul-rejected"]
+          "cesu-8-pairs", "nul-rejected", "xml-chars-only"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
           "nul-rejected"]
 
@@ -187,6 +194,12 @@ def decode(data: bytes, on: set) -> list:
     i, n = 0, len(data)
     while i < n:
         b = data[i]
+        if "xml-chars-only" in on and (b < 0x20 and b not in (0x09, 0x0A, 0x0D)
+                                       or data[i:i + 3] in (b"\xef\xbf\xbe", b"\xef\xbf\xbf")):
+            length = 1 if b < 0x80 else 3
+            events.append(("err", i, length))
+            i += length
+            continue
         if b == 0 and "nul-rejected" in on:
             events.append(("err", i, 1))
             i += 1

@@ -30,6 +30,7 @@ want "echo 'package require json' | tclsh" tcllib
 want "command -v escript" erlang-base
 want "pkg-config --exists gio-2.0" libglib2.0-dev
 want "pkg-config --exists libutf8proc" libutf8proc-dev
+want "pkg-config --exists libxml-2.0" libxml2-dev
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -50,11 +51,13 @@ cc -O2 -Wall -Wextra -o build/iconv-adapter c/iconv.c
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/icu-adapter c/icu.c $(pkg-config --cflags --libs icu-uc)
 
-echo "install.sh: C adapters (GLib, utf8proc)"
+echo "install.sh: C adapters (GLib, utf8proc, libxml2)"
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/glib-adapter c/glib.c $(pkg-config --cflags --libs gio-2.0)
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/utf8proc-adapter c/utf8proc.c $(pkg-config --cflags --libs libutf8proc)
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/libxml2-adapter c/libxml2.c $(pkg-config --cflags --libs libxml-2.0)
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java

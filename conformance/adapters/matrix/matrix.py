@@ -98,6 +98,7 @@ DECODERS = [
     ("glib-converter", "C (GLib)", "GCharsetConverter UTF-8 -> UTF-32LE (streaming)",
      f"{BUILD}/glib-adapter --decoder converter"),
     ("utf8proc", "C (utf8proc)", "utf8proc_iterate, utf8proc_encode_char", f"{BUILD}/utf8proc-adapter"),
+    ("libxml2", "C (libxml2)", "xmlReadMemory of <a>BYTES</a> (encoding UTF-8)", f"{BUILD}/libxml2-adapter"),
 ]
 
 

@@ -92,6 +92,13 @@ class Deviations(unittest.TestCase):
         self.assertFalse(causes.answers(bytes.fromhex("00"), {"nul-rejected"})["valid"])
         self.assertEqual(lossy("e28200", "per-byte", "nul-rejected"), [FFFD, FFFD, FFFD])
 
+    def test_xml_chars_only(self):
+        # libxml2: XML 1.0's Char production.
+        for refused in ("00", "41 01", "1f", "efbfbe", "efbfbf"):
+            self.assertFalse(causes.answers(bytes.fromhex(refused), {"xml-chars-only"})["valid"], refused)
+        for kept in ("09", "0a0d", "7f", "c280", "efbfbd", "f48fbfbf"):
+            self.assertTrue(causes.answers(bytes.fromhex(kept), {"xml-chars-only"})["valid"], kept)
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
