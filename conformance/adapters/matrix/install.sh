@@ -31,6 +31,7 @@ want "command -v escript" erlang-base
 want "pkg-config --exists gio-2.0" libglib2.0-dev
 want "pkg-config --exists libutf8proc" libutf8proc-dev
 want "pkg-config --exists libxml-2.0" libxml2-dev
+want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -58,6 +59,9 @@ cc -O2 -Wall -Wextra -o build/glib-adapter c/glib.c $(pkg-config --cflags --libs
 cc -O2 -Wall -Wextra -o build/utf8proc-adapter c/utf8proc.c $(pkg-config --cflags --libs libutf8proc)
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/libxml2-adapter c/libxml2.c $(pkg-config --cflags --libs libxml-2.0)
+
+echo "install.sh: C++ adapters (Boost.Locale)"
+c++ -O2 -Wall -Wextra -std=c++17 -o build/boost-adapter cpp/boost.cc
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java
