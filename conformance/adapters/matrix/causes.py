@@ -100,6 +100,11 @@ CAUSES = {
         "C0 controls other than tab, LF and CR (00..08, 0B, 0C, 0E..1F) and U+FFFE, U+FFFF: "
         "a document holding them is refused although the bytes are well-formed UTF-8.",
     ),
+    "bom-dropped": (
+        "a leading U+FEFF dropped",
+        "U+FEFF at the start of the text is taken for a byte order mark and dropped: EF BB "
+        "BF first decodes to nothing, and encoding U+FEFF alone writes nothing.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -121,7 +126,7 @@ EXAMPLES = {
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
     "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
     "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
-    "xml-chars-only": "efbfbe",
+    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf",
 }
 
 UNEXPLAINED = "unexplained"
@@ -129,9 +134,9 @@ UNEXPLAINED = "unexplained"
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
           "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
-          "cesu-8-pairs", "nul-rejected", "xml-chars-only"]
+          "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
-          "nul-rejected"]
+          "nul-rejected", "bom-dropped"]
 
 
 def is_noncharacter(cp: int) -> bool:
@@ -257,6 +262,8 @@ def decode(data: bytes, on: set) -> list:
             continue
         events.append(("err", i, j - i))
         i = j
+    if "bom-dropped" in on and data[:3] == b"\xef\xbb\xbf" and events[:1] == [("cp", 0xFEFF)]:
+        events = events[1:]
     if "continuation-skipped" in on:
         events = [e for e in events if not (e[0] == "err" and e[2] == 1 and 0x80 <= data[e[1]] <= 0xBF)]
     if "surrogate-sequence" in on:
@@ -315,7 +322,7 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     surrogate = 0xD800 <= cp <= 0xDFFF
     if "noncharacters-rejected" in on and is_noncharacter(cp):
         return "error", None
-    if "nul-rejected" in on and cp == 0:
+    if ("nul-rejected" in on and cp == 0) or ("bom-dropped" in on and cp == 0xFEFF):
         return "bytes", ""
     if "encode-bmp-only" in on and cp > 0xFFFF:
         return "bytes", "efbfbd"

@@ -32,6 +32,7 @@ want "pkg-config --exists gio-2.0" libglib2.0-dev
 want "pkg-config --exists libutf8proc" libutf8proc-dev
 want "pkg-config --exists libxml-2.0" libxml2-dev
 want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
+want "pkg-config --exists Qt6Core" qt6-base-dev
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -60,8 +61,10 @@ cc -O2 -Wall -Wextra -o build/utf8proc-adapter c/utf8proc.c $(pkg-config --cflag
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/libxml2-adapter c/libxml2.c $(pkg-config --cflags --libs libxml-2.0)
 
-echo "install.sh: C++ adapters (Boost.Locale)"
+echo "install.sh: C++ adapters (Boost.Locale, Qt 6)"
 c++ -O2 -Wall -Wextra -std=c++17 -o build/boost-adapter cpp/boost.cc
+# shellcheck disable=SC2046
+c++ -O2 -Wall -Wextra -std=c++17 -fPIC -o build/qt-adapter cpp/qt.cc $(pkg-config --cflags --libs Qt6Core)
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java

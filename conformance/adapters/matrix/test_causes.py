@@ -99,6 +99,12 @@ class Deviations(unittest.TestCase):
         for kept in ("09", "0a0d", "7f", "c280", "efbfbd", "f48fbfbf"):
             self.assertTrue(causes.answers(bytes.fromhex(kept), {"xml-chars-only"})["valid"], kept)
 
+    def test_bom_dropped(self):
+        # Qt 6.4's QStringEncoder drops a leading U+FEFF.
+        self.assertEqual(lossy("efbbbf41", "bom-dropped"), [0x41])
+        self.assertEqual(lossy("41efbbbf", "bom-dropped"), [0x41, 0xFEFF])
+        self.assertEqual(causes.encode(0xFEFF, {"bom-dropped"}), ("bytes", ""))
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
