@@ -33,6 +33,7 @@ want "pkg-config --exists libutf8proc" libutf8proc-dev
 want "pkg-config --exists libxml-2.0" libxml2-dev
 want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
 want "pkg-config --exists Qt6Core" qt6-base-dev
+want "command -v chromium" chromium
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

@@ -23,6 +23,17 @@ Run from the repository root (install.sh first):
       writing target/matrix/exhaustive-NAME.json and the decoder's cell of the "utf-8
       exhaustive" column in exhaustive.json (read by `docs`). Exits 0: a disagreement is
       a finding about the decoder, recorded in the cell with its first input and cause.
+  python3 conformance/adapters/matrix/matrix.py fuzz [--seconds N] [--seed N] [--only NAME,...]
+      differential fuzzing of each decoder (`conformance fuzz --adapter`, utf-8) for N
+      seconds (default 60) with a seed (default: today's date as YYYYMMDD, so one per
+      night, printed). The runner stops after 20 minimized disagreements, so the time is
+      filled with runs of seeds SEED, SEED+1, .... Each disagreement is classified
+      (causes.py): known when a cause of the decoder's expected failures explains it,
+      else new. Writes target/matrix/fuzz/<decoder>/ (the runner's vector files),
+      target/matrix/fuzz/new/<decoder>.json (a vector file of the new disagreements
+      only), appends to target/matrix/fuzz/findings/<decoder>.log (one line per
+      disagreement), and updates the decoder's cell of the "found by fuzzing" column in
+      fuzz.json. Exits 1 when a disagreement is new.
   python3 conformance/adapters/matrix/matrix.py docs [REPORT [SPLITS-REPORT]]
       regenerates docs/matrix.md's generated part from the reports.
 
@@ -100,6 +111,8 @@ DECODERS = [
     ("utf8proc", "C (utf8proc)", "utf8proc_iterate, utf8proc_encode_char", f"{BUILD}/utf8proc-adapter"),
     ("libxml2", "C (libxml2)", "xmlReadMemory of <a>BYTES</a> (encoding UTF-8)", f"{BUILD}/libxml2-adapter"),
     ("boost-locale", "C++ (Boost)", "boost::locale::conv::utf_to_utf (stop)", f"{BUILD}/boost-adapter"),
+    ("chromium", "Browser (Chromium)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (CDP)",
+     f"python3 {HERE}/browser/chromium.py"),
     ("qt", "C++ (Qt)", "QStringDecoder / QStringEncoder Utf8 (stateless, and stateful streaming)", f"{BUILD}/qt-adapter"),
 ]
 
@@ -308,6 +321,122 @@ def cmd_exhaustive(args: list) -> int:
     path.write_text(json.dumps(column, indent=2, ensure_ascii=False) + "\n")
     print(f"matrix: {path} written", flush=True)
     return 0
+
+
+FUZZ = Path("target/matrix/fuzz")
+
+
+def known_causes(name: str) -> set:
+    """The deviations named by a decoder's expected failures."""
+    path = expected_path(name)
+    if not path.exists():
+        return set()
+    found = set()
+    for reason in json.loads(path.read_text())[name].values():
+        found.update(reason.split(" (")[0].split(" + "))
+    return found
+
+
+def fuzz_one(name: str, cmd: str, seconds: float, seed: int) -> dict:
+    """Fuzzes one decoder for `seconds`; returns its summary (cases, disagreements)."""
+    out = FUZZ / name
+    if out.exists():
+        for old in out.glob("*.json"):
+            old.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    start, cases, run, files = time.monotonic(), 0, 0, []
+    while True:
+        left = seconds - (time.monotonic() - start)
+        if left < 1:
+            break
+        run_out = out / f"run{run}"
+        argv = runner() + ["fuzz", "--adapter", f"{name}={cmd}", "--seconds", str(int(left)),
+                           "--seed", str(seed + run), "--encodings", "utf-8", "--max-failures", "20",
+                           "--out", str(run_out), "--progress", "3600"]
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        text = proc.stdout + proc.stderr
+        sent = [line for line in text.splitlines() if " cases sent" in line]
+        if proc.returncode not in (0, 1) or not sent:
+            return {"error": f"the runner exited {proc.returncode}: {text.strip().splitlines()[-1:] }"}
+        cases += int(sent[-1].split(" cases sent")[0].split(", ")[-1])
+        files += sorted(run_out.glob("*.json"))
+        run += 1
+        if proc.returncode == 0:
+            break
+    known = known_causes(name)
+    new_tests, log, found = [], [], {}
+    for path in files:
+        report = path.with_suffix(".report")
+        subprocess.run(runner() + ["run", "--vectors", str(path), "--adapter", f"{name}={cmd}",
+                                   "--json", str(report)], capture_output=True)
+        results = json.loads(report.read_text())["implementations"][0]["results"] if report.exists() else []
+        data = json.loads(path.read_text())
+        tests = {str(t["tcId"]): t for g in data["testGroups"] for t in g["tests"]}
+        for r in results:
+            if r["status"] == "pass":
+                continue
+            case = tests[str(r["tcId"])]
+            what = case.get("codepoint") or spaced(case.get("input", ""))
+            explained = [causes.name(c) for c in causes.explanations(case, r["mismatches"])
+                         if c <= known] if r["mismatches"] else []
+            cause = explained[0] if explained else None
+            if cause is None and r["mismatches"] and "stray-swallows" in known and \
+                    causes._stray_swallows(case, r["mismatches"]):
+                cause = "stray-swallows"
+            found[cause or "NEW"] = found.get(cause or "NEW", 0) + 1
+            log.append(f"{time.strftime('%Y-%m-%d')} seed {seed} {what}: {cause or 'NEW'}")
+            if cause is None:
+                new_tests.append((data, case))
+    new_path = FUZZ / "new" / f"{name}.json"
+    if new_tests:
+        new_path.parent.mkdir(parents=True, exist_ok=True)
+        vector = dict(new_tests[0][0])
+        vector["testGroups"] = [{**vector["testGroups"][0], "tests": [c for _, c in new_tests]}]
+        new_path.write_text(json.dumps(vector, indent=2) + "\n")
+    elif new_path.exists():
+        new_path.unlink()
+    findings = FUZZ / "findings" / f"{name}.log"
+    findings.parent.mkdir(parents=True, exist_ok=True)
+    with findings.open("a") as f:
+        f.write("".join(line + "\n" for line in log) or f"{time.strftime('%Y-%m-%d')} seed {seed}: none\n")
+    return {"cases": cases, "seconds": seconds, "seed": seed, "found": found,
+            "new": [c.get("codepoint") or c.get("input") for _, c in new_tests]}
+
+
+def cmd_fuzz(args: list) -> int:
+    seconds, seed, only = 60.0, int(time.strftime("%Y%m%d")), None
+    while args:
+        if args[0] == "--seconds" and len(args) > 1:
+            seconds, args = float(args[1]), args[2:]
+        elif args[0] == "--seed" and len(args) > 1:
+            seed, args = int(args[1]), args[2:]
+        elif args[0] == "--only" and len(args) > 1:
+            only, args = args[1], args[2:]
+        else:
+            sys.exit(f"matrix fuzz: unknown argument {args[0]!r}")
+    print(f"matrix fuzz: seed {seed}, {seconds:g} s per decoder", flush=True)
+    path = HERE / "fuzz.json"
+    column = json.loads(path.read_text()) if path.exists() else {}
+    summary, new = {}, 0
+    for name, _, _, cmd in select(only):
+        r = fuzz_one(name, cmd, seconds, seed)
+        summary[name] = r
+        if "error" in r:
+            column[name] = f"not run ({r['error']})"
+            print(f"  {name}: {r['error']}", flush=True)
+            continue
+        new += len(r["new"])
+        known = ", ".join(f"{c} {n}" for c, n in sorted(r["found"].items()) if c != "NEW")
+        cell = f"{r['seconds']:g} s, {r['cases']:,} cases (seed {seed}): " + (
+            f"**{len(r['new'])} new**, first `{spaced(r['new'][0]) if not str(r['new'][0]).startswith('U+') else r['new'][0]}`"
+            if r["new"] else "none new")
+        column[name] = cell + (f" ({known} known)" if known else "")
+        print(f"  {name}: {column[name]}", flush=True)
+    FUZZ.mkdir(parents=True, exist_ok=True)
+    (FUZZ / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    path.write_text(json.dumps(column, indent=2, ensure_ascii=False) + "\n")
+    print(f"matrix fuzz: {path} written; {new} new disagreement(s)", flush=True)
+    return 1 if new else 0
 
 
 def by_id(fid: str) -> tuple:
@@ -551,7 +680,7 @@ def cmd_check(args: list) -> int:
 
 def main() -> int:
     commands = {"run": cmd_run, "check": cmd_check, "expected": cmd_expected,
-                "exhaustive": cmd_exhaustive, "docs": cmd_docs}
+                "exhaustive": cmd_exhaustive, "fuzz": cmd_fuzz, "docs": cmd_docs}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print(__doc__, file=sys.stderr)
         return 2
