@@ -105,6 +105,13 @@ CAUSES = {
         "U+FEFF at the start of the text is taken for a byte order mark and dropped: EF BB "
         "BF first decodes to nothing, and encoding U+FEFF alone writes nothing.",
     ),
+    "second-byte-late": (
+        "an out-of-range second byte joins the error",
+        "After E0, ED, F0 or F4, a continuation byte outside the lead's range (E0 80..9F "
+        "overlong, ED A0..BF surrogate, F0 80..8F overlong, F4 90..BF above U+10FFFF) is "
+        "taken into the error, one error of 2 bytes, instead of the lead alone (a maximal "
+        "subpart of 1) followed by a lone continuation byte.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -126,7 +133,7 @@ EXAMPLES = {
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
     "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
     "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
-    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf",
+    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf", "second-byte-late": "e09f80",
 }
 
 UNEXPLAINED = "unexplained"
@@ -134,7 +141,8 @@ UNEXPLAINED = "unexplained"
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
           "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
-          "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped"]
+          "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped",
+          "second-byte-late"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
           "nul-rejected", "bom-dropped"]
 
@@ -245,6 +253,11 @@ def decode(data: bytes, on: set) -> list:
             i += 1
             continue
         length, lo, hi = lead
+        if ("second-byte-late" in on and b in (0xE0, 0xED, 0xF0, 0xF4) and i + 1 < n
+                and 0x80 <= data[i + 1] <= 0xBF and not lo <= data[i + 1] <= hi):
+            events.append(("err", i, 2))
+            i += 2
+            continue
         j = i + 1
         while j < n and j < i + length and (lo if j == i + 1 else 0x80) <= data[j] <= (hi if j == i + 1 else 0xBF):
             j += 1

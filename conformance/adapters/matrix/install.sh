@@ -34,6 +34,7 @@ want "pkg-config --exists libxml-2.0" libxml2-dev
 want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
 want "pkg-config --exists Qt6Core" qt6-base-dev
 want "command -v chromium" chromium
+want "command -v mcs && command -v mono" "mono-mcs mono-runtime"
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -66,6 +67,9 @@ echo "install.sh: C++ adapters (Boost.Locale, Qt 6)"
 c++ -O2 -Wall -Wextra -std=c++17 -o build/boost-adapter cpp/boost.cc
 # shellcheck disable=SC2046
 c++ -O2 -Wall -Wextra -std=c++17 -fPIC -o build/qt-adapter cpp/qt.cc $(pkg-config --cflags --libs Qt6Core)
+
+echo "install.sh: .NET adapter (Mono)"
+mcs -warn:4 -warnaserror -optimize -out:build/dotnet-adapter.exe dotnet/Adapter.cs
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java

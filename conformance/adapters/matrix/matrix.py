@@ -111,6 +111,8 @@ DECODERS = [
     ("utf8proc", "C (utf8proc)", "utf8proc_iterate, utf8proc_encode_char", f"{BUILD}/utf8proc-adapter"),
     ("libxml2", "C (libxml2)", "xmlReadMemory of <a>BYTES</a> (encoding UTF-8)", f"{BUILD}/libxml2-adapter"),
     ("boost-locale", "C++ (Boost)", "boost::locale::conv::utf_to_utf (stop)", f"{BUILD}/boost-adapter"),
+    ("mono", ".NET (Mono)", "UTF8Encoding(false, true) / (false, false), GetString and Decoder (streaming)",
+     f"mono {BUILD}/dotnet-adapter.exe"),
     ("chromium", "Browser (Chromium)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (CDP)",
      f"python3 {HERE}/browser/chromium.py"),
     ("qt", "C++ (Qt)", "QStringDecoder / QStringEncoder Utf8 (stateless, and stateful streaming)", f"{BUILD}/qt-adapter"),

@@ -105,6 +105,14 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("41efbbbf", "bom-dropped"), [0x41, 0xFEFF])
         self.assertEqual(causes.encode(0xFEFF, {"bom-dropped"}), ("bytes", ""))
 
+    def test_second_byte_late(self):
+        # Mono 6.8's UTF8Encoding.
+        self.assertEqual(lossy("e09f80", "second-byte-late"), [FFFD, FFFD])
+        self.assertEqual(strict("41eda080", "second-byte-late"), (1, 2))
+        self.assertEqual(lossy("f08f8080", "second-byte-late"), [FFFD] * 3)
+        self.assertEqual(lossy("e0a080", "second-byte-late"), [0x800])
+        self.assertEqual(lossy("e041", "second-byte-late"), [FFFD, 0x41])
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
