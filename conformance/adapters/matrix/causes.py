@@ -91,8 +91,13 @@ CAUSES = {
     "nul-rejected": (
         "NUL rejected",
         "The byte 00 (U+0000, a scalar value UTF-8 encodes as itself) is an error, as for "
-        "a C string: the validator fails and the replacement mode writes U+FFFD for it; "
-        "an encoder that reads U+0000 as the end of its input writes nothing for it.",
+        "a C string: the validator fails, the replacement mode writes U+FFFD for it, and "
+        "the encoder refuses U+0000.",
+    ),
+    "nul-terminates": (
+        "the encoder stops at U+0000",
+        "The encoder reads its input as a NUL-terminated string even when given a length, "
+        "so U+0000 encodes to nothing instead of 00.",
     ),
     "xml-chars-only": (
         "only XML characters",
@@ -144,7 +149,7 @@ DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharac
           "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped",
           "second-byte-late"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
-          "nul-rejected", "bom-dropped"]
+          "nul-rejected", "nul-terminates", "bom-dropped"]
 
 
 def is_noncharacter(cp: int) -> bool:
@@ -335,7 +340,9 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     surrogate = 0xD800 <= cp <= 0xDFFF
     if "noncharacters-rejected" in on and is_noncharacter(cp):
         return "error", None
-    if ("nul-rejected" in on and cp == 0) or ("bom-dropped" in on and cp == 0xFEFF):
+    if "nul-rejected" in on and cp == 0:
+        return "error", None
+    if ("nul-terminates" in on and cp == 0) or ("bom-dropped" in on and cp == 0xFEFF):
         return "bytes", ""
     if "encode-bmp-only" in on and cp > 0xFFFF:
         return "bytes", "efbfbd"

@@ -35,6 +35,8 @@ want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
 want "pkg-config --exists Qt6Core" qt6-base-dev
 want "command -v chromium" chromium
 want "command -v mcs && command -v mono" "mono-mcs mono-runtime"
+want "test -x /usr/lib/postgresql/15/bin/postgres" postgresql-15
+want "/usr/bin/python3 -c 'import psycopg2'" python3-psycopg2
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

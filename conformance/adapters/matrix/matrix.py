@@ -113,6 +113,8 @@ DECODERS = [
     ("boost-locale", "C++ (Boost)", "boost::locale::conv::utf_to_utf (stop)", f"{BUILD}/boost-adapter"),
     ("mono", ".NET (Mono)", "UTF8Encoding(false, true) / (false, false), GetString and Decoder (streaming)",
      f"mono {BUILD}/dotnet-adapter.exe"),
+    ("postgresql", "Database (PostgreSQL)", "convert_from(bytea, 'UTF8'), convert_to(chr(n), 'UTF8') on a real server",
+     f"/usr/bin/python3 {HERE}/db/postgresql.py"),
     ("chromium", "Browser (Chromium)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (CDP)",
      f"python3 {HERE}/browser/chromium.py"),
     ("qt", "C++ (Qt)", "QStringDecoder / QStringEncoder Utf8 (stateless, and stateful streaming)", f"{BUILD}/qt-adapter"),

@@ -91,6 +91,8 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("410042", "nul-rejected"), [0x41, FFFD, 0x42])
         self.assertFalse(causes.answers(bytes.fromhex("00"), {"nul-rejected"})["valid"])
         self.assertEqual(lossy("e28200", "per-byte", "nul-rejected"), [FFFD, FFFD, FFFD])
+        self.assertEqual(causes.encode(0, {"nul-rejected"}), ("error", None))  # PostgreSQL's chr(0)
+        self.assertEqual(causes.encode(0, {"nul-terminates"}), ("bytes", ""))  # g_ucs4_to_utf8
 
     def test_xml_chars_only(self):
         # libxml2: XML 1.0's Char production.
