@@ -117,6 +117,11 @@ CAUSES = {
         "taken into the error, one error of 2 bytes, instead of the lead alone (a maximal "
         "subpart of 1) followed by a lone continuation byte.",
     ),
+    "question-mark": (
+        "'?' for U+FFFD",
+        "The replacement is '?' (U+003F), a character the text may hold anyway, instead of "
+        "U+FFFD.",
+    ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
@@ -138,7 +143,7 @@ EXAMPLES = {
     "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
     "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
     "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
-    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf", "second-byte-late": "e09f80",
+    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf", "question-mark": "c0af", "second-byte-late": "e09f80",
 }
 
 UNEXPLAINED = "unexplained"
@@ -147,7 +152,7 @@ UNEXPLAINED = "unexplained"
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
           "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
           "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped",
-          "second-byte-late"]
+          "second-byte-late", "question-mark"]
 ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
           "nul-rejected", "nul-terminates", "bom-dropped"]
 
@@ -324,7 +329,7 @@ def answers(data: bytes, on: set) -> dict:
         elif "bytes-as-latin1" in on:
             lossy.extend(data[e[1]:e[1] + e[2]])
         elif not ("per-run" in on and previous_err):
-            lossy.append(0xFFFD)
+            lossy.append(0x3F if "question-mark" in on else 0xFFFD)
             previous_err = True
     errors = [e for e in events if e[0] == "err"]
     return {

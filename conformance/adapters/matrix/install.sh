@@ -37,6 +37,8 @@ want "command -v chromium" chromium
 want "command -v mcs && command -v mono" "mono-mcs mono-runtime"
 want "test -x /usr/lib/postgresql/15/bin/postgres" postgresql-15
 want "/usr/bin/python3 -c 'import psycopg2'" python3-psycopg2
+want "command -v mariadbd && command -v mariadb-install-db" mariadb-server
+want "/usr/bin/python3 -c 'import pymysql'" python3-pymysql
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""

@@ -115,6 +115,8 @@ DECODERS = [
      f"mono {BUILD}/dotnet-adapter.exe"),
     ("postgresql", "Database (PostgreSQL)", "convert_from(bytea, 'UTF8'), convert_to(chr(n), 'UTF8') on a real server",
      f"/usr/bin/python3 {HERE}/db/postgresql.py"),
+    ("mariadb", "Database (MariaDB)", "CONVERT(... USING utf8mb4) and SHOW WARNINGS on a real server",
+     f"/usr/bin/python3 {HERE}/db/mariadb.py"),
     ("chromium", "Browser (Chromium)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (CDP)",
      f"python3 {HERE}/browser/chromium.py"),
     ("qt", "C++ (Qt)", "QStringDecoder / QStringEncoder Utf8 (stateless, and stateful streaming)", f"{BUILD}/qt-adapter"),

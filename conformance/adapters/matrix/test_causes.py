@@ -115,6 +115,11 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("e0a080", "second-byte-late"), [0x800])
         self.assertEqual(lossy("e041", "second-byte-late"), [FFFD, 0x41])
 
+    def test_question_mark(self):
+        # MariaDB's CONVERT(... USING utf8mb4).
+        self.assertEqual(lossy("41c0af", "question-mark"), [0x41, 0x3F, 0x3F])
+        self.assertEqual(lossy("e282", "question-mark", "per-byte"), [0x3F, 0x3F])
+
     def test_noncharacters(self):
         self.assertEqual(lossy("efbfbfbf", "noncharacters-rejected"), [FFFD, FFFD])
         self.assertEqual(causes.encode(0xFDD0, {"noncharacters-rejected"}), ("error", None))
