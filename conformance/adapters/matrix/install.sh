@@ -34,6 +34,7 @@ want "pkg-config --exists libxml-2.0" libxml2-dev
 want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
 want "pkg-config --exists Qt6Core" qt6-base-dev
 want "command -v chromium" chromium
+want "command -v firefox-esr" firefox-esr
 want "command -v mcs && command -v mono" "mono-mcs mono-runtime"
 want "test -x /usr/lib/postgresql/15/bin/postgres" postgresql-15
 want "/usr/bin/python3 -c 'import psycopg2'" python3-psycopg2

@@ -119,6 +119,8 @@ DECODERS = [
      f"/usr/bin/python3 {HERE}/db/mariadb.py"),
     ("chromium", "Browser (Chromium)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (CDP)",
      f"python3 {HERE}/browser/chromium.py"),
+    ("firefox", "Browser (Firefox)", "TextDecoder (fatal / replacement, stream: true), TextEncoder in a headless page (Marionette)",
+     f"python3 {HERE}/browser/firefox.py"),
     ("qt", "C++ (Qt)", "QStringDecoder / QStringEncoder Utf8 (stateless, and stateful streaming)", f"{BUILD}/qt-adapter"),
 ]
 

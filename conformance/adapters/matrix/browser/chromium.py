@@ -39,6 +39,21 @@ class Chromium:
 
     def __init__(self, binary: str):
         self.profile = tempfile.mkdtemp(prefix="matrix-chromium-")
+        self.proc = None
+        try:
+            self.start(binary)
+        except BaseException:
+            self.abandon()
+            raise
+
+    def abandon(self):
+        """After a failed start: the process killed, the profile removed."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+    def start(self, binary: str):
         to_child, self.out = os.pipe()   # we write CDP at self.out; the browser reads fd 3
         self.inp, from_child = os.pipe()  # the browser writes fd 4; we read self.inp
 
@@ -60,7 +75,8 @@ class Chromium:
         self.pending = b""
         self.next_id = 0
         self.session = None
-        self.version = self.call("Browser.getVersion")["product"]
+        version = self.call("Browser.getVersion")["product"].split("/")[-1]
+        self.name = f"Chromium {version} TextDecoder / TextEncoder (headless, in a page, CDP)"
         page = None
         for _ in range(100):
             targets = self.call("Target.getTargets")["targetInfos"]
@@ -71,6 +87,10 @@ class Chromium:
             page = {"targetId": self.call("Target.createTarget", url="about:blank")["targetId"]}
         self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
         self.evaluate((Path(__file__).parent / "page.js").read_text())
+
+    def run(self, todo: list) -> list:
+        """page.js's __matrix over the requests, in the page."""
+        return self.evaluate(f"__matrix({json.dumps(todo)})")
 
     def call(self, method: str, **params):
         self.next_id += 1
@@ -115,7 +135,7 @@ class Chromium:
 
 
 def hello(browser) -> dict:
-    return {"protocol": 2, "name": f"Chromium {browser.version.split('/')[-1]} TextDecoder / TextEncoder (headless, in a page, CDP)",
+    return {"protocol": 2, "name": browser.name,
             "supports": [{"encoding": "utf-8", "op": "decode", "fields": ["lossy", "result", "valid"],
                           "streaming": True},
                          {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]}],
@@ -147,7 +167,7 @@ def answer_all(browser, reqs: list) -> list:
     """Answers to protocol requests (objects or not), the work done in one evaluate."""
     works = [work_of(r) if isinstance(r, dict) and r.get("op") != "hello" else None for r in reqs]
     todo = [w for w in works if w is not None]
-    results = iter(browser.evaluate(f"__matrix({json.dumps(todo)})") if todo else [])
+    results = iter(browser.run(todo) if todo else [])
     answers = []
     for r, w in zip(reqs, works):
         if not isinstance(r, dict):
@@ -161,8 +181,10 @@ def answer_all(browser, reqs: list) -> list:
     return answers
 
 
-def main() -> int:
-    binary = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+def main(start=None) -> int:
+    """The protocol loop; start() starts the browser (at the first line)."""
+    if start is None:
+        start = lambda: Chromium(os.environ.get("CHROMIUM", "/usr/bin/chromium"))  # noqa: E731
     browser = None
     try:
         for line in sys.stdin.buffer:
@@ -171,7 +193,7 @@ def main() -> int:
             except ValueError:
                 req = None
             if browser is None:
-                browser = Chromium(binary)
+                browser = start()
             if isinstance(req, dict) and req.get("op") == "batch":
                 reqs = req.get("requests")
                 if isinstance(reqs, list):

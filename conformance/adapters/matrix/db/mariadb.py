@@ -35,6 +35,17 @@ import pymysql  # noqa: E402
 class MariaDB:
     def __init__(self):
         self.dir = common.workdir("matrix-mariadb-", "mysql")
+        self.proc = None
+        try:
+            self.start()
+        except BaseException:
+            if self.proc is not None and self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            common.remove(self.dir)
+            raise
+
+    def start(self):
         data, self.socket = os.path.join(self.dir, "data"), os.path.join(self.dir, "sock")
         user = ["--user=mysql"] if os.geteuid() == 0 else []
         common.run_quiet(["mariadb-install-db", "--no-defaults", f"--datadir={data}", "--skip-test-db",

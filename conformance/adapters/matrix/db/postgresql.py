@@ -48,13 +48,23 @@ END $$;
 class Postgres:
     def __init__(self):
         self.dir = common.workdir("matrix-pg-", "postgres")
+        self.stop = None
+        try:
+            self.start()
+        except BaseException:
+            if self.stop:
+                subprocess.run(self.stop, stdin=subprocess.DEVNULL, capture_output=True)
+            common.remove(self.dir)
+            raise
+
+    def start(self):
         data = os.path.join(self.dir, "data")
         user = lambda argv: common.as_server_user(argv, "postgres")  # noqa: E731
         common.run_quiet(user([f"{BIN}/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-U", "matrix",
                                "--auth=trust", "--no-sync"]), "initdb")
+        self.stop = user([f"{BIN}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
         common.run_quiet(user([f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"), "-w", "-t", "60",
                                "-o", f"-c listen_addresses='' -k {self.dir} -c fsync=off", "start"]), "pg_ctl start")
-        self.stop = user([f"{BIN}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
         self.conn = psycopg2.connect(host=self.dir, user="matrix", dbname="postgres")
         self.conn.autocommit = True
         with self.conn.cursor() as cur:
