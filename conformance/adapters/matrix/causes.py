@@ -64,8 +64,9 @@ CAUSES = {
     "stray-swallows": (
         "a character after a stray continuation byte swallowed",
         "After an unexpected continuation byte the error runs on over the well-formed "
-        "character that follows, which is lost (no model: recognized by its shape, a "
-        "lossy answer that is the expected one without some of its characters).",
+        "character (or truncated sequence) that follows, which is lost (no model: "
+        "recognized by its shape, a lossy answer that is the expected one without some of "
+        "the characters after the stray byte's U+FFFD).",
     ),
     "continuation-skipped": (
         "stray continuation bytes skipped",
@@ -413,9 +414,10 @@ def _matches(case: dict, mismatches: list, on: set) -> bool:
 
 def _stray_swallows(case: dict, mismatches: list) -> bool:
     """A decode failure whose only difference is a lossy answer missing some of the
-    expected characters (at least one not U+FFFD) in an input starting with a byte 80..BF
-    (a stray continuation byte): the shape of the "stray-swallows" bug, which no model
-    reproduces."""
+    expected characters after the first, in an input starting with a byte 80..BF (a stray
+    continuation byte) whose U+FFFD is kept: the shape of the "stray-swallows" bug, which
+    no model reproduces. What is lost is the sequence after the stray byte: a character
+    (80 E2 82 AC) or the U+FFFD of a truncated sequence (B8 ED 80)."""
     if "input" not in case or [m["field"] for m in mismatches] != ["lossy"]:
         return False
     data = bytes.fromhex(case["input"])
@@ -424,19 +426,16 @@ def _stray_swallows(case: dict, mismatches: list) -> bool:
     if not isinstance(got, list):
         return False
     got = [_cp(x) for x in got]
-    if len(got) >= len(expected) or not (data and 0x80 <= data[0] <= 0xBF):
+    if len(got) >= len(expected) or not (data and 0x80 <= data[0] <= 0xBF) or got[:1] != [0xFFFD]:
         return False
-    rest = iter(expected)
-    dropped = []
-    for cp in got:
+    rest = iter(expected[1:])
+    for cp in got[1:]:
         for e in rest:
             if e == cp:
                 break
-            dropped.append(e)
         else:
             return False
-    dropped.extend(rest)
-    return any(cp != 0xFFFD for cp in dropped)
+    return True
 
 
 def explanations(case: dict, mismatches: list) -> list:

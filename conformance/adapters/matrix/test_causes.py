@@ -170,6 +170,10 @@ class Classify(unittest.TestCase):
             failure("s#3", "41e282ac", "lossy", ["U+0041"]),  # no stray byte first
             failure("s#4", "80e282ac", "lossy", ["U+20AC"]),  # only the stray byte dropped
         ])
+        # A truncated sequence swallowed (found by fuzzing Perl Encode): the shape matches,
+        # though continuation-skipped's model gives the same answer for this input.
+        self.assertTrue(causes._stray_swallows(*failure("s#5", "b8ed80", "lossy", ["U+FFFD"])[1:]))
+        self.assertFalse(causes._stray_swallows(*failure("s#6", "b8ed80", "lossy", ["U+0041"])[1:]))
         self.assertEqual(found["s#1"], "stray-swallows")
         self.assertEqual(found["s#2"], "stray-swallows")
         self.assertEqual(found["s#3"], causes.UNEXPLAINED)
