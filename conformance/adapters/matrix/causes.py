@@ -468,7 +468,11 @@ def classify(failures: list) -> dict:
             for fid in left:
                 result[fid] = "stray-swallows" if _stray_swallows(*cases[fid]) else UNEXPLAINED
             break
-        best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s], sorted(s)))
+        # Ties go to the deviation declared first in CAUSES (the narrower one: NUL
+        # rejected before "only XML characters", which also rejects NUL).
+        order = list(CAUSES)
+        best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s],
+                                          sorted((-order.index(d) for d in s), reverse=True)))
         named |= best
         for fid in [f for f in left if best in explains[f]]:
             result[fid] = name(best)

@@ -163,6 +163,11 @@ class Classify(unittest.TestCase):
         self.assertEqual(found["p#1"], "lead-length + noncharacters-rejected")
         self.assertEqual(found["p#3"], causes.UNEXPLAINED)
 
+    def test_ties_go_to_the_narrower_cause(self):
+        # 00 refused: both nul-rejected and xml-chars-only explain it; GLib's is NUL.
+        found = causes.classify([failure("n#1", "00", "lossy", ["U+FFFD"])])
+        self.assertEqual(found["n#1"], "nul-rejected")
+
     def test_stray_swallows(self):
         found = causes.classify([
             failure("s#1", "80e282ac", "lossy", ["U+FFFD"]),  # Perl Encode 3.17
