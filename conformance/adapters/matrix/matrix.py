@@ -38,7 +38,7 @@ Run from the repository root (install.sh first):
       target/matrix/fuzz/new/<decoder>.json (a vector file of the new disagreements
       only), appends to target/matrix/fuzz/findings/<decoder>.log (one line per
       disagreement), and updates the decoder's cell of the "found by fuzzing" column in
-      fuzz.json. Exits 1 when a disagreement is new.
+      fuzz.json, and target/matrix/fuzz/summary.md. Exits 1 when a disagreement is new.
   python3 conformance/adapters/matrix/matrix.py docs [REPORT [SPLITS-REPORT]]
       regenerates docs/matrix.md's generated part, docs/matrix.html and
       docs/matrix-data.js from the reports.
@@ -646,6 +646,10 @@ def cmd_fuzz(args: list) -> int:
         print(f"  {name}: {column[name]}", flush=True)
     FUZZ.mkdir(parents=True, exist_ok=True)
     (FUZZ / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    (FUZZ / "summary.md").write_text(
+        f"### Decoder matrix fuzzing: seed {seed}, {seconds:g} s per decoder, {new} new\n\n"
+        "| decoder | found by fuzzing |\n|---|---|\n"
+        + "".join(f"| {name} | {column.get(name, '')} |\n" for name in summary))
     path.write_text(json.dumps(column, indent=2, ensure_ascii=False) + "\n")
     print(f"matrix fuzz: {path} written; {new} new disagreement(s)", flush=True)
     return 1 if new else 0
