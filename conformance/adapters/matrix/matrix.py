@@ -549,6 +549,20 @@ def known_causes(name: str) -> set:
     return found
 
 
+def fuzz_cause(case: dict, mismatches: list, known: set) -> str | None:
+    """The known cause of one fuzzing disagreement (one a cause of the decoder's expected
+    failures explains, alone or with another of them), or None: new. A disagreement with
+    no mismatching field (a crash, a timeout, a protocol error) is always new."""
+    if not mismatches:
+        return None
+    explained = [causes.name(c) for c in causes.explanations(case, mismatches) if c <= known]
+    if explained:
+        return explained[0]
+    if "stray-swallows" in known and causes._stray_swallows(case, mismatches):
+        return "stray-swallows"
+    return None
+
+
 def fuzz_one(name: str, cmd: str, seconds: float, seed: int) -> dict:
     """Fuzzes one decoder for `seconds`; returns its summary (cases, disagreements)."""
     out = FUZZ / name
@@ -589,12 +603,7 @@ def fuzz_one(name: str, cmd: str, seconds: float, seed: int) -> dict:
                 continue
             case = tests[str(r["tcId"])]
             what = case.get("codepoint") or spaced(case.get("input", ""))
-            explained = [causes.name(c) for c in causes.explanations(case, r["mismatches"])
-                         if c <= known] if r["mismatches"] else []
-            cause = explained[0] if explained else None
-            if cause is None and r["mismatches"] and "stray-swallows" in known and \
-                    causes._stray_swallows(case, r["mismatches"]):
-                cause = "stray-swallows"
+            cause = fuzz_cause(case, r["mismatches"], known)
             found[cause or "NEW"] = found.get(cause or "NEW", 0) + 1
             log.append(f"{time.strftime('%Y-%m-%d')} seed {seed} {what}: {cause or 'NEW'}")
             if cause is None:

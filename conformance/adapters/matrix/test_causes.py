@@ -185,6 +185,74 @@ class Classify(unittest.TestCase):
         self.assertEqual(found["s#4"], "continuation-skipped")
 
 
+class Fuzzing(unittest.TestCase):
+    """matrix.fuzz_cause: a fuzzing disagreement is known when a cause of the decoder's
+    expected failures explains it."""
+
+    def test_known_and_new(self):
+        case, mismatches = failure("f#1", "e282", "lossy", ["U+FFFD", "U+FFFD"])[1:]
+        self.assertEqual(matrix.fuzz_cause(case, mismatches, {"per-byte"}), "per-byte")
+        self.assertIsNone(matrix.fuzz_cause(case, mismatches, {"per-run"}))  # another decoder's cause
+        self.assertIsNone(matrix.fuzz_cause(case, [], {"per-byte"}))  # a crash: always new
+        pair = failure("f#2", "efb79deda080", "lossy", ["U+FFFD", "U+FFFD"])[1:]
+        self.assertEqual(matrix.fuzz_cause(*pair, {"lead-length", "noncharacters-rejected"}),
+                         "lead-length + noncharacters-rejected")
+        self.assertIsNone(matrix.fuzz_cause(*pair, {"lead-length"}))
+
+    def test_stray_swallows_is_known_only_for_its_decoder(self):
+        case, mismatches = failure("f#3", "b8ed80", "lossy", ["U+FFFD"])[1:]
+        self.assertEqual(matrix.fuzz_cause(case, mismatches, {"lead-length", "stray-swallows"}), "stray-swallows")
+        self.assertIsNone(matrix.fuzz_cause(case, mismatches, {"lead-length"}))
+
+
+class Chunked(unittest.TestCase):
+    """matrix.expected_chunked: a failing chunked variant takes the reason of its whole
+    case; one whose whole case passes is a streaming bug, counted as unexplained."""
+
+    def test_variants(self):
+        import json
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            here = matrix.HERE
+            matrix.HERE = Path(tmp)
+            try:
+                (Path(tmp) / "expected-failures").mkdir()
+                matrix.expected_path("d").write_text(json.dumps({"d": {"utf-8/decode.json#25": "per-byte (x)"}}))
+                report = {"implementations": [{"name": "d", "results": [
+                    {"id": "utf-8/decode.json#25@split=1", "status": "fail"},
+                    {"id": "utf-8/decode.json#25", "status": "xfail"},
+                    {"id": "utf-8/decode.json#3@bytes", "status": "fail", "message": "m"},
+                    {"id": "utf-8/decode.json#4@bytes", "status": "pass"}]}]}
+                self.assertEqual(matrix.expected_chunked(report), 1)
+                written = json.loads(matrix.chunked_path("d").read_text())["d"]
+                self.assertEqual(sorted(written), ["utf-8/decode.json#25@split=1", "utf-8/decode.json#3@bytes"])
+                self.assertIn("per-byte (x)", written["utf-8/decode.json#25@split=1"])
+                self.assertTrue(written["utf-8/decode.json#3@bytes"].startswith("unexplained"))
+            finally:
+                matrix.HERE = here
+
+
+class Page(unittest.TestCase):
+    """matrix.page: failures first, the full table in the data file."""
+
+    def test_page(self):
+        cases = matrix.vectors()
+        if not cases:
+            self.skipTest("no vectors/utf-8 in this checkout")
+        first = next(iter(cases))
+        report = {"vectorFiles": [{"cases": len(cases)}], "vectors": {"versions": ["x"]}, "implementations": [
+            {"name": "go-runes", "declared": {"name": "Go"}, "counts": {"pass": 1, "xfail": 1},
+             "results": [{"id": "utf-8/decode.json#31", "status": "xfail",
+                          "mismatches": [{"field": "lossy", "expected": ["U+FFFD"], "got": ["U+FFFD", "U+FFFD"]}]},
+                         {"id": first, "status": "pass", "mismatches": []}]}]}
+        html, data = matrix.page(report, {})
+        self.assertIn("per-byte", html)
+        self.assertIn("E0 BF", html)
+        self.assertIn('"go-runes"', data)
+        grid = data.split('"decoders":')[1]
+        self.assertIn("x", grid)
+
+
 class Describe(unittest.TestCase):
     def test_words(self):
         what, expected, got = matrix.describe(
