@@ -6,6 +6,9 @@
 %% decode: `valid`, `result` from unicode:characters_to_list(Bytes, utf8), which returns
 %%   the list, {error, Decoded, Rest} or {incomplete, Decoded, Rest}; `strict` would need
 %%   the error's length, which it does not give (Rest starts at the bad byte), so none.
+%%   Declares streaming: a chunked request goes through characters_to_list chunk by
+%%   chunk, the Rest of {incomplete, _, Rest} carried over to the next chunk (what the
+%%   return value is for); a Rest left at the end is invalid.
 %% encode: unicode:characters_to_binary([Cp], unicode, utf8): the bytes, or
 %%   {error, _, _} for a surrogate or a value above U+10FFFF: `error: null`.
 %% Protocol: conformance/adapters/README.md. OTP 25 has no JSON module: a small reader
@@ -45,7 +48,8 @@ hello() ->
      {<<"name">>, iolist_to_binary(["Erlang/OTP ", erlang:system_info(otp_release),
                                     " unicode:characters_to_list / characters_to_binary"])},
      {<<"supports">>, {arr, [{obj, [{<<"encoding">>, <<"utf-8">>}, {<<"op">>, <<"decode">>},
-                                    {<<"fields">>, {arr, [<<"result">>, <<"valid">>]}}]},
+                                    {<<"fields">>, {arr, [<<"result">>, <<"valid">>]}},
+                                    {<<"streaming">>, true}]},
                              {obj, [{<<"encoding">>, <<"utf-8">>}, {<<"op">>, <<"encode">>},
                                     {<<"fields">>, {arr, [<<"bytes">>, <<"error">>]}}]}]}},
      {<<"batch">>, ?BATCH}].
@@ -80,9 +84,15 @@ respond(Fields) ->
     Answer = case {get(<<"encoding">>, Fields), get(<<"op">>, Fields)} of
         {_, <<"hello">>} -> hello();
         {<<"utf-8">>, <<"decode">>} ->
-            case unhex(get(<<"input">>, Fields)) of
-                {ok, Bytes} -> decode(Bytes);
-                error -> none
+            case {unhex(get(<<"input">>, Fields)), get(<<"chunks">>, Fields)} of
+                {{ok, Bytes}, missing} -> decode(Bytes);
+                {{ok, _}, {arr, Chunks}} ->
+                    Parts = [unhex(C) || C <- Chunks],
+                    case lists:all(fun(P) -> P =/= error end, Parts) of
+                        true -> validity(stream([B || {ok, B} <- Parts], <<>>));
+                        false -> none
+                    end;
+                _ -> none
             end;
         {<<"utf-8">>, <<"encode">>} ->
             case get(<<"codepoint">>, Fields) of
@@ -98,11 +108,23 @@ respond(Fields) ->
     end.
 
 decode(Bytes) ->
-    Valid = case unicode:characters_to_list(Bytes, utf8) of
+    validity(case unicode:characters_to_list(Bytes, utf8) of
         L when is_list(L) -> true;
         {error, _, _} -> false;
         {incomplete, _, _} -> false
-    end,
+    end).
+
+%% Chunk by chunk: the Rest of {incomplete, _, Rest} is carried over to the next chunk, as
+%% the function's documentation intends; Rest left at the end is an incomplete sequence.
+stream([], Pending) -> Pending =:= <<>>;
+stream([Chunk | Chunks], Pending) ->
+    case unicode:characters_to_list(<<Pending/binary, Chunk/binary>>, utf8) of
+        L when is_list(L) -> stream(Chunks, <<>>);
+        {incomplete, _, Rest} -> stream(Chunks, Rest);
+        {error, _, _} -> false
+    end.
+
+validity(Valid) ->
     [{<<"valid">>, Valid}, {<<"result">>, case Valid of true -> <<"valid">>; false -> <<"invalid">> end}].
 
 encode(Cp) ->
