@@ -2,7 +2,8 @@
 """Conformance adapter (protocol 2, with batches) for PostgreSQL 15's UTF-8 validation,
 utf-8 only: a real server, started by the adapter at its first line with initdb in a
 temporary directory (UTF8 database, C locale, trust authentication, Unix socket in that
-directory, no TCP), stopped (pg_ctl stop -m fast) and removed at the end. As root the
+directory, no TCP), stopped (pg_ctl stop -m immediate: within the runner's 2 s) and
+removed at the end. As root the
 server runs as the `postgres` user (it refuses root).
 
 decode: convert_from(bytes, 'UTF8') in PL/pgSQL, whose exception handler catches
@@ -62,7 +63,7 @@ class Postgres:
         user = lambda argv: common.as_server_user(argv, "postgres")  # noqa: E731
         common.run_quiet(user([f"{BIN}/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-U", "matrix",
                                "--auth=trust", "--no-sync"]), "initdb")
-        self.stop = user([f"{BIN}/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
+        self.stop = user([f"{BIN}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"])
         common.run_quiet(user([f"{BIN}/pg_ctl", "-D", data, "-l", os.path.join(self.dir, "log"), "-w", "-t", "60",
                                "-o", f"-c listen_addresses='' -k {self.dir} -c fsync=off", "start"]), "pg_ctl start")
         self.conn = psycopg2.connect(host=self.dir, user="matrix", dbname="postgres")
