@@ -112,6 +112,7 @@ class Deviations(unittest.TestCase):
         self.assertEqual(lossy("e09f80", "second-byte-late"), [FFFD, FFFD])
         self.assertEqual(strict("41eda080", "second-byte-late"), (1, 2))
         self.assertEqual(lossy("f08f8080", "second-byte-late"), [FFFD] * 3)
+        self.assertEqual(lossy("f4908080", "second-byte-late"), [FFFD] * 3)  # above U+10FFFF
         self.assertEqual(lossy("e0a080", "second-byte-late"), [0x800])
         self.assertEqual(lossy("e041", "second-byte-late"), [FFFD, 0x41])
 
