@@ -24,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 BATCH = 4096
@@ -32,6 +33,16 @@ CODEPOINT = re.compile(r"U\+([0-9A-Fa-f]+)\Z")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-extensions", "--disable-dev-shm-usage", "--remote-debugging-pipe"]
+
+
+def remove_profile(path: str):
+    """Removes a browser profile; again for up to a second while the browser's child
+    processes, which outlive it briefly, write into it."""
+    for _ in range(10):
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            return
+        time.sleep(0.1)
 
 
 class Chromium:
@@ -51,7 +62,7 @@ class Chromium:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        shutil.rmtree(self.profile, ignore_errors=True)
+        remove_profile(self.profile)
 
     def start(self, binary: str):
         to_child, self.out = os.pipe()   # we write CDP at self.out; the browser reads fd 3
@@ -127,7 +138,7 @@ class Chromium:
         self.proc.wait()
         os.close(self.out)
         self.reader.close()
-        shutil.rmtree(self.profile, ignore_errors=True)
+        remove_profile(self.profile)
 
 
 def hello(browser) -> dict:

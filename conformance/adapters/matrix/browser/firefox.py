@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -56,7 +55,7 @@ class Firefox:
             if self.proc is not None and self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
-            shutil.rmtree(self.profile, ignore_errors=True)
+            common.remove_profile(self.profile)
             raise
 
     def start(self, binary: str):
@@ -119,9 +118,7 @@ class Firefox:
         self.sock.close()
         self.proc.kill()
         self.proc.wait()
-        shutil.rmtree(self.profile, ignore_errors=True)
-        time.sleep(0.2)  # a content process that outlived the parent may write once more
-        shutil.rmtree(self.profile, ignore_errors=True)
+        common.remove_profile(self.profile)
 
 
 if __name__ == "__main__":
