@@ -137,6 +137,13 @@ macro_rules! validate_blocks {
 #[allow(unsafe_code)]
 mod aarch64;
 mod portable;
+#[cfg(feature = "alloc")]
+mod transcode;
+#[cfg(feature = "alloc")]
+pub use transcode::{
+    transcode_to_utf8, transcode_to_utf8_with, utf8_to_corrected, utf8_to_corrected_with,
+    TranscodeError,
+};
 // The only modules with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
