@@ -73,6 +73,15 @@ impl TranscodeError {
         })
     }
 
+    /// The error of a transcoding of `bytes[done..]`, in `bytes`.
+    fn after(self, done: usize) -> TranscodeError {
+        TranscodeError {
+            offset: self.offset + done as u64,
+            valid_up_to: self.valid_up_to + done,
+            ..self
+        }
+    }
+
     fn decode(e: DecodeError, valid_up_to: usize) -> TranscodeError {
         TranscodeError {
             kind: e.kind,
@@ -147,12 +156,16 @@ pub fn transcode_to_utf8_with(
     let start = out.len();
     #[cfg(target_arch = "x86_64")]
     if instruction_set == InstructionSet::Avx512 {
-        // Validates as it goes; anything wrong, and the careful steps below take over.
+        // Validates as it goes, up to the last few bytes, which the portable steps
+        // finish; anything wrong, and the careful steps below take over.
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
-        if unsafe { super::x86::corrected_to_utf8_avx512(bytes, out) } {
-            return Ok(());
+        match unsafe { super::x86::corrected_to_utf8_avx512(bytes, out) } {
+            Some(done) => {
+                return transcode_to_utf8_with(InstructionSet::Portable, &bytes[done..], out)
+                    .map_err(|e| e.after(done))
+            }
+            None => out.truncate(start),
         }
-        out.truncate(start);
     }
     let valid = super::validate_with(instruction_set, bytes);
     let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());
@@ -244,10 +257,13 @@ pub fn utf8_to_corrected_with(
     #[cfg(target_arch = "x86_64")]
     if instruction_set == InstructionSet::Avx512 {
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
-        if unsafe { super::x86::utf8_to_corrected_avx512(bytes, out) } {
-            return Ok(());
+        match unsafe { super::x86::utf8_to_corrected_avx512(bytes, out) } {
+            Some(done) => {
+                return utf8_to_corrected_with(InstructionSet::Portable, &bytes[done..], out)
+                    .map_err(|e| e.after(done))
+            }
+            None => out.truncate(start),
         }
-        out.truncate(start);
     }
     let valid = utf8::validate(bytes);
     let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());

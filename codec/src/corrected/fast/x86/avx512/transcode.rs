@@ -19,8 +19,7 @@
 //! that has no encoding in the target.
 
 use super::{bad_avx512, decode16, has_avx512, table, IOTA};
-use crate::corrected::fast::{is_continuation, restart_point, transcode as scalar};
-use crate::utf8;
+use crate::corrected::fast::transcode as scalar;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -144,9 +143,10 @@ enum Direction {
 
 /// How a block loop ended.
 enum Outcome {
-    /// Every sequence that starts before this block position is converted; the rest
-    /// (fewer than 128 bytes) is the caller's.
-    Tail(usize),
+    /// The input before `input` (a sequence boundary) is valid (if checked) and its
+    /// conversion is the output's first `output` bytes; the rest (fewer than 200 bytes:
+    /// from the first sequence that starts in the last block converted) is the caller's.
+    Tail { input: usize, output: usize },
     /// Stopped before the sequence at this position, which has no encoding in the
     /// target (input known valid only).
     Stopped(usize),
@@ -173,6 +173,8 @@ unsafe fn blocks<const CHECK: bool>(
     let iota = table(&IOTA);
     let set = _mm512_set1_epi32;
     let (mut i, mut bad) = (0usize, 0u64);
+    // The start of the last block converted: its first lead and the output length then.
+    let (mut safe_in, mut safe_out) = (0, out.len());
     // Every block keeps at most 99 bytes (64 bytes and the 2 after, each grown by half
     // at most: 2 bytes to 3) and each store writes 64 from where the bytes kept so far
     // end: 163 bytes at most.
@@ -189,6 +191,7 @@ unsafe fn blocks<const CHECK: bool>(
         };
         // The leads to convert: bit k, byte k is not 80–BF (signed < −64).
         let mut leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        (safe_in, safe_out) = (i + leads.trailing_zeros() as usize, out.len());
         // Where the block has a sequence without an encoding in the target: Corrected
         // UTF-8 leads F8–FF (above U+10FFFF, or not valid), UTF-8 C1 controls (`C2`
         // then `80–9F`). (Corrected UTF-8 4-byte sequences above U+10FFFF are found in
@@ -303,7 +306,10 @@ unsafe fn blocks<const CHECK: bool>(
     if bad != 0 {
         return Outcome::Bad;
     }
-    Outcome::Tail(i)
+    Outcome::Tail {
+        input: safe_in.min(len),
+        output: safe_out,
+    }
 }
 
 /// The code points of 16 UTF-8 sequences whose leads are at the block positions in
@@ -333,9 +339,11 @@ fn decode16_utf8(block: __m512i, next: __m512i, positions: __m512i, g: usize) ->
     (cp, bad)
 }
 
-/// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`: `true` if all of it is valid
-/// and has a UTF-8 encoding, else `false` with `out` holding anything after what it held
-/// (the caller truncates it and takes the careful path).
+/// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`, validating, up to a
+/// sequence boundary near the end: `Some(done)` when `bytes[..done]` is valid, has a
+/// UTF-8 encoding and is what `out` got (the caller finishes the rest, fewer than 200
+/// bytes); `None` when something is not valid or has no UTF-8, with `out` holding
+/// anything after what it held (the caller truncates it and takes the careful path).
 ///
 /// # Safety
 ///
@@ -344,26 +352,25 @@ fn decode16_utf8(block: __m512i, next: __m512i, positions: __m512i, g: usize) ->
 pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_avx512(
     bytes: &[u8],
     out: &mut Vec<u8>,
-) -> bool {
+) -> Option<usize> {
     debug_assert!(has_avx512());
     out.reserve(bytes.len() + bytes.len() / 2);
     // SAFETY: this function's contract.
-    let i = match unsafe { blocks::<true>(Direction::CorrectedToUtf8, bytes, out) } {
-        Outcome::Tail(i) => i,
-        _ => return false,
-    };
-    // The rest, from the lead of the sequence that runs into it: validated, then
-    // converted after that sequence (already converted).
-    let from = restart_point(bytes, i);
-    // SAFETY: this function's contract.
-    if unsafe { super::validate(&bytes[from..]) }.is_err() {
-        return false;
+    finish(
+        unsafe { blocks::<true>(Direction::CorrectedToUtf8, bytes, out) },
+        out,
+    )
+}
+
+/// What a checking loop's outcome means to its caller (see [`corrected_to_utf8_avx512`]).
+fn finish(outcome: Outcome, out: &mut Vec<u8>) -> Option<usize> {
+    match outcome {
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            Some(input)
+        }
+        _ => None,
     }
-    let mut i = i;
-    while i < bytes.len() && is_continuation(bytes[i]) {
-        i += 1;
-    }
-    !scalar::corrected_to_utf8_until(bytes, i, bytes.len(), out).1
 }
 
 /// Converts `valid`, whole valid Corrected UTF-8 sequences, to UTF-8 up to its first
@@ -379,18 +386,16 @@ pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid_avx512(
     // SAFETY: this function's contract.
     match unsafe { blocks::<false>(Direction::CorrectedToUtf8, valid, out) } {
         Outcome::Stopped(at) => at,
-        Outcome::Tail(mut i) => {
-            while i < valid.len() && is_continuation(valid[i]) {
-                i += 1;
-            }
-            scalar::corrected_to_utf8_until(valid, i, valid.len(), out).0
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            scalar::corrected_to_utf8_until(valid, input, valid.len(), out).0
         }
         Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
     }
 }
 
-/// Appends the Corrected UTF-8 of UTF-8 `bytes` to `out`: `true` if all of it is valid
-/// and has no C1 control, else `false` with `out` holding anything after what it held.
+/// [`corrected_to_utf8_avx512`] from UTF-8 to Corrected UTF-8 (a C1 control has no
+/// encoding).
 ///
 /// # Safety
 ///
@@ -398,23 +403,14 @@ pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid_avx512(
 pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_avx512(
     bytes: &[u8],
     out: &mut Vec<u8>,
-) -> bool {
+) -> Option<usize> {
     debug_assert!(has_avx512());
     out.reserve(bytes.len());
     // SAFETY: this function's contract.
-    let i = match unsafe { blocks::<true>(Direction::Utf8ToCorrected, bytes, out) } {
-        Outcome::Tail(i) => i,
-        _ => return false,
-    };
-    let from = restart_point(bytes, i);
-    if utf8::validate(&bytes[from..]).is_err() {
-        return false;
-    }
-    let mut i = i;
-    while i < bytes.len() && is_continuation(bytes[i]) {
-        i += 1;
-    }
-    !scalar::utf8_to_corrected_until(bytes, i, bytes.len(), out).1
+    finish(
+        unsafe { blocks::<true>(Direction::Utf8ToCorrected, bytes, out) },
+        out,
+    )
 }
 
 /// Converts `valid`, whole valid UTF-8 sequences, to Corrected UTF-8 up to its first C1
@@ -430,11 +426,9 @@ pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid_avx512(
     // SAFETY: this function's contract.
     match unsafe { blocks::<false>(Direction::Utf8ToCorrected, valid, out) } {
         Outcome::Stopped(at) => at,
-        Outcome::Tail(mut i) => {
-            while i < valid.len() && is_continuation(valid[i]) {
-                i += 1;
-            }
-            scalar::utf8_to_corrected_until(valid, i, valid.len(), out).0
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            scalar::utf8_to_corrected_until(valid, input, valid.len(), out).0
         }
         Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
     }
