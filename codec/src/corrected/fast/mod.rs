@@ -28,6 +28,12 @@
 //! mixed 1- to 3-byte text); SSE2 and the portable version use a scalar loop with a
 //! word-at-a-time ASCII path.
 //!
+//! [`transcode_to_utf8`] and [`utf8_to_corrected`] convert between Corrected UTF-8 and
+//! UTF-8 directly, validating, with the result of decoding with one reference and
+//! encoding with the other ([`TranscodeError`]); vectorized with AVX-512 (each sequence
+//! decoded and re-encoded in a register, no UTF-32 buffer), elsewhere the portable loop
+//! after the instruction set's validator.
+//!
 //! # Examples
 //!
 //! ```
