@@ -74,6 +74,7 @@ impl TranscodeError {
     }
 
     /// The error of a transcoding of `bytes[done..]`, in `bytes`.
+    #[cfg(target_arch = "x86_64")]
     fn after(self, done: usize) -> TranscodeError {
         TranscodeError {
             offset: self.offset + done as u64,
@@ -153,9 +154,9 @@ pub fn transcode_to_utf8_with(
     out: &mut Vec<u8>,
 ) -> Result<(), TranscodeError> {
     let instruction_set = instruction_set.or_portable();
-    let start = out.len();
     #[cfg(target_arch = "x86_64")]
     if instruction_set == InstructionSet::Avx512 {
+        let start = out.len();
         // Validates as it goes, up to the last few bytes, which the portable steps
         // finish; anything wrong, and the careful steps below take over.
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
@@ -253,9 +254,9 @@ pub fn utf8_to_corrected_with(
     out: &mut Vec<u8>,
 ) -> Result<(), TranscodeError> {
     let instruction_set = instruction_set.or_portable();
-    let start = out.len();
     #[cfg(target_arch = "x86_64")]
     if instruction_set == InstructionSet::Avx512 {
+        let start = out.len();
         // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
         match unsafe { super::x86::utf8_to_corrected_avx512(bytes, out) } {
             Some(done) => {
@@ -276,7 +277,11 @@ pub fn utf8_to_corrected_with(
         utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
     };
     #[cfg(not(target_arch = "x86_64"))]
-    let reached = utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0;
+    let reached = {
+        // Only AVX-512 has a vector path from UTF-8.
+        let _ = instruction_set;
+        utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
+    };
     match valid {
         Err(e) => Err(TranscodeError::decode(e, reached)),
         Ok(()) if reached == bytes.len() => Ok(()),
