@@ -123,7 +123,8 @@ def cmd_run(args: list) -> int:
         sys.exit("matrix: not built: %s (run conformance/adapters/matrix/install.sh)" % ", ".join(missing))
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     html = HTML if not only else REPORT.parent / "matrix.html"
-    argv = runner() + ["run", "--encoding", "utf-8"]
+    # --report-all: the page is the whole matrix, and chunked_counts reads every result.
+    argv = runner() + ["run", "--encoding", "utf-8", "--report-all"]
     for name, _, _, cmd in decoders:
         argv += ["--adapter", f"{name}={cmd}"]
     for path in expected_files(decoders):
