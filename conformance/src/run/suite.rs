@@ -808,6 +808,14 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_shows_the_ascii_prefix_in_hex() {
+        let readme = include_str!("../../../vectors/README.md");
+        let hex = to_hex(ASCII_PREFIX);
+        let shown = format!("{}\n{}", &hex[..64], &hex[64..]);
+        assert!(readme.contains(&shown), "vectors/README.md lacks\n{shown}");
+    }
+
+    #[test]
     fn locates_duplicates() {
         let text = r#"{"schema": "encode", "encoding": "utf-8", "version": "1", "numberOfTests": 2,
  "header": [], "notes": {}, "testGroups": [{"comment": "", "tests": [

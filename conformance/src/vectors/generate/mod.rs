@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The vector set's version (`vectors/README.md`, "Versioning").
-pub const VERSION: &str = "2.3.0";
+pub const VERSION: &str = "2.4.0";
 
 /// The generated files, relative to `vectors/`.
 pub const FILES: [&str; 8] = [
