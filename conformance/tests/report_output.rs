@@ -223,3 +223,29 @@ fn a_folder_as_a_report_is_refused_before_the_run() {
     assert!(out.stdout.is_empty(), "{}", out.stdout);
     assert!(out.stderr.contains("it is a folder"), "{}", out.stderr);
 }
+
+#[cfg(unix)]
+#[test]
+fn devices_and_dev_stdout_are_streams_never_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = vectors_folder("report-output", "devices");
+    // /dev/stdout: the JSON follows the terminal report on the same pipe.
+    let out = run_in(&dir, &["--json", "/dev/stdout", "--html", "/dev/null"]);
+    assert_eq!(out.code(), Some(0), "{}", out.stderr);
+    let closing = format!("\n{SUMMARY}\n");
+    let at = out.stdout.find(&closing).expect("the verdict") + closing.len();
+    let json: serde_json::Value = serde_json::from_str(&out.stdout[at..]).unwrap();
+    assert_eq!(json["summary"]["passed"], 4);
+    for device in ["/dev/stdout", "/dev/null"] {
+        let meta = std::fs::symlink_metadata(device).unwrap();
+        assert!(
+            meta.file_type().is_symlink() || meta.file_type().is_char_device(),
+            "{device} was replaced: {meta:?}"
+        );
+    }
+    // Nothing is created in /dev.
+    let out = run_in(&dir, &["--json", "/dev/no-such-report"]);
+    assert_eq!(out.code(), Some(2), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    assert!(!Path::new("/dev/no-such-report").exists());
+}
