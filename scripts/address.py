@@ -89,7 +89,8 @@ def tracked_files():
     out = subprocess.run(
         ["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True
     ).stdout.decode()
-    for name in out.split("\0"):
+    # (A file in conflict is listed once per stage: once is enough.)
+    for name in dict.fromkeys(out.split("\0")):
         if not name or name.startswith(("corpus/", "vectors/")) or name.endswith(".lock"):
             continue
         # Their examples are samples of the patterns, not mentions.

@@ -115,6 +115,7 @@ fn run(dir: &Path, mode: &str, extra: &[&str]) -> (Option<i32>, String, Value, V
             "vectors",
             "--json",
             "r.json",
+            "--report-all",
             "--adapter",
         ])
         .arg(format!("t=python3 adapter.py {mode}"))

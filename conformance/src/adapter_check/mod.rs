@@ -589,8 +589,8 @@ pub fn write_all(
             continue;
         }
         let path = write_vectors(dir, session, target, &mine, found_by, how).map_err(UsageError)?;
-        println!("wrote {} ({} case(s))", path.display(), mine.len());
-        println!("reproduce: {}", reproduce_command(&path, session));
+        crate::outln!("wrote {} ({} case(s))", path.display(), mine.len());
+        crate::outln!("reproduce: {}", reproduce_command(&path, session));
         paths.push(path);
     }
     Ok(paths)

@@ -174,7 +174,7 @@ impl Tally<'_> {
         self.results.push(r);
         if self.last_progress.elapsed() > Duration::from_secs(10) {
             self.last_progress = Instant::now();
-            eprintln!(
+            crate::errln!(
                 "conformance run: {}: {}/{} cases",
                 self.name,
                 i + 1,

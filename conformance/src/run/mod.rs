@@ -43,7 +43,9 @@ pub use outcome::{
     Answer, Batches, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport,
     Status,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use report::output::Format;
+use report::Listed;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -55,9 +57,11 @@ use suite::Suite;
     after_help = "Exit status: 0 every checked case passed and the gate's floor was met; 1 a \
 case failed, crashed, timed out, broke the protocol or passed unexpectedly, or an adapter \
 answered less than it declared, declared nothing that the vectors test, or missed a \
---require; 2 bad usage, an unreadable or malformed vector file, no vectors at all (nothing \
-run), or a report file that cannot be written. Killed by a signal: the shell's 128+N. \
-See docs/gating.md and conformance/README.md."
+--require; 2 bad usage, an unreadable or malformed vector file, no vectors at all, a closed \
+stdout or stderr, or a refused report path (an input, inside a --vectors folder, two \
+reports on one path): nothing run; or, after the verdict is printed, a report file or \
+stdout that cannot be written. Killed by a signal: the shell's 128+N. See docs/gating.md \
+and conformance/README.md."
 )]
 pub struct RunArgs {
     /// A vector file or folder (searched recursively for *.json, *.schema.json excluded);
@@ -154,6 +158,11 @@ pub struct RunArgs {
     /// Write a self-contained HTML page here: the vectors x implementations matrix.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+
+    /// List every case in the --json, --junit and --html reports. By default they list
+    /// failures (and expected failures) one by one and passes and skips as counts.
+    #[arg(long)]
+    pub report_all: bool,
 }
 
 /// The default of `--max-line-bytes`: 16 MiB, far above any vector's answer.
@@ -181,6 +190,7 @@ impl Default for RunArgs {
             json: None,
             junit: None,
             html: None,
+            report_all: false,
         }
     }
 }
@@ -330,7 +340,7 @@ fn bench(args: &RunArgs, secs: Duration) -> i32 {
     let (suite, xf, implementations) = match prepare(args) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("conformance run: {e}");
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
     };
@@ -356,7 +366,7 @@ fn bench(args: &RunArgs, secs: Duration) -> i32 {
             }
             _ => "one case per line".to_string(),
         };
-        println!(
+        crate::outln!(
             "{}: {:.0} cases/s ({cases} cases in {elapsed:.2} s, {how}; {failed} of {} \
              failed in the first pass)",
             imp.name(),
@@ -371,51 +381,60 @@ fn run_code(args: &RunArgs) -> i32 {
     if let Some(secs) = args.bench {
         return bench(args, secs);
     }
-    // A report that cannot be written is found before the run, not after it.
-    for (kind, path) in [
-        ("json", &args.json),
-        ("junit", &args.junit),
-        ("html", &args.html),
-    ] {
-        if let Some(path) = path {
-            if let Err(e) = std::fs::write(path, "") {
-                eprintln!(
-                    "conformance run: cannot write the {kind} report {}: {e}",
-                    path.display()
-                );
-                return EXIT_USAGE;
-            }
-        }
-    }
-    let report = match execute(args) {
-        Ok(r) => r,
+    // The report paths are checked before anything runs (none is touched).
+    let outputs = match report::output::plan(
+        &[
+            (Format::Json, args.json.as_ref()),
+            (Format::Junit, args.junit.as_ref()),
+            (Format::Html, args.html.as_ref()),
+        ],
+        &report::output::Inputs {
+            vectors: &args.vectors,
+            expected_failures: &args.expected_failures,
+        },
+    ) {
+        Ok(o) => o,
         Err(e) => {
-            eprintln!("conformance run: {e}");
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
     };
-    let mut files: BTreeMap<&str, (&PathBuf, String)> = BTreeMap::new();
-    if let Some(p) = &args.json {
-        files.insert("json", (p, report::json::render(&report)));
-    }
-    if let Some(p) = &args.junit {
-        files.insert("junit", (p, report::junit::render(&report)));
-    }
-    if let Some(p) = &args.html {
-        files.insert("html", (p, report::html::render(&report)));
-    }
-    let mut written = Vec::new();
-    for (kind, (path, text)) in &files {
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!(
-                "conformance run: cannot write the {kind} report {}: {e}",
-                path.display()
-            );
+    let report = match execute(args) {
+        Ok(r) => r,
+        Err(e) => {
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
-        written.push(format!("{kind}: {}", path.display()));
+    };
+    // The verdict first, whatever happens to the files.
+    crate::out!("{}", report::terminal::render(&report, &[]));
+    let listed = if args.report_all {
+        Listed::All
+    } else {
+        Listed::Failures
+    };
+    let mut code = report.exit_code();
+    for output in &outputs {
+        let written = output.write(|w| match output.format {
+            Format::Json => report::json::write(&report, listed, w),
+            Format::Junit => report::junit::write(&report, listed, w),
+            Format::Html => report::html::write(&report, listed, w),
+        });
+        match written {
+            Ok(()) => crate::errln!(
+                "conformance run: {} report written: {}",
+                output.format.as_str(),
+                output.path.display()
+            ),
+            Err(e) => {
+                crate::errln!(
+                    "conformance run: cannot write the {} report {}: {e} (exit 2)",
+                    output.format.as_str(),
+                    output.path.display()
+                );
+                code = EXIT_USAGE;
+            }
+        }
     }
-    let text = report::terminal::render(&report, &written);
-    print!("{text}");
-    report.exit_code()
+    crate::console::exit_code("conformance run", code)
 }

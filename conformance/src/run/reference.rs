@@ -388,6 +388,10 @@ impl Reference {
 /// also decoded 16 times over, which must give its code points 16 times, so that the
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
 /// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
+/// A decode case also gets the direct transcoders' answers: `output` read back from what
+/// `fast::transcode_to_utf8_with` wrote (or `strict` from its error span, `valid` when it
+/// stops at a code point above U+10FFFF), and `output` for `fast::utf8_to_corrected_with`
+/// of that UTF-8, which must write the input again.
 /// A document case gets `findings` from `DocumentChecker::push_fast` (with the detected
 /// instruction set only: it has no other), its chunked variants (`--splits`) too, one
 /// `push_fast` per chunk: what the checker skips in bulk depends on what the chunk
@@ -426,6 +430,14 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
     let encode = |codepoints: &[u32], out: &mut Vec<u8>| match auto {
         true => fast::encode_from_utf32(codepoints, out),
         false => fast::encode_from_utf32_with(instruction_set, codepoints, out),
+    };
+    let to_utf8 = |bytes: &[u8], out: &mut Vec<u8>| match auto {
+        true => fast::transcode_to_utf8(bytes, out),
+        false => fast::transcode_to_utf8_with(instruction_set, bytes, out),
+    };
+    let from_utf8 = |bytes: &[u8], out: &mut Vec<u8>| match auto {
+        true => fast::utf8_to_corrected(bytes, out),
+        false => fast::utf8_to_corrected_with(instruction_set, bytes, out),
     };
     let respond = |fields: Vec<(&str, Value)>| {
         let mut out = Map::new();
@@ -483,6 +495,32 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                     };
                     responses.push(respond(vec![("output", answer)]));
                 }
+            }
+            // The direct transcoder to UTF-8: the vector's code points (read back from
+            // the UTF-8 written) or its first span as a strict answer; a code point above
+            // U+10FFFF, which UTF-8 cannot hold, says only that the input is valid. Back
+            // from that UTF-8, `utf8_to_corrected` must write the input itself, answered
+            // as `output` the way the encoder's is.
+            let mut utf8_text = Vec::new();
+            match to_utf8(&input, &mut utf8_text) {
+                Ok(()) => {
+                    let answer = match utf8::decode(&utf8_text) {
+                        Ok(cps) => codepoint_events(&cps),
+                        Err(e) => json!(format!("the transcoder wrote bad UTF-8: {e}")),
+                    };
+                    responses.push(respond(vec![("output", answer)]));
+                    let mut back = Vec::new();
+                    let answer = match from_utf8(&utf8_text, &mut back) {
+                        Ok(()) if back == input => json!(t.output),
+                        Ok(()) => json!(output(corrected::events(&back).located())),
+                        Err(e) => json!(format!("the transcoder from UTF-8 failed: {e}")),
+                    };
+                    responses.push(respond(vec![("output", answer)]));
+                }
+                Err(e) => responses.push(respond(vec![match e.decode_error() {
+                    Some(d) => ("strict", strict(Err(d))),
+                    None => ("valid", json!(true)),
+                }])),
             }
         }
         Test::Encode(t) => {

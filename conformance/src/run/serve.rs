@@ -44,7 +44,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         // The runner closed the pipe: nothing more to answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("conformance serve: {e}");
+            crate::errln!("conformance serve: {e}");
             ExitCode::FAILURE
         }
     }
