@@ -24,10 +24,7 @@ targets=("$@")
 KNOWN=$(
   cat <<'EOF'
 x86_64-pc-windows-gnu	check	cutf8 (test "memory")	Unix-only test (pre_exec + setrlimit, wait4/getrusage, sysconf): needs #![cfg(unix)]
-x86_64-pc-windows-gnu	check	conformance (test "inputs")	imports common::process::mkfifo, which is #[cfg(unix)]
-x86_64-pc-windows-gnu	check	conformance (test "report_output")	imports common::process::mkfifo, which is #[cfg(unix)]
 x86_64-pc-windows-gnu	clippy	cutf8 (test "memory")	as in check
-x86_64-pc-windows-gnu	clippy	conformance (lib)	clippy::map_identity at conformance/src/run/report/output.rs:314 (the map_err closure is the identity off Unix)
 x86_64-pc-windows-gnu	clippy	conformance (lib test)	the same
 EOF
 )
