@@ -35,6 +35,7 @@ fn label(s: Status) -> &'static str {
         Status::Skip => "skip",
         Status::Xfail => "xfail",
         Status::Xpass => "XPASS",
+        Status::NotRun => "not run",
     }
 }
 
@@ -70,6 +71,7 @@ table.matrix td.c { text-align: center; font-size: .8em; font-weight: 600; min-w
 .skip { background: #d9d9d9; color: #555; }
 .xfail { background: #f5d96b; color: #5c4500; }
 .xpass { background: #1e88e5; color: #fff; }
+.not-run { background: #fff; color: #7b1fa2; outline: 2px dashed #7b1fa2; outline-offset: -2px; }
 #panel { position: fixed; left: 0; right: 0; bottom: 0; max-height: 40vh; overflow: auto; background: #fafafa; border-top: 2px solid #888; padding: .5em 1em; display: none; z-index: 3; }
 #panel pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85em; }
 #panel button { float: right; }
@@ -125,6 +127,7 @@ pub fn render(report: &RunReport) -> String {
     let suite = &report.suite;
     let imps = &report.implementations;
     let t = report.totals();
+    let columns = report.columns();
     let mut h = String::new();
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -175,7 +178,7 @@ pub fn render(report: &RunReport) -> String {
     h.push_str(
         "<table class=\"summary\">\n<tr><th>implementation</th><th>command</th><th>level</th>",
     );
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<th>{}</th>", s.as_str());
     }
     h.push_str("</tr>\n");
@@ -197,7 +200,7 @@ pub fn render(report: &RunReport) -> String {
                 .collect::<Vec<_>>()
                 .join("<br>")
         );
-        for s in Status::ALL {
+        for &s in &columns {
             let n = c.get(s);
             let class = if n > 0 { s.as_str() } else { "" };
             let _ = write!(h, "<td class=\"{class}\">{n}</td>");
@@ -215,11 +218,11 @@ pub fn render(report: &RunReport) -> String {
     // Controls.
     h.push_str("<div class=\"controls\">\n<input id=\"q\" type=\"search\" placeholder=\"Filter by id, comment, flag or input hex…\" aria-label=\"filter\">\n");
     h.push_str("<select id=\"o\" aria-label=\"outcome\"><option value=\"\">every outcome</option><option value=\"bad\">any failure</option><option value=\"disagree\">implementations disagree</option>");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<option value=\"{0}\">{0}</option>", s.as_str());
     }
     h.push_str("</select>\n<span class=\"legend\">");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<span class=\"{}\">{}</span>", s.as_str(), label(s));
     }
     h.push_str("</span>\n<span id=\"count\"></span>\n</div>\n");

@@ -27,8 +27,9 @@
 use crate::run::handshake::Declared;
 use crate::run::outcome::{Counts, RunReport, Status};
 
-/// The `reportVersion`: 2 added `gate`, `vectors`, `declared` and `undeclared`.
-pub const REPORT_VERSION: u64 = 2;
+/// The `reportVersion`: 2 added `gate`, `vectors`, `declared` and `undeclared`; 3 the
+/// outcome `not-run` and a mismatch's `gotLength` and `gotSha256` (its `got` an excerpt).
+pub const REPORT_VERSION: u64 = 3;
 
 fn declared_json(d: &Declared) -> Value {
     match d {

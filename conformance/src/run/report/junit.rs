@@ -30,6 +30,13 @@ pub fn render(report: &RunReport) -> String {
                     .join("; ");
                 let status = match r.status {
                     Status::Pass => TestCaseStatus::success(),
+                    // Never sent: skipped here; the gate's failure says why.
+                    Status::NotRun => {
+                        let mut s = TestCaseStatus::skipped();
+                        s.set_message(r.message.clone().unwrap_or_else(|| "not run".into()))
+                            .set_description(detail);
+                        s
+                    }
                     Status::Skip | Status::Xfail => {
                         let mut s = TestCaseStatus::skipped();
                         let why = match (&r.expected_failure, r.status) {

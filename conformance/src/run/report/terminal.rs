@@ -46,7 +46,7 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
         .max()
         .unwrap_or(4)
         .max(5);
-    let columns = Status::ALL;
+    let columns = report.columns();
     for imp in &report.implementations {
         let _ = writeln!(out, "\n{} ({})", imp.name, imp.describe);
         let _ = writeln!(
@@ -62,14 +62,14 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
             }
         );
         let _ = write!(out, "  {:width$}", "file");
-        for s in columns {
+        for &s in &columns {
             let _ = write!(out, " {:>8}", s.as_str());
         }
         out.push('\n');
         for (i, f) in suite.files.iter().enumerate() {
             let c = imp.counts(suite, Some(i));
             let _ = write!(out, "  {:width$}", f.rel);
-            for s in columns {
+            for &s in &columns {
                 let _ = write!(out, " {:>8}", c.get(s));
             }
             out.push('\n');
