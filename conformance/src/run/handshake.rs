@@ -146,7 +146,8 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         if let Some(known) = known_fields(&op) {
             if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
                 return Err(format!(
-                    "`supports` item {i} ({encoding} {op}) declares the field {unknown:?},                      which {op} has not: its fields are {}",
+                    "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, \
+                     which {op} has not: its fields are {}",
                     known.join(", ")
                 ));
             }
