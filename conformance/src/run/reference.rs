@@ -42,6 +42,12 @@ pub(crate) struct Codec {
     pub(crate) encode: fn(&str) -> Option<Result<String, &'static str>>,
     /// `findings`, when the encoding has a document checker.
     pub(crate) document: Option<Fields>,
+    /// `lossy` read from the events as they come (`conformance serve`: no list of code
+    /// points in memory; the built-in reference uses `decode_lossy`, [`Codec::lossy`]).
+    pub(crate) lossy_streamed: fn(&[u8], &mut dyn FnMut(String)),
+    /// `strict` from `validate` (`conformance serve`: no list of code points in memory;
+    /// the built-in reference uses `decode`, [`Codec::strict`]).
+    pub(crate) strict_validated: fn(&[u8]) -> Value,
 }
 
 /// The codec for an encoding, or `None` when the reference does not implement it (yet).
@@ -61,6 +67,12 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                 })
             },
             document: Some(|b, each| check_document(b).iter().for_each(|f| each(finding(f)))),
+            lossy_streamed: |b, each| {
+                for cp in corrected::events(b).lossy() {
+                    each(format_codepoint(cp.into()));
+                }
+            },
+            strict_validated: |b| strict(corrected::validate(b)),
         }),
         Encoding::Utf8 => Some(Codec {
             output: |b, each| output(utf8::events(b).located(), each),
@@ -76,6 +88,12 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                 })
             },
             document: None,
+            lossy_streamed: |b, each| {
+                for cp in utf8::events(b).lossy() {
+                    each(format_codepoint(cp.into()));
+                }
+            },
+            strict_validated: |b| strict(utf8::validate(b)),
         }),
         Encoding::UtfInf8 => Some(Codec {
             output: |b, each| {
@@ -100,6 +118,16 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                 )
             },
             document: None,
+            lossy_streamed: |b, each| {
+                let mut events = utf_inf8::events(b);
+                while let Some(l) = events.next_located() {
+                    each(match l.event {
+                        Event::CodePoint(cp) => cp.to_string(),
+                        Event::Error(_) | Event::Reserved(_) => "U+FFFD".into(),
+                    });
+                }
+            },
+            strict_validated: |b| strict(utf_inf8::validate(b)),
         }),
     }
 }

@@ -3,10 +3,11 @@
 //!
 //! It declares every encoding and operation the codec implements with every field
 //! ([`Reference::declaration`]), streaming for decode and document, and batches; each
-//! request is answered by the codec functions of the built-in `reference`
-//! ([`reference::respond_to`]), written out as they produce it: the events, code points
-//! and findings of an answer go to stdout one by one, never gathered first, so an answer
-//! costs no memory however long it is. It is the model adapter for an implementation in
+//! request is answered by the codec, written out as it produces it: the events (and
+//! `lossy`, read from them), code points and findings of an answer go to stdout one by
+//! one, never gathered first, so an answer costs no memory however long it is (a request
+//! costs about 3 times its input: its line and its bytes). Its fields are those of the
+//! built-in `reference` ([`reference::respond_to`]), which a test checks. It is the model adapter for an implementation in
 //! Rust (a loop over lines, a declaration, one function from a request to a response)
 //! and the compiled adapter of the throughput table.
 //!
@@ -520,11 +521,11 @@ fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Re
             write!(out, ",\"result\":\"{result}\"")?;
             if chunks.is_none() {
                 let mut list = List::new(out, "lossy")?;
-                (codec.lossy)(&input, &mut |cp| list.item(&cp));
+                (codec.lossy_streamed)(&input, &mut |cp| list.item(&cp));
                 list.end()?;
                 write!(out, ",\"valid\":{}", (codec.valid)(&input))?;
                 out.write_all(b",\"strict\":")?;
-                write(out, &(codec.strict)(&input))?;
+                write(out, &(codec.strict_validated)(&input))?;
             }
         }
         Job::Document { chunks } => {
