@@ -41,8 +41,11 @@ pub struct RawResponse {
     /// Where the object is in `text`.
     span: Range<usize>,
     /// The keys of [`KEYS`] it has, each with where its value is in `text`, in order.
-    members: Vec<(&'static str, Range<usize>)>,
+    members: Members,
 }
+
+/// Keys of [`KEYS`], each with where its value is in a text.
+type Members = Vec<(&'static str, Range<usize>)>;
 
 impl fmt::Debug for RawResponse {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -169,7 +172,7 @@ pub fn cut(s: &str, max: usize) -> String {
 
 /// The keys of [`KEYS`] in a JSON object's text, with where their values are: `Ok(None)`
 /// when the text is JSON but not an object.
-fn members(text: &str) -> Result<Option<Vec<(&'static str, Range<usize>)>>, serde_json::Error> {
+fn members(text: &str) -> Result<Option<Members>, serde_json::Error> {
     let mut found = Vec::new();
     let is_object = object_members(text, &KEYS, |key, value| {
         found.push((
