@@ -25,7 +25,6 @@ KNOWN=$(
   cat <<'EOF'
 x86_64-pc-windows-gnu	check	cutf8 (test "memory")	Unix-only test (pre_exec + setrlimit, wait4/getrusage, sysconf): needs #![cfg(unix)]
 x86_64-pc-windows-gnu	clippy	cutf8 (test "memory")	as in check
-x86_64-pc-windows-gnu	clippy	conformance (lib test)	the same
 EOF
 )
 

@@ -623,7 +623,7 @@ mod tests {
             &[],
         );
         let fields = vec!["lossy".to_string(), "valid".to_string()];
-        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone());
+        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone().into());
         let ok = judge_declared(
             &case,
             answer(json!({"id": "x", "lossy": ["U+00A0"], "valid": true})),
