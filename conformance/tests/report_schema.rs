@@ -43,13 +43,17 @@ fn real_reports_follow_the_schema() {
     // The reference on the embedded vectors: every case passes, so none is listed...
     let reference = report(&dir, &[]);
     assert_eq!(validate(&reference), Vec::<String>::new());
-    assert_eq!(reference["reportVersion"], 3);
+    assert_eq!(reference["reportVersion"], 4);
     assert_eq!(reference["resultsListed"], "failures");
     assert_eq!(
         reference["implementations"][0]["results"],
         serde_json::json!([])
     );
     assert_eq!(reference["vectors"]["source"], "embedded");
+    assert_eq!(
+        reference["vectors"]["manifestSha256"],
+        corrected_utf8_vectors::manifest_sha256()
+    );
     assert_eq!(reference["gate"]["met"], true);
     // ... but all of them with --report-all.
     let reference = report(&dir, &["--report-all"]);
@@ -123,7 +127,15 @@ done
         .unwrap()
         .remove("status");
     broken["extra"] = Value::Bool(true);
+    broken["vectors"]
+        .as_object_mut()
+        .unwrap()
+        .remove("manifestSha256");
     let errors = validate(&broken);
+    assert!(
+        errors.contains(&"/vectors: missing manifestSha256".to_string()),
+        "{errors:?}"
+    );
     assert!(
         errors.contains(&"/implementations/0/results/0: missing status".to_string()),
         "{errors:?}"
@@ -132,4 +144,86 @@ done
         errors.contains(&": unexpected property extra".to_string()),
         "{errors:?}"
     );
+}
+
+/// Copies the folder `from` to `to`, files and subfolders.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The manifest hash the runner prints in its header and writes in its reports is the
+/// release's: `scripts/vectors_manifest.py`'s `manifestSha256` over a folder laid out as
+/// the vectors tarball (`docs/gating.md` §5), for the embedded files and for the same
+/// files read with `--vectors`. Two implementations of one definition, so a change to
+/// either (order, line format, which files count) fails here.
+#[test]
+fn the_runner_names_the_manifest_hash_the_release_script_writes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: needs python3 (scripts/vectors_manifest.py), not found on PATH");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("manifest-hash");
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(&root.join("vectors"), &dir.join("tarball/vectors"));
+    let out = Command::new("python3")
+        .arg(root.join("scripts/vectors_manifest.py"))
+        .arg(dir.join("tarball"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hash = manifest["manifestSha256"].as_str().unwrap().to_owned();
+    assert_eq!(hash.len(), 64, "{manifest}");
+    assert_eq!(hash, corrected_utf8_vectors::manifest_sha256());
+
+    let vectors = dir.join("tarball/vectors").display().to_string();
+    for args in [&["--encoding", "utf-8"][..], &["--vectors", &vectors]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_conformance"))
+            .current_dir(&dir)
+            .arg("run")
+            .args(args)
+            .args(["--json", "r.json", "--junit", "r.xml", "--html", "r.html"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let header = stdout.lines().find(|l| l.starts_with("vectors: ")).unwrap();
+        assert!(
+            header.ends_with(&format!(
+                "(version {}, manifest sha256 {hash})",
+                corrected_utf8_vectors::VERSION
+            )),
+            "{args:?}: {header}"
+        );
+        let json: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+        assert_eq!(json["vectors"]["manifestSha256"], hash.as_str(), "{args:?}");
+        let junit = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+        let property = format!(r#"<property name="vectors.manifestSha256" value="{hash}"/>"#);
+        assert!(junit.contains(&property), "{args:?}: {junit}");
+        let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+        assert!(
+            html.contains(&format!("manifest sha256 <code>{hash}</code>")),
+            "{args:?}"
+        );
+    }
 }

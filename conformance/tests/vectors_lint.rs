@@ -10,32 +10,32 @@
 mod common;
 
 use common::schema::validate;
-use conformance::vectors::model::{
-    codepoint_digits, from_hex, parse_codepoint, to_pretty_json, AnyVectorFile, OutputEvent,
-    Severity, TestCase, TestResult, VectorFile,
-};
 use conformance::vectors::{default_dir, generate};
 use conformance_literal::utf_inf8::{self, CodePoint};
 use conformance_literal::{corrected, utf8, Kind};
+use corrected_utf8_vectors::model::{
+    codepoint_digits, from_hex, parse_codepoint, to_pretty_json, AnyVectorFile, OutputEvent,
+    Severity, TestCase, TestResult, VectorFile,
+};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+/// The vector files under `dir`, found as the runner and the embedding find them.
 fn vector_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("vectors/ exists") {
-        let path = entry.unwrap().path();
-        if path.is_dir() && path.file_name().is_some_and(|n| n != "schema") {
-            for f in std::fs::read_dir(&path).unwrap() {
-                let f = f.unwrap().path();
-                if f.extension().is_some_and(|e| e == "json") {
-                    out.push(f);
-                }
-            }
-        }
-    }
-    out.sort();
-    out
+    let (mut files, mut errors) = (Vec::new(), Vec::new());
+    corrected_utf8_vectors::discover::json_files(dir, &mut files, &mut errors);
+    assert!(errors.is_empty(), "{errors:?}");
+    files
+}
+
+/// A file's name relative to `dir`, with `/`.
+fn rel(file: &Path, dir: &Path) -> String {
+    let rel = file.strip_prefix(dir).unwrap_or(file);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn load_schema(dir: &Path, name: &str) -> Value {
@@ -83,7 +83,7 @@ fn lint_common<T: TestCase + serde::Serialize>(
     if file.header.is_empty() {
         errors.push(format!("{name}: empty header"));
     }
-    if file.version != generate::VERSION {
+    if file.version != corrected_utf8_vectors::VERSION {
         errors.push(format!("{name}: version {}", file.version));
     }
     match to_pretty_json(file) {
@@ -309,12 +309,42 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
 fn every_vector_file_lints_clean() {
     let dir = default_dir();
     let files = vector_files(&dir);
-    assert_eq!(files.len(), generate::FILES.len(), "{files:?}");
+    let mut names: Vec<String> = files.iter().map(|f| rel(f, &dir)).collect();
+    names.sort();
+    let mut want = corrected_utf8_vectors::PATHS.to_vec();
+    want.sort();
+    assert_eq!(
+        names, want,
+        "vectors/ holds other files than the vector set's"
+    );
     let mut errors = Vec::new();
     for f in &files {
         errors.extend(lint_file(f, &dir));
     }
     assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+/// The vectors crate embeds `vectors/` byte for byte (through its `vectors` link; a
+/// runner or testkit built from the packages carries the same bytes).
+#[test]
+fn the_embedded_vectors_are_the_committed_files() {
+    let dir = default_dir();
+    let on_disk: Vec<(String, String)> = vector_files(&dir)
+        .iter()
+        .map(|f| (rel(f, &dir), std::fs::read_to_string(f).unwrap()))
+        .collect();
+    let embedded: Vec<(String, String)> = corrected_utf8_vectors::EMBEDDED
+        .iter()
+        .map(|f| (f.path.to_string(), f.text.to_string()))
+        .collect();
+    let names = |v: &[(String, String)]| v.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&embedded), names(&on_disk));
+    for ((name, disk), (_, built_in)) in on_disk.iter().zip(&embedded) {
+        assert!(
+            disk == built_in,
+            "{name}: the embedded copy differs from vectors/{name}"
+        );
+    }
 }
 
 #[test]

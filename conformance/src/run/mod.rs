@@ -2,8 +2,8 @@
 //! speaks the line protocol, with terminal, JSON, JUnit and HTML reports.
 //!
 //! * [`suite`]: loading vector files into cases (a malformed file stops everything: exit 2);
-//!   [`embedded`]: the vector files built into the binary, the default; `discover`: which
-//!   files under a folder are vector files (shared with the build script).
+//!   the vector files built into the binary (the default) and the rule for which files
+//!   under a folder are vector files are the crate [`corrected_utf8_vectors`].
 //! * [`handshake`]: protocol 2's hello, the declaration, `--require`: the gate's floor.
 //! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
@@ -21,8 +21,6 @@
 //! (what the `run` subcommand does, returning the exit code).
 
 pub mod adapter;
-mod discover;
-pub mod embedded;
 pub mod expected;
 mod gate;
 pub mod handshake;

@@ -271,6 +271,10 @@ pub struct Suite {
     pub cases: Vec<Case>,
     /// Whether the files are the ones embedded in the binary (no `--vectors`).
     pub embedded: bool,
+    /// The manifest hash of every vector file loaded, before `--encoding` picked some
+    /// (`corrected_utf8_vectors::manifest`, `docs/gating.md` §5): the `manifestSha256`
+    /// of the release whose vectors these are, whatever folder they were read from.
+    pub manifest_sha256: String,
 }
 
 impl Suite {
@@ -364,7 +368,7 @@ impl std::error::Error for LoadError {}
 enum Origin {
     /// A file on disk.
     Path(PathBuf),
-    /// A file embedded in the binary ([`super::embedded`]).
+    /// A file embedded in the binary ([`corrected_utf8_vectors::EMBEDDED`]).
     Embedded(&'static str),
 }
 
@@ -390,7 +394,7 @@ pub fn load(
         let canon = source.canonicalize().unwrap_or_else(|_| source.clone());
         if meta.is_dir() {
             let (mut files, mut errors) = (Vec::new(), Vec::new());
-            super::discover::json_files(source, &mut files, &mut errors);
+            corrected_utf8_vectors::discover::json_files(source, &mut files, &mut errors);
             // Only the first folder that cannot be read is reported (the walk goes on
             // past it for the build script, which skips such folders).
             if let Some((path, e)) = errors.into_iter().next() {
@@ -446,9 +450,9 @@ pub fn load(
 /// Loads the vector files embedded in the binary, keeping only the files whose encoding
 /// is in `encodings` (all when empty).
 pub fn load_embedded(encodings: &[String]) -> Result<Suite, LoadError> {
-    let origins = super::embedded::FILES
+    let origins = corrected_utf8_vectors::EMBEDDED
         .iter()
-        .map(|&(rel, text)| (rel.to_string(), Origin::Embedded(text)))
+        .map(|f| (f.path.to_string(), Origin::Embedded(f.text)))
         .collect();
     let mut suite = build(origins, encodings)?;
     suite.embedded = true;
@@ -489,6 +493,7 @@ pub(crate) fn read_input(path: &Path, cap: u64, what: &str) -> Result<String, Lo
 
 fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
+    let mut manifest = corrected_utf8_vectors::manifest::Manifest::default();
     for (rel, origin) in found {
         let (path, text) = match origin {
             Origin::Path(path) => {
@@ -518,6 +523,7 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
                 message,
             }
         })?;
+        manifest.add(&rel, text.as_bytes());
         let encoding = parsed.encoding().to_string();
         if !encodings.is_empty() && !encodings.contains(&encoding) {
             continue;
@@ -547,6 +553,7 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
             cases: suite.cases.len() - before,
         });
     }
+    suite.manifest_sha256 = manifest.sha256();
     Ok(suite)
 }
 
@@ -805,6 +812,27 @@ mod tests {
             .cases
             .iter()
             .all(|c| !c.id.contains("@ascii=") || c.chunking.is_none()));
+    }
+
+    #[test]
+    fn the_manifest_hash_names_every_file_loaded_wherever_from() {
+        let all = load_embedded(&[]).unwrap();
+        assert_eq!(
+            all.manifest_sha256,
+            corrected_utf8_vectors::manifest_sha256()
+        );
+        // `--encoding` picks cases, not the vector set the run names.
+        let some = load_embedded(&["utf-8".to_string()]).unwrap();
+        assert_eq!(some.manifest_sha256, all.manifest_sha256);
+        let dir = crate::vectors::default_dir();
+        let on_disk = load(std::slice::from_ref(&dir), &[], &dir).unwrap();
+        assert_eq!(on_disk.manifest_sha256, all.manifest_sha256);
+        // Another set of files (here: one of them), another hash.
+        let one = load(&[dir.join("utf-8/encode.json")], &[], &dir).unwrap();
+        let text = std::fs::read(dir.join("utf-8/encode.json")).unwrap();
+        let alone = corrected_utf8_vectors::manifest::sha256([("utf-8/encode.json", &text[..])]);
+        assert_eq!(one.manifest_sha256, alone);
+        assert_ne!(one.manifest_sha256, all.manifest_sha256);
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! The JSON test vectors in `vectors/`: their serde model, and the generator that
+//! The JSON test vectors in `vectors/`: their serde model (the crate
+//! [`corrected_utf8_vectors`], which also embeds the files), and the generator that
 //! rewrites them from the spec-literal code ([`conformance_literal`]).
 
 pub mod generate;
-pub mod model;
+pub use corrected_utf8_vectors::model;
 
 use std::path::PathBuf;
 

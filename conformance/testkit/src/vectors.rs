@@ -1,14 +1,13 @@
-//! The JSON vectors, embedded at build time (`build.rs`) and read with serde.
+//! The JSON vectors: the files embedded in the crate `corrected-utf8-vectors`, read with
+//! its serde model into this crate's types.
 
 use crate::check::{self, hex};
 use crate::report::{Failure, Op, Report, Site};
 use crate::{oracle, CodePoint, Encoding, Event, Finding, FindingKind, Implementation, Kind};
-use serde::Deserialize;
+use corrected_utf8_vectors::model::{
+    from_hex, AnyVectorFile, DecodeTest, DocumentTest, EncodeTest, OutputEvent,
+};
 use std::sync::OnceLock;
-
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
-}
 
 /// The flags of the vectors that assume the default UTF-∞-8 code length limit
 /// (`vectors/README.md`): skipped for an implementation with another limit.
@@ -16,49 +15,6 @@ const LIMIT_FLAGS: [&str; 4] = ["LimitExceeded", "LimitSpan", "AtLimit", "LargeI
 
 /// The vectors' UTF-∞-8 code length limit.
 pub(crate) const DEFAULT_LIMIT: usize = conformance_literal::utf_inf8::DEFAULT_LIMIT;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct File {
-    schema: String,
-    encoding: String,
-    test_groups: Vec<Group>,
-}
-
-#[derive(Deserialize)]
-struct Group {
-    tests: Vec<Test>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Test {
-    tc_id: u64,
-    flags: Vec<String>,
-    input: Option<String>,
-    output: Option<Vec<RawEvent>>,
-    codepoint: Option<String>,
-    bytes: Option<String>,
-    error: Option<String>,
-    findings: Option<Vec<RawFinding>>,
-}
-
-#[derive(Deserialize)]
-struct RawEvent {
-    codepoint: Option<String>,
-    error: Option<String>,
-    reserved: Option<bool>,
-    offset: Option<usize>,
-    length: Option<usize>,
-}
-
-#[derive(Deserialize)]
-struct RawFinding {
-    kind: String,
-    offset: usize,
-    line: usize,
-    column: usize,
-}
 
 /// One vector, read into this crate's types.
 pub(crate) struct Vector {
@@ -83,72 +39,65 @@ pub(crate) enum Case {
     },
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-fn event(raw: RawEvent) -> Option<Event> {
-    match raw {
-        RawEvent {
-            codepoint: Some(cp),
-            ..
-        } => CodePoint::parse(&cp).map(Event::CodePoint),
-        RawEvent {
-            error: Some(kind),
-            offset: Some(offset),
-            length: Some(length),
-            ..
-        } => Some(Event::Error {
-            kind: Kind::from_name(&kind)?,
+fn event(raw: &OutputEvent) -> Option<Event> {
+    Some(match raw {
+        OutputEvent::CodePoint { codepoint } => Event::CodePoint(CodePoint::parse(codepoint)?),
+        OutputEvent::Error {
+            error,
             offset,
             length,
-        }),
-        RawEvent {
-            reserved: Some(true),
-            offset: Some(offset),
-            length: Some(length),
-            ..
-        } => Some(Event::Reserved { offset, length }),
-        _ => None,
-    }
+        } => Event::Error {
+            kind: Kind::from_name(error)?,
+            offset: usize::try_from(*offset).ok()?,
+            length: usize::try_from(*length).ok()?,
+        },
+        OutputEvent::Reserved {
+            reserved: true,
+            offset,
+            length,
+        } => Event::Reserved {
+            offset: usize::try_from(*offset).ok()?,
+            length: usize::try_from(*length).ok()?,
+        },
+        OutputEvent::Reserved {
+            reserved: false, ..
+        } => return None,
+    })
 }
 
-fn case(schema: &str, test: Test) -> Option<Case> {
-    Some(match schema {
-        "decode" => Case::Decode {
-            input: unhex(test.input.as_deref()?)?,
-            output: test.output?.into_iter().map(event).collect::<Option<_>>()?,
+fn decode(test: &DecodeTest) -> Option<Case> {
+    Some(Case::Decode {
+        input: from_hex(&test.input).ok()?,
+        output: test.output.iter().map(event).collect::<Option<_>>()?,
+    })
+}
+
+fn encode(test: &EncodeTest) -> Option<Case> {
+    Some(Case::Encode {
+        codepoint: CodePoint::parse(&test.codepoint)?,
+        expected: match (&test.bytes, &test.error) {
+            (Some(bytes), None) => Ok(from_hex(bytes).ok()?),
+            (None, Some(kind)) => Err(Kind::from_name(kind)?),
+            _ => return None,
         },
-        "encode" => Case::Encode {
-            codepoint: CodePoint::parse(test.codepoint.as_deref()?)?,
-            expected: match (test.bytes, test.error) {
-                (Some(bytes), None) => Ok(unhex(&bytes)?),
-                (None, Some(kind)) => Err(Kind::from_name(&kind)?),
-                _ => return None,
-            },
-        },
-        "document" => Case::Document {
-            input: unhex(test.input.as_deref()?)?,
-            findings: test
-                .findings?
-                .into_iter()
-                .map(|f| {
-                    Some(Finding {
-                        kind: FindingKind::from_name(&f.kind)?,
-                        offset: f.offset,
-                        line: f.line,
-                        column: f.column,
-                    })
+    })
+}
+
+fn document(test: &DocumentTest) -> Option<Case> {
+    Some(Case::Document {
+        input: from_hex(&test.input).ok()?,
+        findings: test
+            .findings
+            .iter()
+            .map(|f| {
+                Some(Finding {
+                    kind: FindingKind::from_name(&f.kind)?,
+                    offset: usize::try_from(f.offset).ok()?,
+                    line: usize::try_from(f.line).ok()?,
+                    column: usize::try_from(f.column).ok()?,
                 })
-                .collect::<Option<_>>()?,
-        },
-        _ => return None,
+            })
+            .collect::<Option<_>>()?,
     })
 }
 
@@ -157,19 +106,31 @@ fn all() -> &'static [(Encoding, Vector)] {
     static ALL: OnceLock<Vec<(Encoding, Vector)>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut all = Vec::new();
-        for (name, text) in embedded::FILES {
+        for file in corrected_utf8_vectors::EMBEDDED {
+            let name = file.path;
             // The files are generated and checked in CI: a file this crate cannot read
-            // is a bug of the crate, not of the implementation under test.
-            let file: File = serde_json::from_str(text)
+            // is a bug of the crates, not of the implementation under test.
+            let parsed = file
+                .parse()
                 .unwrap_or_else(|e| panic!("embedded vector file {name}: {e}"));
-            let encoding = Encoding::from_name(&file.encoding)
-                .unwrap_or_else(|| panic!("{name}: unknown encoding {:?}", file.encoding));
-            for test in file.test_groups.into_iter().flat_map(|g| g.tests) {
-                let id = format!("{name}#{}", test.tc_id);
-                let flags = test.flags.clone();
-                let case = case(&file.schema, test)
-                    .unwrap_or_else(|| panic!("embedded vector {id} is malformed"));
+            let encoding = Encoding::from_name(parsed.encoding())
+                .unwrap_or_else(|| panic!("{name}: unknown encoding {:?}", parsed.encoding()));
+            let mut push = |tc_id: u64, flags: &[String], case: Option<Case>| {
+                let id = format!("{name}#{tc_id}");
+                let case = case.unwrap_or_else(|| panic!("embedded vector {id} is malformed"));
+                let flags = flags.to_vec();
                 all.push((encoding, Vector { id, flags, case }));
+            };
+            match &parsed {
+                AnyVectorFile::Decode(f) => {
+                    f.tests().for_each(|t| push(t.tc_id, &t.flags, decode(t)));
+                }
+                AnyVectorFile::Encode(f) => {
+                    f.tests().for_each(|t| push(t.tc_id, &t.flags, encode(t)));
+                }
+                AnyVectorFile::Document(f) => {
+                    f.tests().for_each(|t| push(t.tc_id, &t.flags, document(t)));
+                }
             }
         }
         all
@@ -234,8 +195,12 @@ pub(crate) fn check<I: Implementation + ?Sized>(imp: &I, skip_flags: &[&str]) ->
             case: format!("vectors of {encoding}"),
             input: String::new(),
             op: Op::Decode,
-            expected: "vector files embedded at build time".to_owned(),
-            got: "none (the crate was built without its vectors/ folder)".to_owned(),
+            expected: "vector files of this encoding".to_owned(),
+            got: format!(
+                "none among the {} files of corrected-utf8-vectors {}",
+                corrected_utf8_vectors::EMBEDDED.len(),
+                corrected_utf8_vectors::VERSION
+            ),
         });
     }
     report.finish()
@@ -246,25 +211,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_embedded_file_is_read_and_every_encoding_has_all_three_schemas_it_should() {
-        let files: Vec<&str> = embedded::FILES.iter().map(|(name, _)| *name).collect();
-        for expected in [
-            "corrected-utf8/decode.json",
-            "corrected-utf8/encode.json",
-            "corrected-utf8/document.json",
-            "utf-8/decode.json",
-            "utf-8/encode.json",
-            "utf-8/table-3.1b.json",
-            "utf-inf-8/decode.json",
-            "utf-inf-8/encode.json",
-        ] {
-            assert!(
-                files.contains(&expected),
-                "{expected} not embedded: {files:?}"
-            );
+    fn every_embedded_vector_is_read_with_every_encoding_and_the_big_code_points() {
+        // Reading panics on a malformed vector.
+        let encodings: Vec<Encoding> = all().iter().map(|(e, _)| *e).collect();
+        for e in [Encoding::CorrectedUtf8, Encoding::Utf8, Encoding::UtfInf8] {
+            assert!(encodings.contains(&e), "no vector of {e}");
         }
-        assert!(!files.iter().any(|f| f.ends_with(".schema.json")));
-        // Reading panics on a malformed vector; the big UTF-∞-8 code points are kept.
+        let total: usize = corrected_utf8_vectors::EMBEDDED
+            .iter()
+            .map(|f| match f.parse().unwrap() {
+                AnyVectorFile::Decode(f) => f.number_of_tests,
+                AnyVectorFile::Encode(f) => f.number_of_tests,
+                AnyVectorFile::Document(f) => f.number_of_tests,
+            })
+            .sum();
+        assert_eq!(all().len(), total);
+        // The UTF-∞-8 code points of thousands of digits are kept.
         let big = all()
             .iter()
             .filter_map(|(_, v)| match &v.case {
@@ -276,10 +238,46 @@ mod tests {
     }
 
     #[test]
-    fn unhex_reads_pairs_only() {
-        assert_eq!(unhex("c080"), Some(vec![0xC0, 0x80]));
-        assert_eq!(unhex(""), Some(vec![]));
-        assert_eq!(unhex("c08"), None);
-        assert_eq!(unhex("zz"), None);
+    fn events_are_read_into_this_crates_types() {
+        let cp = |c: &str| OutputEvent::CodePoint {
+            codepoint: c.into(),
+        };
+        assert_eq!(
+            event(&cp("U+00A0")),
+            Some(Event::CodePoint(CodePoint::from(0xA0u32)))
+        );
+        assert_eq!(event(&cp("00A0")), None);
+        let error = OutputEvent::Error {
+            error: "truncated".into(),
+            offset: 3,
+            length: 2,
+        };
+        assert_eq!(
+            event(&error),
+            Some(Event::Error {
+                kind: Kind::Truncated,
+                offset: 3,
+                length: 2
+            })
+        );
+        let unknown = OutputEvent::Error {
+            error: "nonsense".into(),
+            offset: 3,
+            length: 2,
+        };
+        assert_eq!(event(&unknown), None);
+        let reserved = |r| OutputEvent::Reserved {
+            reserved: r,
+            offset: 1,
+            length: 4,
+        };
+        assert_eq!(
+            event(&reserved(true)),
+            Some(Event::Reserved {
+                offset: 1,
+                length: 4
+            })
+        );
+        assert_eq!(event(&reserved(false)), None);
     }
 }

@@ -43,6 +43,7 @@ fn pattern_matches(pattern: &str, s: &str) -> Result<bool, String> {
                         && (p.len() == 1 || !p.starts_with('0'))
                 })
         }
+        "^[0-9a-f]{64}$" => s.len() == 64 && s.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),
         other => return Err(format!("validator does not know pattern {other}")),
     })
 }

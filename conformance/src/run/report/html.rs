@@ -189,13 +189,14 @@ fn head(h: &mut String, report: &RunReport) {
     );
     let _ = writeln!(
         h,
-        "<p class=\"sum\">vectors: {} (version {})</p>",
+        "<p class=\"sum\">vectors: {} (version {}, manifest sha256 <code>{}</code>)</p>",
         if suite.embedded {
             "embedded in the runner"
         } else {
             "from --vectors"
         },
-        escape(&suite.versions().join(", "))
+        escape(&suite.versions().join(", ")),
+        escape(&suite.manifest_sha256)
     );
     if !report.gate.is_empty() {
         let _ = writeln!(h, "<h2>Gate not met ({})</h2>\n<ul>", report.gate.len());

@@ -3,11 +3,11 @@
 //! by field in `docs/report.md`.
 //!
 //! ```text
-//! { "report": "conformance-run", "reportVersion": 3, "resultsListed": "failures" | "all",
+//! { "report": "conformance-run", "reportVersion": 4, "resultsListed": "failures" | "all",
 //!   "summary": {"passed", "failed", "skipped", "line"}, "counts",
 //!   "gate": {"met", "problems": [TEXT]},
 //!   "timeoutSeconds", "expectedFailuresFile", "expectedFailuresFiles",
-//!   "vectors": {"source": "embedded" | "files", "versions": [VERSION]},
+//!   "vectors": {"source": "embedded" | "files", "versions": [VERSION], "manifestSha256"},
 //!   "vectorFiles": [{"file", "path", "schema", "encoding", "version", "cases"}],
 //!   "implementations": [{"name", "command", "elapsedSeconds", "gaveUpAt",
 //!       "declared": {"protocol": 1 | 2 | null, "name", "supports": [{"encoding", "op", "fields"}],
@@ -43,8 +43,8 @@ use std::io::{self, Write};
 /// only failures by default (`resultsListed`), added `flags`, `input`, `inputLength`
 /// and `codepoint` to each result and `chunked` and `skips` to each implementation, the
 /// outcome `not-run`, and a mismatch's `gotLength` and `gotSha256` (its `got` an
-/// excerpt).
-pub const REPORT_VERSION: u64 = 3;
+/// excerpt); 4 added `vectors.manifestSha256`.
+pub const REPORT_VERSION: u64 = 4;
 
 fn declared_json(d: &Declared) -> Value {
     match d {
@@ -263,7 +263,7 @@ pub fn write(report: &RunReport, listed: Listed, w: &mut dyn Write) -> io::Resul
         "counts": counts_json(&t),
         "gate": {"met": report.gate.is_empty(), "problems": report.gate},
         "vectors": {"source": if suite.embedded { "embedded" } else { "files" },
-                    "versions": suite.versions()},
+                    "versions": suite.versions(), "manifestSha256": suite.manifest_sha256},
         "timeoutSeconds": report.timeout.as_secs_f64(),
         "expectedFailuresFile": report.expected_failures.paths.first().map(|p| p.display().to_string()),
         "expectedFailuresFiles": report.expected_failures.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),

@@ -6,7 +6,9 @@
 //! failure (and skip, with `--report-all`) is `<skipped>` (as pytest writes xfail). The
 //! cases not listed are counted in one `<testcase>` per suite, `N case(s) passed`, and
 //! one `<skipped>` per skip reason, `N case(s) skipped: REASON`. A gate not met adds a
-//! `<testsuite name="gate">` with one failure per problem.
+//! `<testsuite name="gate">` with one failure per problem. Every `<testsuite>` names the
+//! vectors in its `<properties>`: `vectors.source`, `vectors.version` and
+//! `vectors.manifestSha256` (the JSON report's `vectors`).
 //!
 //! The `classname` is `IMPLEMENTATION/FILE` with every `.` written `_`
 //! (`node/utf-8/decode_json`): JUnit viewers split a class name at its dots into
@@ -17,7 +19,7 @@
 use super::{detail_lines, xml_safe, Listed};
 use crate::run::outcome::{CaseResult, ImplResult, RunReport, Status};
 use crate::run::suite::{Case, SuiteFile};
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -85,6 +87,21 @@ fn test_case(case: &Case, r: &CaseResult, classname: &str) -> TestCase {
     tc
 }
 
+/// Which vectors ran, as `<property>`s: the JSON report's `vectors`, so that a JUnit
+/// reader can say which vectors gated a build.
+fn vector_properties(report: &RunReport) -> [Property; 3] {
+    let suite = &report.suite;
+    let source = if suite.embedded { "embedded" } else { "files" };
+    [
+        Property::new("vectors.source", source),
+        Property::new(
+            "vectors.version",
+            xml_safe(&suite.versions().join(", ")).into_owned(),
+        ),
+        Property::new("vectors.manifestSha256", suite.manifest_sha256.as_str()),
+    ]
+}
+
 /// One implementation's cases of one file.
 fn test_suite(
     report: &RunReport,
@@ -96,6 +113,7 @@ fn test_suite(
     let name = xml_safe(&format!("{}: {}", imp.name, file.rel)).into_owned();
     let class = xml_safe(&classname(&imp.name, &file.rel)).into_owned();
     let mut ts = TestSuite::new(name);
+    ts.add_properties(vector_properties(report));
     let mut passed = 0;
     let mut skipped: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
     for (case, r) in report.suite.cases.iter().zip(&imp.results) {
@@ -148,6 +166,7 @@ fn document(report: &RunReport, listed: Listed) -> Report {
     // The gate's floor, as failing test cases, so that a JUnit reader fails too.
     if !report.gate.is_empty() {
         let mut ts = TestSuite::new("gate");
+        ts.add_properties(vector_properties(report));
         for (i, p) in report.gate.iter().enumerate() {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
             s.set_type("gate").set_message(xml_safe(p).into_owned());

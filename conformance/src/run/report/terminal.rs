@@ -31,7 +31,7 @@ pub fn render(report: &RunReport, written: &[String]) -> String {
     terminal_safe(&out, true).into_owned()
 }
 
-/// What ran: files, cases, implementations, the vectors' version.
+/// What ran: files, cases, implementations, the vectors' version and manifest hash.
 fn header(out: &mut String, report: &RunReport) {
     let suite = &report.suite;
     let names: Vec<&str> = report
@@ -48,13 +48,14 @@ fn header(out: &mut String, report: &RunReport) {
     );
     let _ = writeln!(
         out,
-        "vectors: {} (version {})",
+        "vectors: {} (version {}, manifest sha256 {})",
         if suite.embedded {
             "embedded in this binary"
         } else {
             "from --vectors"
         },
-        suite.versions().join(", ")
+        suite.versions().join(", "),
+        suite.manifest_sha256
     );
 }
 

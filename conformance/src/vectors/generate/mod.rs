@@ -4,7 +4,8 @@
 //! cases are listed in code order, and each keeps the `tcId` it has in the committed
 //! file, matched by (group comment, input or code point); a new case gets one more than
 //! the file's highest `tcId`. `--check` writes nothing and fails when a committed file
-//! differs from what would be written.
+//! differs from what would be written, or when the files this binary embeds (the crate
+//! [`corrected_utf8_vectors`], what `conformance run` checks without `--vectors`) do.
 
 pub(crate) mod build;
 mod corrected_decode;
@@ -18,31 +19,21 @@ mod utf8_encode;
 pub(crate) mod utf_inf8;
 
 use crate::vectors::model::Schema;
+use corrected_utf8_vectors::PATHS;
 use serialize::{finish, header};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// The vector set's version (`vectors/README.md`, "Versioning").
-pub const VERSION: &str = "2.4.0";
-
-/// The generated files, relative to `vectors/`.
-pub const FILES: [&str; 8] = [
-    "corrected-utf8/decode.json",
-    "corrected-utf8/encode.json",
-    "corrected-utf8/document.json",
-    "utf-8/decode.json",
-    "utf-8/encode.json",
-    "utf-8/table-3.1b.json",
-    "utf-inf-8/decode.json",
-    "utf-inf-8/encode.json",
-];
+/// The vector set's version that the files are written with: the vectors crate's
+/// ([`corrected_utf8_vectors::VERSION`]).
+pub use corrected_utf8_vectors::VERSION;
 
 /// Every generated file as (path relative to `vectors/`, content). `existing` gives a
 /// committed file's text by relative path, for keeping tcIds.
 pub fn generate_files(
     existing: impl Fn(&str) -> Option<String>,
 ) -> Result<Vec<(&'static str, String)>, String> {
-    let [cd, ce, cdoc, ud, ue, ut, id, ie] = FILES;
+    let [cd, ce, cdoc, ud, ue, ut, id, ie] = PATHS;
     Ok(vec![
         (cd, finish(Schema::Decode, "corrected-utf8", header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
         (ce, finish(Schema::Encode, "corrected-utf8", header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
@@ -53,6 +44,40 @@ pub fn generate_files(
         (id, finish(Schema::Decode, "utf-inf-8", header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
         (ie, finish(Schema::Encode, "utf-inf-8", header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
     ])
+}
+
+/// How many of the embedded vector files differ from what generate writes (their tcIds
+/// kept from themselves), or are missing, or are not generated at all; each is named.
+fn check_embedded() -> usize {
+    let embedded = |rel: &str| corrected_utf8_vectors::get(rel).map(str::to_owned);
+    let files = match generate_files(embedded) {
+        Ok(f) => f,
+        Err(e) => {
+            crate::errln!("conformance generate --check: {e}");
+            return 1;
+        }
+    };
+    let mut stale = 0;
+    for (rel, content) in &files {
+        if corrected_utf8_vectors::get(rel) != Some(content.as_str()) {
+            crate::errln!(
+                "conformance generate --check: the vectors embedded in this binary: {rel} \
+                 differs from what generate writes (rebuild after generating)"
+            );
+            stale += 1;
+        }
+    }
+    for file in corrected_utf8_vectors::EMBEDDED {
+        if !files.iter().any(|(rel, _)| *rel == file.path) {
+            crate::errln!(
+                "conformance generate --check: the vectors embedded in this binary: {} is \
+                 not a file generate writes",
+                file.path
+            );
+            stale += 1;
+        }
+    }
+    stale
 }
 
 /// `conformance generate [--check]` on `dir`.
@@ -94,6 +119,9 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
         }
         crate::outln!("wrote {}", path.display());
     }
+    if check {
+        stale += check_embedded();
+    }
     if stale > 0 {
         crate::errln!(
             "{stale} file(s) stale: run `cargo run -p conformance -- generate` and commit vectors/"
@@ -101,7 +129,10 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
         ExitCode::FAILURE
     } else {
         if check {
-            crate::outln!("vectors/ is up to date ({} files)", files.len());
+            crate::outln!(
+                "vectors/ is up to date ({} files), and so are the ones embedded in this binary",
+                files.len()
+            );
         }
         ExitCode::SUCCESS
     }

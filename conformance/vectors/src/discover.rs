@@ -1,10 +1,10 @@
 //! Finding the vector files under a folder: every `*.json` file, JSON Schemas
 //! (`*.schema.json`) left out, depth first in sorted path order.
 //!
-//! Used both by `conformance run --vectors DIR` ([`super::suite`]) and by the build
-//! script, which embeds the same files in the binary, so that the two always agree on
-//! what a vector file is. A build script cannot depend on its own crate, so `build.rs`
-//! pulls this file in with `#[path]`: it must stay free of `crate::` paths and
+//! The one rule for what a vector file is: the build script embeds the files it finds
+//! under `vectors/`, and `conformance run --vectors DIR` loads the ones it finds under
+//! `DIR`, so the two always agree. A build script cannot depend on its own crate, so
+//! `build.rs` pulls this file in with `#[path]`: it must stay free of `crate::` paths and
 //! dependencies beyond `std`.
 //!
 //! Symbolic links are followed, but each folder is entered once, known by its device and

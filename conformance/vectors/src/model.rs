@@ -1,5 +1,5 @@
-//! The serde model of a vector file (the `version` each file carries; `vectors/README.md`,
-//! "Versioning"), for writing and for reading.
+//! The serde model of a vector file, for writing and for reading (the format of the
+//! files this crate embeds, [`crate::VERSION`]).
 //!
 //! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`] or
 //! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
@@ -321,7 +321,13 @@ impl AnyVectorFile {
 
 /// Lowercase hex without separators, as in `input` and `bytes`.
 pub fn to_hex(bytes: &[u8]) -> String {
-    conformance_literal::hex(bytes, "")
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut hex = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        hex.push(char::from(DIGITS[usize::from(b >> 4)]));
+        hex.push(char::from(DIGITS[usize::from(b & 0xF)]));
+    }
+    hex
 }
 
 /// Reads `input`/`bytes` hex: an even number of lowercase hex digits.
@@ -409,6 +415,9 @@ mod tests {
         assert_eq!(from_hex("c0af"), Ok(vec![0xC0, 0xAF]));
         assert!(from_hex("C0AF").is_err());
         assert_eq!(to_hex(&[0xC0, 0xAF]), "c0af");
+        let every: Vec<u8> = (0..=255).collect();
+        assert_eq!(from_hex(&to_hex(&every)), Ok(every));
+        assert_eq!(to_hex(&[]), "");
     }
 
     #[test]
