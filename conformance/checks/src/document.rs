@@ -72,7 +72,8 @@ pub fn document(bytes: &[u8]) {
         }
     }
 
-    let mut checker = DocumentChecker::new();
+    // `default()` is `new()`: both are the API.
+    let mut checker = DocumentChecker::default();
     for pass in 0..2 {
         // The second pass reuses the checker: finish() leaves it ready for a new file.
         let mut got = findings.iter();
@@ -127,20 +128,21 @@ pub fn document(bytes: &[u8]) {
 const EVERY_SIZE_UP_TO: usize = 80;
 
 /// `push_fast` gives `findings` for `file` in chunks of every size (and the input's own
-/// chunks, and the whole file at once); in odd sizes, every other chunk goes through
-/// `push`, since the two may be mixed.
+/// chunks, and the whole file at once); when the first chunk's size is odd, every other
+/// chunk goes through `push`, since the two may be mixed.
 fn fast_agrees(ctx: &Ctx, input: &ChunkedInput, findings: &[Finding]) {
     let file = input.data;
-    let input_chunks: Vec<&[u8]> = input.chunks().collect();
-    let mut chunkings = vec![input_chunks, vec![file]];
-    for size in 1..=file.len().min(EVERY_SIZE_UP_TO) {
-        chunkings.push(file.chunks(size).collect());
-    }
-    for chunks in chunkings {
-        let size = chunks.first().map_or(0, |c| c.len());
-        let mut got = Vec::new();
+    // One buffer for every chunking's findings.
+    let mut got = Vec::with_capacity(findings.len());
+    let mut agrees = |chunks: &mut dyn Iterator<Item = &[u8]>| {
+        got.clear();
         let mut checker = DocumentChecker::new();
-        for (i, chunk) in chunks.iter().enumerate() {
+        let (mut size, mut count) = (0, 0);
+        for (i, chunk) in chunks.enumerate() {
+            if i == 0 {
+                size = chunk.len();
+            }
+            count = i + 1;
             if size % 2 == 1 && i % 2 == 1 {
                 checker.push(chunk, |f| got.push(f));
             } else {
@@ -152,9 +154,13 @@ fn fast_agrees(ctx: &Ctx, input: &ChunkedInput, findings: &[Finding]) {
             ctx,
             findings,
             &got[..],
-            "DocumentChecker::push_fast (first chunk {size} bytes, {} chunks) vs check_document",
-            chunks.len()
+            "DocumentChecker::push_fast (first chunk {size} bytes, {count} chunks) vs check_document"
         );
+    };
+    agrees(&mut input.chunks());
+    agrees(&mut std::iter::once(file));
+    for size in 1..=file.len().min(EVERY_SIZE_UP_TO) {
+        agrees(&mut file.chunks(size));
     }
 }
 
