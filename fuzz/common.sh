@@ -26,6 +26,19 @@ targets() {
     sed -n 's/^name = "\(.*\)"$/\1/p' "$root/fuzz/Cargo.toml" | grep -v '^corrected-utf8-fuzz$'
 }
 
+# The largest input libFuzzer makes for target $1: `max_len` in
+# fuzz/options/<target>.options, the file ClusterFuzzLite and OSS-Fuzz read too (see
+# fuzz/README.md for why each bound). Fails, naming the file, if it has none.
+target_max_len() {
+    local file="$root/fuzz/options/$1.options" n
+    n=$(sed -nE 's/^max_len *= *([0-9]+) *$/\1/p' "$file" 2>/dev/null || true)
+    if [[ -z "$n" ]]; then
+        echo "fuzz/options/$1.options: no 'max_len = N' line" >&2
+        return 1
+    fi
+    echo "$n"
+}
+
 ensure_cargo_fuzz() {
     if ! cargo "+$FUZZ_TOOLCHAIN" fuzz --version >/dev/null 2>&1; then
         rustup toolchain install "$FUZZ_TOOLCHAIN" --profile minimal
