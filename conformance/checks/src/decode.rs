@@ -183,12 +183,21 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         "{name}: lossy decode has extra code points"
     );
     match first_stop {
-        Some(e) => ensure_eq!(
-            ctx,
-            Err(e),
-            strict,
-            "{name}: strict decode = the first span"
-        ),
+        Some(e) => {
+            ensure_eq!(
+                ctx,
+                Err(e),
+                strict,
+                "{name}: strict decode = the first span"
+            );
+            // A reserved span stops it as kind `reserved`, which displays too.
+            ensure!(
+                ctx,
+                display_len(&e) > 0,
+                e,
+                "{name}: the first span displays"
+            );
+        }
         None => {
             ensure!(
                 ctx,

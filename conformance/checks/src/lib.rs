@@ -22,6 +22,7 @@
 //! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
 //! | [`fast::fast_validate`], [`fast::fast_decode`] | the fast paths agree with the reference, every implementation, every misalignment |
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
+//! | [`encoding`] | the run-time handles (`Encoding`, `Decoder`) agree with each encoding's module |
 //!
 //! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
 //! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
@@ -41,6 +42,7 @@ mod decode;
 mod differential_literal;
 mod differential_std;
 mod document;
+mod encoding;
 mod fail;
 pub mod fast;
 pub mod generate;
@@ -54,6 +56,7 @@ pub use decode::decode;
 pub use differential_literal::differential_literal;
 pub use differential_std::differential_std;
 pub use document::document;
+pub use encoding::encoding;
 pub use input::{ChunkedInput, Chunks, CodePoints};
 pub use roundtrip::roundtrip;
 pub use streaming::streaming;
@@ -80,7 +83,7 @@ impl Debug for Target {
 }
 
 /// Every target, in the order the nightly job and the corpus replay run them.
-pub const TARGETS: [Target; 11] = [
+pub const TARGETS: [Target; 12] = [
     Target {
         name: "decode",
         check: decode,
@@ -124,6 +127,10 @@ pub const TARGETS: [Target; 11] = [
     Target {
         name: "utf_inf8_streaming",
         check: utf_inf8_streaming,
+    },
+    Target {
+        name: "encoding",
+        check: encoding,
     },
 ];
 

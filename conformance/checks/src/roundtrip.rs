@@ -4,7 +4,7 @@
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use super::input::CodePoints;
-use corrected_utf8::{corrected, EncodeError, Encoding, ErrorKind, Event, Located};
+use corrected_utf8::{corrected, utf8, EncodeError, Encoding, ErrorKind, Event, Located};
 
 /// SPEC §2.2: the code points of each Corrected UTF-8 sequence length.
 const CORRECTED_ROWS: [(u32, u32, usize); 7] = [
@@ -71,7 +71,12 @@ fn spec_successor(encoding: Encoding, cp: u32) -> Option<u32> {
 /// * for each code point and the next encodable one, and for each pair of neighbours in
 ///   the list, the encodings compare byte-wise as the code points do;
 /// * `encode` of the list is the concatenation, or fails at the first bad code point,
-///   and `decode` of an encoded list gives the list back.
+///   and `decode` of an encoded list gives the list back;
+/// * the exported tables agree: a code point is in a row of `corrected::TABLE` (by
+///   `first_codepoint()..=last_codepoint()`) or of `utf8::TABLE` (`Row::of`) exactly
+///   when it encodes, that row has its encoding's length, `corrected::row_of_sequence`
+///   finds it from the raw value, and each byte of a UTF-8 encoding is in the row's
+///   range for it.
 pub fn roundtrip(bytes: &[u8]) {
     let ctx = Ctx::new("roundtrip", bytes);
     let CodePoints(cps) = CodePoints::from_bytes(bytes);
@@ -104,6 +109,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             encoded.map(<[u8]>::len),
             "{name}: encode_into(U+{cp:04X}): length or error"
         );
+        table_agrees(ctx, codec.encoding, cp, encoded.ok());
         let Ok(enc) = encoded else {
             let err = expected.unwrap_err();
             ensure!(
@@ -196,6 +202,52 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
         (codec.decode)(&concat),
         "{name}: decode(encode(list))"
     );
+}
+
+/// The exported table row of `cp` matches its encoding (`None`: it has none).
+fn table_agrees(ctx: &Ctx<'_>, encoding: Encoding, cp: u32, encoded: Option<&[u8]>) {
+    let name = encoding.name();
+    match encoding {
+        Encoding::CorrectedUtf8 => {
+            let row = corrected::TABLE
+                .iter()
+                .find(|r| (r.first_codepoint()..=r.last_codepoint()).contains(&cp));
+            ensure_eq!(
+                ctx,
+                encoded.map(<[u8]>::len),
+                row.map(|r| usize::from(r.len)),
+                "{name}: the TABLE row of U+{cp:04X}: its length"
+            );
+            if let Some(row) = row {
+                ensure_eq!(
+                    ctx,
+                    Some(row),
+                    corrected::row_of_sequence(row.len, cp - row.offset),
+                    "{name}: row_of_sequence of U+{cp:04X}'s raw value"
+                );
+            }
+        }
+        _ => {
+            let row = utf8::Row::of(cp);
+            ensure_eq!(
+                ctx,
+                encoded.map(<[u8]>::len),
+                row.map(utf8::Row::len),
+                "{name}: Row::of(U+{cp:04X}): its length"
+            );
+            if let (Some(row), Some(bytes)) = (row, encoded) {
+                ensure!(
+                    ctx,
+                    bytes
+                        .iter()
+                        .zip(row.bytes)
+                        .all(|(b, (lo, hi))| (lo..=hi).contains(&b)),
+                    (super::fail::hex(bytes), row),
+                    "{name}: each byte of encode(U+{cp:04X}) in its Table 3-7 range"
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -117,8 +117,14 @@ fn corpus_utf_inf8_streaming() {
     replay_target("utf_inf8_streaming");
 }
 
-/// Each target has a corpus test above, a libFuzzer target and an AFL target, and each
-/// libFuzzer target is one of `TARGETS` (so that its corpus is replayed here).
+#[test]
+fn corpus_encoding() {
+    replay_target("encoding");
+}
+
+/// Each target has a corpus test above, a libFuzzer target, an AFL target and an options
+/// file (its `max_len`), and each libFuzzer target is one of `TARGETS` (so that its
+/// corpus is replayed here).
 #[test]
 fn every_target_is_wired_up() {
     let this = include_str!("corpus_replay.rs");
@@ -150,6 +156,18 @@ fn every_target_is_wired_up() {
         ] {
             assert!(file.is_file(), "{} is missing", file.display());
         }
+        // Its input bound, read by every fuzzing script and by ClusterFuzzLite/OSS-Fuzz.
+        let options = fuzz.join("options").join(format!("{}.options", t.name));
+        let text =
+            fs::read_to_string(&options).unwrap_or_else(|e| panic!("{}: {e}", options.display()));
+        assert!(
+            text.lines().any(|l| l == "[libfuzzer]")
+                && text.lines().any(|l| l
+                    .strip_prefix("max_len = ")
+                    .is_some_and(|n| n.parse::<usize>().is_ok_and(|n| n > 0))),
+            "{} has no `[libfuzzer]` section with `max_len = N`",
+            options.display()
+        );
     }
 }
 
