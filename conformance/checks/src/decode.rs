@@ -3,6 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
+use corrected_utf8::corrected::fast;
 use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
@@ -16,11 +17,41 @@ use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, V
 /// * lossy decode is the events with U+FFFD for each span (either class), strict decode
 ///   is the code points or the first span (a reserved one as kind `reserved`), validate
 ///   is `Ok` or the same first span, and validity is `invalid` with an error span,
-///   else `reserved` with a reserved span, else `valid`.
+///   else `reserved` with a reserved span, else `valid`;
+/// * Corrected UTF-8's fast decoders, as `fast::decode_to_vec` and
+///   `fast::decode_to_utf32` pick them, give the strict decode.
 pub fn decode(bytes: &[u8]) {
     let ctx = Ctx::new("decode", bytes);
     for codec in BOTH {
         check(&ctx, codec, bytes);
+    }
+}
+
+/// The fast decoders as the API picks them (`InstructionSet::detect()`) give the strict
+/// decode. (The `fast_*` targets force every instruction set; this is the entry points
+/// an application calls.)
+fn fast_decoders_agree(ctx: &Ctx<'_>, bytes: &[u8], strict: &Result<Vec<u32>, DecodeError>) {
+    ensure_eq!(
+        ctx,
+        strict,
+        &fast::decode_to_vec(bytes),
+        "fast::decode_to_vec vs strict decode"
+    );
+    let mut out = vec![0; fast::utf32_len(bytes)];
+    let written = fast::decode_to_utf32(bytes, &mut out);
+    ensure_eq!(
+        ctx,
+        strict.as_ref().map(Vec::len).map_err(|e| *e),
+        written,
+        "fast::decode_to_utf32 vs strict decode"
+    );
+    if let (Ok(cps), Ok(n)) = (strict, written) {
+        ensure_eq!(
+            ctx,
+            &cps[..],
+            &out[..n],
+            "fast::decode_to_utf32's code points"
+        );
     }
 }
 
@@ -220,6 +251,9 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         validate,
         "{name}: validate = the first span"
     );
+    if codec.encoding == Encoding::CorrectedUtf8 {
+        fast_decoders_agree(ctx, bytes, &strict);
+    }
     ensure_eq!(
         ctx,
         validity,

@@ -76,7 +76,9 @@ fn spec_successor(encoding: Encoding, cp: u32) -> Option<u32> {
 ///   `first_codepoint()..=last_codepoint()`) or of `utf8::TABLE` (`Row::of`) exactly
 ///   when it encodes, that row has its encoding's length, `corrected::row_of_sequence`
 ///   finds it from the raw value, and each byte of a UTF-8 encoding is in the row's
-///   range for it.
+///   range for it;
+/// * Corrected UTF-8's fast encoder, as `fast::encode_from_utf32` picks it, gives the
+///   same bytes, or the same first error after the encodings before it.
 pub fn roundtrip(bytes: &[u8]) {
     let ctx = Ctx::new("roundtrip", bytes);
     let CodePoints(cps) = CodePoints::from_bytes(bytes);
@@ -91,6 +93,8 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
     let mut prev: Option<(u32, [u8; corrected::MAX_LEN], usize)> = None;
     let mut concat = Vec::new();
     let mut first_error = None;
+    // How many bytes of `concat` the code points before the first error make.
+    let mut before_error = None;
     for &cp in cps {
         let expected = spec_encoded_len(codec.encoding, cp).map_err(|kind| EncodeError {
             kind,
@@ -118,6 +122,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
                 err,
                 "{name}: an encode error displays"
             );
+            before_error.get_or_insert(concat.len());
             first_error.get_or_insert(err);
             prev = None;
             continue;
@@ -190,6 +195,23 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             whole.as_ref(),
             "{name}: encode(list) = concatenation"
         ),
+    }
+    if codec.encoding == Encoding::CorrectedUtf8 {
+        // The fast encoder as the API picks it (the `fast_decode` target forces each).
+        let mut fast_out = Vec::new();
+        let fast = corrected::fast::encode_from_utf32(cps, &mut fast_out);
+        ensure_eq!(
+            ctx,
+            first_error.map_or(Ok(()), Err),
+            fast,
+            "{name}: fast::encode_from_utf32(list): Ok or the first bad one"
+        );
+        ensure_eq!(
+            ctx,
+            &concat[..before_error.unwrap_or(concat.len())],
+            &fast_out[..],
+            "{name}: fast::encode_from_utf32(list) wrote the encodings up to the first bad one"
+        );
     }
     let good: Vec<u32> = cps
         .iter()
