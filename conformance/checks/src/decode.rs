@@ -3,7 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
-use corrected_utf8::corrected::fast;
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
@@ -19,7 +19,9 @@ use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, V
 ///   is `Ok` or the same first span, and validity is `invalid` with an error span,
 ///   else `reserved` with a reserved span, else `valid`;
 /// * Corrected UTF-8's fast decoders, as `fast::decode_to_vec` and
-///   `fast::decode_to_utf32` pick them, give the strict decode.
+///   `fast::decode_to_utf32` pick them, give the strict decode, and
+///   `fast::validate_with` gives its result with every instruction set, those the CPU
+///   lacks (which fall back to the portable one) included.
 pub fn decode(bytes: &[u8]) {
     let ctx = Ctx::new("decode", bytes);
     for codec in BOTH {
@@ -51,6 +53,18 @@ fn fast_decoders_agree(ctx: &Ctx<'_>, bytes: &[u8], strict: &Result<Vec<u32>, De
             &cps[..],
             &out[..n],
             "fast::decode_to_utf32's code points"
+        );
+    }
+    // Every instruction set by name, those this CPU lacks included: they fall back to
+    // the portable one.
+    let validate = strict.as_ref().map(|_| ()).map_err(|e| *e);
+    for imp in InstructionSet::ALL {
+        ensure_eq!(
+            ctx,
+            validate,
+            fast::validate_with(imp, bytes),
+            "fast::validate_with({}) vs strict decode",
+            imp.name()
         );
     }
 }

@@ -162,8 +162,8 @@ pub fn utf_inf8_roundtrip(bytes: &[u8]) {
 /// [`BigCodePoint`]'s text and conversions on `cp`, whose digits are `hex`: it displays
 /// (and debugs) as `U+` and at least 4 digits, parses back from that, from its bare
 /// digits and from `u+` and lowercase; a stray character is a parse error that
-/// displays; `hex_digits()` counts its digits; and a value that fits 64 bits comes
-/// back through `From<u64>`.
+/// displays; `hex_digits()` counts its digits and `from_digits()` takes them back (but
+/// not a digit of 16); and a value that fits 64 bits comes back through `From<u64>`.
 fn big_code_point_api(ctx: &Ctx<'_>, cp: &BigCodePoint, hex: &str) {
     let shown = cp.to_string();
     let padded = format!("U+{hex:0>4}");
@@ -192,6 +192,20 @@ fn big_code_point_api(ctx: &Ctx<'_>, cp: &BigCodePoint, hex: &str) {
         cp.digits().len(),
         cp.hex_digits(),
         "hex_digits() of {cp}"
+    );
+    let mut digits = cp.digits().to_vec();
+    ensure_eq!(
+        ctx,
+        Some(cp),
+        BigCodePoint::from_digits(&digits).as_ref(),
+        "from_digits(digits()) of {cp}"
+    );
+    digits.push(16);
+    ensure_eq!(
+        ctx,
+        None,
+        BigCodePoint::from_digits(&digits),
+        "from_digits with a digit of 16"
     );
     if let Some(v) = cp.to_u128().and_then(|v| u64::try_from(v).ok()) {
         ensure_eq!(
