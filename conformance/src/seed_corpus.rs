@@ -60,8 +60,9 @@ impl Seeds {
     }
 
     /// A UTF-∞-8 vector file: decode inputs for the differential and streaming targets
-    /// (at the default limit, whose byte is 0xFF, and at a 13-byte limit), code points
-    /// for the round trip (as `checks::utf_inf8` records, up to 256 digits).
+    /// (at the default limit, whose byte is 0xFF, and at a 13-byte limit; for streaming
+    /// also byte by byte), code points for the round trip (as `checks::utf_inf8`
+    /// records, up to 256 digits).
     fn add_utf_inf8(&mut self, file: &Value) {
         let tests = file["testGroups"]
             .as_array()
@@ -78,6 +79,10 @@ impl Seeds {
                     let chunked = ChunkedInput::to_bytes(&[1, 0, 3], &bytes);
                     self.add("utf_inf8_streaming", [&[limit][..], &chunked].concat());
                 }
+                // Byte by byte (the first 31 bytes) under the 13-byte limit: a chunk ends
+                // inside every code over the limit, past the limit.
+                let bytewise = ChunkedInput::to_bytes(&[1; 31], &bytes);
+                self.add("utf_inf8_streaming", [&[12][..], &bytewise].concat());
                 // The handles, UTF-∞-8 (encoding byte 2).
                 let chunked = ChunkedInput::to_bytes(&[1, 0, 3], &bytes);
                 self.add("encoding", [&[2][..], &chunked].concat());
