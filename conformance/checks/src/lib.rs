@@ -24,9 +24,10 @@
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
 //! | [`encoding`] | the run-time handles (`Encoding`, `Decoder`) agree with each encoding's module |
 //!
-//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
-//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
-//! the nightly script pick it up from there.
+//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], a
+//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`, its input bound in
+//! `fuzz/options/<target>.options` and a mutation in `fuzz/teeth.sh`; the corpus replay
+//! and the nightly script pick it up from there.
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.
