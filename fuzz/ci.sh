@@ -39,7 +39,7 @@ cargo afl config --build >/dev/null 2>&1 || true
 step "build every libFuzzer target (ASan)"
 fuzz build
 
-step "smoke: ${seconds}s per target from corpus/, with the dictionary and its max_len, $(nproc) at a time"
+step "smoke: ${seconds}s per target from corpus/, with the dictionary and its max_len, $(nproc) at a time; then its corpus/regressions files"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mapfile -t list < <(targets)
@@ -50,6 +50,11 @@ smoke() { # smoke <target>: writes its log and exit status under $work
     "$root/fuzz/target/x86_64-unknown-linux-gnu/release/$t" "$work/new/$t" "$root/corpus/$t" \
         -max_total_time="$seconds" -dict="$root/fuzz/fuzz.dict" -max_len="$(target_max_len "$t")" \
         -artifact_prefix="$work/artifacts/$t/" >"$work/$t.log" 2>&1 || rc=$?
+    # Its regressions too, under ASan (cargo test replays them without it).
+    if ((rc == 0)) && compgen -G "$root/corpus/regressions/$t-*" >/dev/null; then
+        "$root/fuzz/target/x86_64-unknown-linux-gnu/release/$t" -runs=0 \
+            "$root/corpus/regressions/$t"-* >>"$work/$t.log" 2>&1 || rc=$?
+    fi
     echo "$rc" >"$work/$t.rc"
 }
 running=0
@@ -97,7 +102,7 @@ check_out() { # check_out <dir>
             [[ -s "$1/$f" ]] || { echo "$1/$f is missing" >&2; exit 1; }
         done
     done
-    echo "$1: $(ls "$1" | wc -l) files, every target's binary, seed corpus, dictionary and options"
+    echo "$1: $(find "$1" -maxdepth 1 -type f | wc -l) files, every target's binary, seed corpus, dictionary and options"
 }
 
 step "ClusterFuzzLite build.sh outside Docker"
