@@ -73,8 +73,5 @@ others=("${bins[@]:1}")
     -show-line-counts-or-regions "${sources[@]}" >"$out/all-lines.txt"
 
 # The machine, since the instruction-set files are only measured where they run.
-cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
-isa=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' |
-    grep -xE 'sse2|avx2|bmi2|avx512f|avx512bw|avx512cd|avx512vl|avx512vbmi|avx512vbmi2' | tr '\n' ' ')
-machine="Measured $(date -u +%Y-%m-%d) at commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?') on $cpu ($(uname -m), $(nproc) cores; flags: $isa). The fast targets run every instruction set this CPU has (portable, SSE2, AVX2 and, with all of its features, AVX-512) through the \`*_with\` functions, so each x86 file is measured on this machine; \`aarch64.rs\` is not built here."
-python3 "$root/fuzz/coverage_report.py" "$out" "$root/codec/src" "$machine" "${list[@]}"
+measured="Measured $(date -u +%Y-%m-%d) at commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?') on $(machine), $(nproc) cores. The fast targets run every instruction set this CPU has (portable, SSE2, AVX2 and, with all of its features, AVX-512) through the \`*_with\` functions, so each x86 file is measured on this machine; \`aarch64.rs\` is not built here."
+python3 "$root/fuzz/coverage_report.py" "$out" "$root/codec/src" "$measured" "${list[@]}"

@@ -71,4 +71,4 @@ echo "| target | max_len | config | exec/s | per CPU-s | cov | ft | load |"
 echo "|---|---:|---|---:|---:|---:|---:|---:|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "${seconds} s per run, one process, seed 1, from corpus/; $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
+echo "${seconds} s per run, one process, seed 1, from corpus/; $(machine), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
