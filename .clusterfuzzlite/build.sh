@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds every libFuzzer target into $OUT with its seed corpus, for ClusterFuzzLite /
-# OSS-Fuzz (run as $SRC/build.sh inside their image) or by hand outside Docker:
+# Builds every libFuzzer target into $OUT with its seed corpus, dictionary and options
+# (max_len), for ClusterFuzzLite / OSS-Fuzz (run as $SRC/build.sh inside their image;
+# OSS-Fuzz's own build.sh, fuzz/oss-fuzz/build.sh, calls this one) or by hand outside
+# Docker:
 #
 #   OUT=/tmp/out .clusterfuzzlite/build.sh      (from the checkout)
 #
@@ -59,6 +61,8 @@ PY
 for target in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^corrected-utf8-fuzz$'); do
     cp "$release/$target" "$OUT/"
     cp fuzz/fuzz.dict "$OUT/$target.dict"
+    # [libfuzzer] max_len: the bound every fuzzing script uses (fuzz/README.md).
+    cp "fuzz/options/$target.options" "$OUT/$target.options"
     if compgen -G "corpus/$target/*" >/dev/null; then
         zip_dir "$PWD/corpus/$target" "$OUT/${target}_seed_corpus.zip"
     fi

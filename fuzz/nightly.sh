@@ -8,13 +8,15 @@
 #   FUZZ_SECONDS    seconds per target (default 600)
 #   FUZZ_JOBS       parallel fuzzing processes (-fork; default: nproc)
 #   FUZZ_SANITIZER  address (default), none, memory, ...
-#   FUZZ_MAX_LEN    largest input libFuzzer makes (default: libFuzzer's own, 4096)
+#   FUZZ_MAX_LEN    largest input libFuzzer makes, for every target (default: each
+#                   target's own, fuzz/options/<target>.options)
 #   FUZZ_OUT        where logs, crashes and the summary go (default fuzz/nightly-out)
 #   FUZZ_TOOLCHAIN  the nightly toolchain to use (default nightly)
 #   FUZZ_NO_MERGE=1 leave corpus/ untouched
 #
-# Writes $FUZZ_OUT/summary.md and summary.json (execs, exec/s, coverage, corpus size,
-# crashes with a reproduction command per target). Exits 1 if any target crashed.
+# Writes $FUZZ_OUT/summary.md and summary.json (execs, exec/s, coverage and features at
+# the start and the end, corpus size before and after the merge, crashes with a
+# reproduction command per target). Exits 1 if any target crashed.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -22,11 +24,10 @@ seconds=${FUZZ_SECONDS:-600}
 jobs=${FUZZ_JOBS:-$(nproc)}
 sanitizer=${FUZZ_SANITIZER:-address}
 out=${FUZZ_OUT:-$root/fuzz/nightly-out}
-max_len=()
-[[ -n "${FUZZ_MAX_LEN:-}" ]] && max_len=(-max_len="$FUZZ_MAX_LEN")
 if (($#)); then list=("$@"); else mapfile -t list < <(targets); fi
 
 ensure_cargo_fuzz
+started=$(date -u +%Y-%m-%dT%H:%MZ)
 rm -rf "$out"
 mkdir -p "$out/logs"
 fuzz build -s "$sanitizer"
@@ -41,16 +42,21 @@ for t in "${list[@]}"; do
     log="$out/logs/$t.log"
     mkdir -p "$corpus" "$new" "$artifacts"
     before=$(find "$corpus" -type f | wc -l)
-    echo "== $t: ${seconds}s on $jobs job(s), $before corpus files"
+    max_len=${FUZZ_MAX_LEN:-$(target_max_len "$t")}
+    echo "== $t: ${seconds}s on $jobs job(s), $before corpus files, max_len $max_len"
 
     # New inputs go to $new (the first directory); corpus/ is only read. Crashes do
     # not stop the run (-ignore_crashes): each is saved under $artifacts.
     fuzz run -s "$sanitizer" "$t" "$new" "$corpus" -- \
         -fork="$jobs" -ignore_crashes=1 -max_total_time="$seconds" \
-        -artifact_prefix="$artifacts/" -dict="$root/fuzz/fuzz.dict" "${max_len[@]}" \
+        -artifact_prefix="$artifacts/" -dict="$root/fuzz/fuzz.dict" -max_len="$max_len" \
         >"$log" 2>&1 || true
 
-    # The last status line: "#EXECS: cov: C ft: F corp: N exec/s E oom/timeout/crash: ..."
+    # The status lines of -fork: "#EXECS: cov: C ft: F corp: N exec/s E oom/timeout/crash:
+    # ... time: Ts ..."; the first is the committed corpus, the last the end.
+    first=$(grep -E '^#[0-9]+: cov: ' "$log" | head -1 || true)
+    cov0=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$first")
+    ft0=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$first")
     status=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1 || true)
     execs=$(sed -nE 's/^#([0-9]+):.*/\1/p' <<<"$status")
     cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$status")
@@ -76,25 +82,25 @@ for t in "${list[@]}"; do
         crash_md+="<br>\`$repro\`"
     done
     joined=$(IFS=,; echo "${crash_json[*]:-}")
-    json_rows+=("{\"target\": \"$t\", \"seconds\": ${elapsed:-0}, \"execs\": ${execs:-0}, \"exec_per_sec\": ${rate:-0}, \"cov\": ${cov:-0}, \"ft\": ${ft:-0}, \"corpus_before\": $before, \"corpus_after\": $after, \"crashes\": [${joined}]}")
-    md_rows+=("| $t | ${elapsed:-?} | ${execs:-?} | ${rate:-?} | ${cov:-?} | ${ft:-?} | $before → $after | ${#crashes[@]}${crash_md} |")
-    echo "   execs ${execs:-?}, exec/s ${rate:-?}, cov ${cov:-?}, ft ${ft:-?}, corpus $before → $after, crashes ${#crashes[@]}"
+    json_rows+=("{\"target\": \"$t\", \"max_len\": $max_len, \"seconds\": ${elapsed:-0}, \"execs\": ${execs:-0}, \"exec_per_sec\": ${rate:-0}, \"cov_start\": ${cov0:-0}, \"cov\": ${cov:-0}, \"ft_start\": ${ft0:-0}, \"ft\": ${ft:-0}, \"corpus_before\": $before, \"corpus_after\": $after, \"crashes\": [${joined}]}")
+    md_rows+=("| $t | $max_len | ${elapsed:-?} | ${execs:-?} | ${rate:-?} | ${cov0:-?} → ${cov:-?} | ${ft0:-?} → ${ft:-?} | $before → $after | ${#crashes[@]}${crash_md} |")
+    echo "   execs ${execs:-?}, exec/s ${rate:-?}, cov ${cov0:-?} → ${cov:-?}, ft ${ft0:-?} → ${ft:-?}, corpus $before → $after, crashes ${#crashes[@]}"
 done
 
 {
     echo "# Nightly fuzzing, $(date -u +%Y-%m-%dT%H:%MZ)"
     echo
-    echo "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), ${seconds}s per target, $jobs job(s), sanitizer $sanitizer, $(nproc) core(s)"
+    echo "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), ${seconds}s per target, $jobs job(s), sanitizer $sanitizer, $(nproc) core(s); started $started, took ${SECONDS}s in all (build and merges included); load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
     echo
-    echo "| target | s | execs | exec/s | cov | ft | corpus | crashes |"
-    echo "|---|---:|---:|---:|---:|---:|---|---|"
+    echo "| target | max_len | s | execs | exec/s | cov | ft | corpus files | crashes |"
+    echo "|---|---:|---:|---:|---:|---|---|---|---|"
     printf '%s\n' "${md_rows[@]}"
     echo
     echo "A crash becomes a regression: copy it to corpus/regressions/<target>-<what-it-shows>"
     echo "and add a line to \`regressions!\` in conformance/checks/tests/corpus_replay.rs."
 } >"$out/summary.md"
 {
-    echo "{\"commit\": \"$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)\", \"seconds_per_target\": $seconds, \"jobs\": $jobs, \"sanitizer\": \"$sanitizer\", \"targets\": ["
+    echo "{\"commit\": \"$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)\", \"started\": \"$started\", \"total_seconds\": $SECONDS, \"seconds_per_target\": $seconds, \"jobs\": $jobs, \"sanitizer\": \"$sanitizer\", \"targets\": ["
     (IFS=$'\n'; echo "${json_rows[*]}" | sed '$!s/$/,/')
     echo "]}"
 } >"$out/summary.json"

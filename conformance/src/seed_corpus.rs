@@ -2,8 +2,9 @@
 //!
 //! Every vector's input becomes a file in the directory of each target it suits, in that
 //! target's layout: decode and document inputs as raw bytes (and as one-chunk
-//! [`ChunkedInput`]s for `streaming` and `document`, plus a 1-2-3-byte chunking; behind
-//! a misalignment byte for the fast paths, with long runs of valid text too), the
+//! [`ChunkedInput`]s for `streaming` and `document`, plus a 1-2-3-byte chunking, also
+//! behind an encoding byte for `encoding`; behind a misalignment byte for the fast
+//! paths, with long runs of valid text too), the
 //! code points of each encode file as [`CodePoints`] (one file per code point, and all of
 //! them in one). File names are a hash of the content, so seeding twice adds nothing.
 //! `fuzz/seed-corpus.sh` then merges and minimizes the result into `corpus/` with
@@ -49,11 +50,19 @@ impl Seeds {
                 self.add(target, ChunkedInput::to_bytes(&[1, 2, 3], bytes));
             }
         }
+        // The handles: an encoding byte (Corrected UTF-8, UTF-8), then a chunked input.
+        for encoding in [0, 1] {
+            self.add(
+                "encoding",
+                [&[encoding][..], &ChunkedInput::to_bytes(&[1, 2, 3], bytes)].concat(),
+            );
+        }
     }
 
     /// A UTF-∞-8 vector file: decode inputs for the differential and streaming targets
-    /// (at the default limit, whose byte is 0xFF, and at a 13-byte limit), code points
-    /// for the round trip (as `checks::utf_inf8` records, up to 256 digits).
+    /// (at the default limit, whose byte is 0xFF, and at a 13-byte limit; for streaming
+    /// also byte by byte), code points for the round trip (as `checks::utf_inf8`
+    /// records, up to 256 digits).
     fn add_utf_inf8(&mut self, file: &Value) {
         let tests = file["testGroups"]
             .as_array()
@@ -70,6 +79,13 @@ impl Seeds {
                     let chunked = ChunkedInput::to_bytes(&[1, 0, 3], &bytes);
                     self.add("utf_inf8_streaming", [&[limit][..], &chunked].concat());
                 }
+                // Byte by byte (the first 31 bytes) under the 13-byte limit: a chunk ends
+                // inside every code over the limit, past the limit.
+                let bytewise = ChunkedInput::to_bytes(&[1; 31], &bytes);
+                self.add("utf_inf8_streaming", [&[12][..], &bytewise].concat());
+                // The handles, UTF-∞-8 (encoding byte 2).
+                let chunked = ChunkedInput::to_bytes(&[1, 0, 3], &bytes);
+                self.add("encoding", [&[2][..], &chunked].concat());
             }
             let digits = test["codepoint"]
                 .as_str()
@@ -152,9 +168,16 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
         }
     }
     for len in [64, 300, 1100] {
-        let Some(text) = long_text.get(..len) else {
+        if long_text.len() < len {
             break;
-        };
+        }
+        // Cut at a sequence boundary, so that the text stays valid: the fast decoders
+        // only run on valid input.
+        let len = (1..=len)
+            .rev()
+            .find(|&k| k == long_text.len() || !(0x80..=0xBF).contains(&long_text[k]))
+            .unwrap_or(len);
+        let text = &long_text[..len];
         for (shift, bad_at) in [
             (0u8, None),
             (7, None),

@@ -2,7 +2,7 @@
 //! each check is written once and run over both.
 
 use corrected_utf8::{
-    corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events, Validity,
+    corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events, Located, Validity,
 };
 
 /// One encoding of the reference codec.
@@ -27,6 +27,18 @@ impl Codec {
         self.encoding.name()
     }
 
+    /// The encoding's own streaming decoder (its `u32` one, not the `Decoder` handle),
+    /// counting offsets from `base`.
+    pub fn stream_decoder(&self, base: u64) -> StreamDecoder {
+        // `default()` is `new()`: both are the API.
+        match self.encoding {
+            Encoding::CorrectedUtf8 => {
+                StreamDecoder::Corrected(corrected::StreamDecoder::default().starting_at(base))
+            }
+            _ => StreamDecoder::Utf8(utf8::StreamDecoder::new().starting_at(base)),
+        }
+    }
+
     /// Encodes one code point into `buf`, returning the bytes.
     pub fn encode_one<'b>(
         &self,
@@ -35,6 +47,43 @@ impl Codec {
     ) -> Result<&'b [u8], EncodeError> {
         let n = (self.encode_into)(cp, buf)?;
         Ok(&buf[..n])
+    }
+}
+
+/// The `u32` streaming decoder of either encoding.
+#[derive(Clone)]
+pub(crate) enum StreamDecoder {
+    Corrected(corrected::StreamDecoder),
+    Utf8(utf8::StreamDecoder),
+}
+
+impl StreamDecoder {
+    pub fn push<F: FnMut(Located)>(&mut self, chunk: &[u8], sink: F) {
+        match self {
+            StreamDecoder::Corrected(d) => d.push(chunk, sink),
+            StreamDecoder::Utf8(d) => d.push(chunk, sink),
+        }
+    }
+
+    pub fn finish<F: FnMut(Located)>(&mut self, sink: F) {
+        match self {
+            StreamDecoder::Corrected(d) => d.finish(sink),
+            StreamDecoder::Utf8(d) => d.finish(sink),
+        }
+    }
+
+    pub fn offset(&self) -> u64 {
+        match self {
+            StreamDecoder::Corrected(d) => d.offset(),
+            StreamDecoder::Utf8(d) => d.offset(),
+        }
+    }
+
+    pub fn pending_len(&self) -> usize {
+        match self {
+            StreamDecoder::Corrected(d) => d.pending_len(),
+            StreamDecoder::Utf8(d) => d.pending_len(),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
+use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
@@ -16,11 +17,55 @@ use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, V
 /// * lossy decode is the events with U+FFFD for each span (either class), strict decode
 ///   is the code points or the first span (a reserved one as kind `reserved`), validate
 ///   is `Ok` or the same first span, and validity is `invalid` with an error span,
-///   else `reserved` with a reserved span, else `valid`.
+///   else `reserved` with a reserved span, else `valid`;
+/// * Corrected UTF-8's fast decoders, as `fast::decode_to_vec` and
+///   `fast::decode_to_utf32` pick them, give the strict decode, and
+///   `fast::validate_with` gives its result with every instruction set, those the CPU
+///   lacks (which fall back to the portable one) included.
 pub fn decode(bytes: &[u8]) {
     let ctx = Ctx::new("decode", bytes);
     for codec in BOTH {
         check(&ctx, codec, bytes);
+    }
+}
+
+/// The fast decoders as the API picks them (`InstructionSet::detect()`) give the strict
+/// decode. (The `fast_*` targets force every instruction set; this is the entry points
+/// an application calls.)
+fn fast_decoders_agree(ctx: &Ctx<'_>, bytes: &[u8], strict: &Result<Vec<u32>, DecodeError>) {
+    ensure_eq!(
+        ctx,
+        strict,
+        &fast::decode_to_vec(bytes),
+        "fast::decode_to_vec vs strict decode"
+    );
+    let mut out = vec![0; fast::utf32_len(bytes)];
+    let written = fast::decode_to_utf32(bytes, &mut out);
+    ensure_eq!(
+        ctx,
+        strict.as_ref().map(Vec::len).map_err(|e| *e),
+        written,
+        "fast::decode_to_utf32 vs strict decode"
+    );
+    if let (Ok(cps), Ok(n)) = (strict, written) {
+        ensure_eq!(
+            ctx,
+            &cps[..],
+            &out[..n],
+            "fast::decode_to_utf32's code points"
+        );
+    }
+    // Every instruction set by name, those this CPU lacks included: they fall back to
+    // the portable one.
+    let validate = strict.as_ref().map(|_| ()).map_err(|e| *e);
+    for imp in InstructionSet::ALL {
+        ensure_eq!(
+            ctx,
+            validate,
+            fast::validate_with(imp, bytes),
+            "fast::validate_with({}) vs strict decode",
+            imp.name()
+        );
     }
 }
 
@@ -35,6 +80,8 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
     let mut first_stop: Option<DecodeError> = None;
     let mut validity = Validity::Valid;
     let mut buf = [0; corrected::MAX_LEN];
+    // The error kinds whose display has been checked.
+    let mut shown = 0u64;
 
     let mut events = (codec.events)(bytes);
     let mut pos = 0u64;
@@ -121,12 +168,17 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     ErrorKind::from_name(e.kind.as_str()),
                     "{name}: ErrorKind::from_name(as_str())"
                 );
-                ensure!(
-                    ctx,
-                    display_len(&e) > 0 && display_len(&located.event) > 0,
-                    e,
-                    "{name}: an error span displays"
-                );
+                // Displaying is checked once per kind and input: it costs more than
+                // the rest of the checks together.
+                if shown & 1 << (e.kind as u32 % 64) == 0 {
+                    shown |= 1 << (e.kind as u32 % 64);
+                    ensure!(
+                        ctx,
+                        display_len(&e) > 0 && display_len(&located.event) > 0,
+                        e,
+                        "{name}: an error span displays"
+                    );
+                }
                 first_stop.get_or_insert(e);
                 validity = Validity::Invalid;
             }
@@ -150,12 +202,14 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     lossy_left.next(),
                     "{name}: lossy decode at byte {pos}"
                 );
-                ensure!(
-                    ctx,
-                    display_len(&located.event) > 0,
-                    r,
-                    "{name}: a reserved span displays"
-                );
+                if first_stop.is_none() {
+                    ensure!(
+                        ctx,
+                        display_len(&located.event) > 0,
+                        r,
+                        "{name}: a reserved span displays"
+                    );
+                }
                 first_stop.get_or_insert(DecodeError {
                     kind: ErrorKind::Reserved,
                     offset: r.offset,
@@ -183,12 +237,21 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         "{name}: lossy decode has extra code points"
     );
     match first_stop {
-        Some(e) => ensure_eq!(
-            ctx,
-            Err(e),
-            strict,
-            "{name}: strict decode = the first span"
-        ),
+        Some(e) => {
+            ensure_eq!(
+                ctx,
+                Err(e),
+                strict,
+                "{name}: strict decode = the first span"
+            );
+            // A reserved span stops it as kind `reserved`, which displays too.
+            ensure!(
+                ctx,
+                display_len(&e) > 0,
+                e,
+                "{name}: the first span displays"
+            );
+        }
         None => {
             ensure!(
                 ctx,
@@ -211,6 +274,9 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         validate,
         "{name}: validate = the first span"
     );
+    if codec.encoding == Encoding::CorrectedUtf8 {
+        fast_decoders_agree(ctx, bytes, &strict);
+    }
     ensure_eq!(
         ctx,
         validity,

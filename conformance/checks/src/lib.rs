@@ -22,12 +22,20 @@
 //! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
 //! | [`fast::fast_validate`], [`fast::fast_decode`], [`fast::fast_transcode`] | the fast paths agree with the reference, every implementation, every misalignment |
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
+//! | [`encoding`] | the run-time handles (`Encoding`, `Decoder`) agree with each encoding's module |
 //!
+<<<<<<< HEAD
 //! A new target (UTF-∞-8, a fast path) is registered in five places besides its function
 //! here: a row in [`TARGETS`], a `[[bin]]` in `fuzz/Cargo.toml`, a one-line file in
 //! `fuzz/fuzz_targets/` and one in `fuzz/afl/src/bin/`, and a `corpus_<target>` test in
 //! `tests/corpus_replay.rs` (`fuzz/README.md`); `every_target_is_wired_up` fails until
 //! all of them exist. The nightly scripts find the targets in `fuzz/Cargo.toml`.
+=======
+//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], a
+//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`, its input bound in
+//! `fuzz/options/<target>.options` and a mutation in `fuzz/teeth.sh`; the corpus replay
+//! and the nightly script pick it up from there.
+>>>>>>> fuzz
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.
@@ -43,6 +51,7 @@ mod decode;
 mod differential_literal;
 mod differential_std;
 mod document;
+mod encoding;
 mod fail;
 pub mod fast;
 pub mod generate;
@@ -56,6 +65,7 @@ pub use decode::decode;
 pub use differential_literal::differential_literal;
 pub use differential_std::differential_std;
 pub use document::document;
+pub use encoding::encoding;
 pub use input::{ChunkedInput, Chunks, CodePoints};
 pub use roundtrip::roundtrip;
 pub use streaming::streaming;
@@ -82,7 +92,7 @@ impl Debug for Target {
 }
 
 /// Every target, in the order the nightly job and the corpus replay run them.
-pub const TARGETS: [Target; 12] = [
+pub const TARGETS: [Target; 13] = [
     Target {
         name: "decode",
         check: decode,
@@ -130,6 +140,10 @@ pub const TARGETS: [Target; 12] = [
     Target {
         name: "utf_inf8_streaming",
         check: utf_inf8_streaming,
+    },
+    Target {
+        name: "encoding",
+        check: encoding,
     },
 ];
 

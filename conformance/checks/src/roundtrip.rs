@@ -4,7 +4,7 @@
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use super::input::CodePoints;
-use corrected_utf8::{corrected, EncodeError, Encoding, ErrorKind, Event, Located};
+use corrected_utf8::{corrected, utf8, EncodeError, Encoding, ErrorKind, Event, Located};
 
 /// SPEC §2.2: the code points of each Corrected UTF-8 sequence length.
 const CORRECTED_ROWS: [(u32, u32, usize); 7] = [
@@ -71,7 +71,14 @@ fn spec_successor(encoding: Encoding, cp: u32) -> Option<u32> {
 /// * for each code point and the next encodable one, and for each pair of neighbours in
 ///   the list, the encodings compare byte-wise as the code points do;
 /// * `encode` of the list is the concatenation, or fails at the first bad code point,
-///   and `decode` of an encoded list gives the list back.
+///   and `decode` of an encoded list gives the list back;
+/// * the exported tables agree: a code point is in a row of `corrected::TABLE` (by
+///   `first_codepoint()..=last_codepoint()`) or of `utf8::TABLE` (`Row::of`) exactly
+///   when it encodes, that row has its encoding's length, `corrected::row_of_sequence`
+///   finds it from the raw value, and each byte of a UTF-8 encoding is in the row's
+///   range for it;
+/// * Corrected UTF-8's fast encoder, as `fast::encode_from_utf32` picks it, gives the
+///   same bytes, or the same first error after the encodings before it.
 pub fn roundtrip(bytes: &[u8]) {
     let ctx = Ctx::new("roundtrip", bytes);
     let CodePoints(cps) = CodePoints::from_bytes(bytes);
@@ -86,6 +93,8 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
     let mut prev: Option<(u32, [u8; corrected::MAX_LEN], usize)> = None;
     let mut concat = Vec::new();
     let mut first_error = None;
+    // How many bytes of `concat` the code points before the first error make.
+    let mut before_error = None;
     for &cp in cps {
         let expected = spec_encoded_len(codec.encoding, cp).map_err(|kind| EncodeError {
             kind,
@@ -104,6 +113,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             encoded.map(<[u8]>::len),
             "{name}: encode_into(U+{cp:04X}): length or error"
         );
+        table_agrees(ctx, codec.encoding, cp, encoded.ok());
         let Ok(enc) = encoded else {
             let err = expected.unwrap_err();
             ensure!(
@@ -112,6 +122,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
                 err,
                 "{name}: an encode error displays"
             );
+            before_error.get_or_insert(concat.len());
             first_error.get_or_insert(err);
             prev = None;
             continue;
@@ -185,6 +196,23 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
             "{name}: encode(list) = concatenation"
         ),
     }
+    if codec.encoding == Encoding::CorrectedUtf8 {
+        // The fast encoder as the API picks it (the `fast_decode` target forces each).
+        let mut fast_out = Vec::new();
+        let fast = corrected::fast::encode_from_utf32(cps, &mut fast_out);
+        ensure_eq!(
+            ctx,
+            first_error.map_or(Ok(()), Err),
+            fast,
+            "{name}: fast::encode_from_utf32(list): Ok or the first bad one"
+        );
+        ensure_eq!(
+            ctx,
+            &concat[..before_error.unwrap_or(concat.len())],
+            &fast_out[..],
+            "{name}: fast::encode_from_utf32(list) wrote the encodings up to the first bad one"
+        );
+    }
     let good: Vec<u32> = cps
         .iter()
         .copied()
@@ -196,6 +224,52 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, cps: &[u32]) {
         (codec.decode)(&concat),
         "{name}: decode(encode(list))"
     );
+}
+
+/// The exported table row of `cp` matches its encoding (`None`: it has none).
+fn table_agrees(ctx: &Ctx<'_>, encoding: Encoding, cp: u32, encoded: Option<&[u8]>) {
+    let name = encoding.name();
+    match encoding {
+        Encoding::CorrectedUtf8 => {
+            let row = corrected::TABLE
+                .iter()
+                .find(|r| (r.first_codepoint()..=r.last_codepoint()).contains(&cp));
+            ensure_eq!(
+                ctx,
+                encoded.map(<[u8]>::len),
+                row.map(|r| usize::from(r.len)),
+                "{name}: the TABLE row of U+{cp:04X}: its length"
+            );
+            if let Some(row) = row {
+                ensure_eq!(
+                    ctx,
+                    Some(row),
+                    corrected::row_of_sequence(row.len, cp - row.offset),
+                    "{name}: row_of_sequence of U+{cp:04X}'s raw value"
+                );
+            }
+        }
+        _ => {
+            let row = utf8::Row::of(cp);
+            ensure_eq!(
+                ctx,
+                encoded.map(<[u8]>::len),
+                row.map(utf8::Row::len),
+                "{name}: Row::of(U+{cp:04X}): its length"
+            );
+            if let (Some(row), Some(bytes)) = (row, encoded) {
+                ensure!(
+                    ctx,
+                    bytes
+                        .iter()
+                        .zip(row.bytes)
+                        .all(|(b, (lo, hi))| (lo..=hi).contains(&b)),
+                    (super::fail::hex(bytes), row),
+                    "{name}: each byte of encode(U+{cp:04X}) in its Table 3-7 range"
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

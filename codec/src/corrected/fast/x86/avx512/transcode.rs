@@ -175,10 +175,13 @@ unsafe fn blocks<const CHECK: bool>(
     let (mut i, mut bad) = (0usize, 0u64);
     // The start of the last block converted: its first lead and the output length then.
     let (mut safe_in, mut safe_out) = (0, out.len());
-    // Every block keeps at most 99 bytes (64 bytes and the 2 after, each grown by half
-    // at most: 2 bytes to 3) and each store writes 64 from where the bytes kept so far
-    // end: 163 bytes at most.
-    const ROOM: usize = 192;
+    // A block has at most 64 leads and a lane keeps at most 4 bytes, so its 4 stores of
+    // 16 lanes keep at most 256 bytes, and each writes 64 from where the bytes kept so
+    // far end (at most 192): 256 bytes at most, whatever the input. (Valid input keeps
+    // at most 99, its 64 bytes and the 2 after each grown by half at most, but the
+    // checking loop converts an invalid block before it reports it: 64 C4 bytes are 64
+    // leads. 192 bytes of room let that write past the buffer.)
+    const ROOM: usize = 256;
     while i + 128 <= len {
         out.reserve(ROOM);
         let p = bytes.as_ptr().wrapping_add(i);
@@ -287,8 +290,9 @@ unsafe fn blocks<const CHECK: bool>(
                     encode_lanes(_mm512_sub_epi32(cp, offset), corrected_len, lanes)
                 }
             };
-            // SAFETY: 64 bytes at dst + written, where `written` ≤ 99 − count: within
-            // the ≥ ROOM bytes of spare capacity reserved above. `set_len` below counts
+            // SAFETY: 64 bytes at dst + written, where `written` ≤ 64 × g ≤ 192 (the
+            // groups before, 16 lanes of at most 4 bytes each): within the ≥ ROOM = 256
+            // bytes of spare capacity reserved above. `set_len` below counts
             // only the bytes kept, all written by then.
             unsafe { _mm512_storeu_si512(dst.add(written) as *mut __m512i, packed) };
             written += count;

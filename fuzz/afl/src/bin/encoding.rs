@@ -1,0 +1,5 @@
+//! AFL target `encoding`: see `conformance_checks::encoding`.
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| conformance_checks::encoding(data));
+}
