@@ -156,6 +156,18 @@ impl Adapter {
         self.starts
     }
 
+    /// Starts the process if it is not running and shakes hands with it, sending no case:
+    /// the liveness probe of `exhaustive --adapter` and `fuzz` (only what the hello
+    /// declares is sent after it).
+    pub fn hello(&mut self) -> Result<(), Answer> {
+        self.start()
+    }
+
+    /// The per-case `--timeout` from now on (`fuzz` shortens it as its deadline nears).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.limits.timeout = timeout;
+    }
+
     /// Starts the process if it is not running, and shakes hands with it.
     fn start(&mut self) -> Result<(), Answer> {
         if self.running.is_some() {
