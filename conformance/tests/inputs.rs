@@ -7,7 +7,9 @@
 
 mod common;
 
-use common::process::{mkfifo, run, vectors_folder, with_memory_cap};
+#[cfg(unix)]
+use common::process::mkfifo;
+use common::process::{run, vectors_folder, with_memory_cap};
 
 /// A memory cap far above what these runs need (a debug build reading four cases) and
 /// far below what reading an endless input, or walking a loop, takes.

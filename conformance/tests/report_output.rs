@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::process::{conformance, mkfifo, run, vectors_folder, Finished};
+#[cfg(unix)]
+use common::process::mkfifo;
+use common::process::{conformance, run, vectors_folder, Finished};
 use std::path::Path;
 
 const SUMMARY: &str = "4 passed, 0 failed";

@@ -408,6 +408,7 @@ impl Session {
     /// short that way has no verdict (it is counted in [`Session::cut`], not judged).
     pub fn set_deadline(&mut self, at: Instant) {
         self.deadline = Some(at);
+        self.adapter.set_deadline(Some(at));
     }
 
     /// How many times the adapter was started (1 when it never had to be restarted).
@@ -441,8 +442,10 @@ impl Session {
         let refs: Vec<&Case> = cases.iter().collect();
         let mut answers = Vec::with_capacity(cases.len());
         self.adapter.answer_each(&refs, &mut |answer| {
-            // A wait cut short for the deadline says nothing of the case.
-            if timeout < CASE_TIMEOUT && matches!(answer, Answer::Timeout(_)) {
+            // A wait cut short for the deadline (or a case not sent because it passed)
+            // says nothing of the case.
+            let past = deadline.is_some_and(|at| Instant::now() >= at);
+            if (timeout < CASE_TIMEOUT || past) && matches!(answer, Answer::Timeout(_)) {
                 return ControlFlow::Break(());
             }
             answers.push(answer);
@@ -782,7 +785,7 @@ mod tests {
             &[],
         );
         let fields = vec!["lossy".to_string(), "valid".to_string()];
-        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone());
+        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone().into());
         let ok = judge_declared(
             &case,
             answer(json!({"id": "x", "lossy": ["U+00A0"], "valid": true})),

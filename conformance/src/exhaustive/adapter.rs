@@ -355,6 +355,19 @@ fn canonical(v: &Value) -> Value {
     }
 }
 
+/// A field's JSON text, canonical when it is short enough to read as a JSON value (every
+/// right answer to a fixed probe is); a longer one is kept as its text, so that an adapter
+/// answering a probe with a line near the cap costs that line, not a tree of it.
+fn canonical_text(raw: &str) -> String {
+    const MAX: usize = 64 * 1024;
+    if raw.len() <= MAX {
+        if let Ok(v) = serde_json::from_str::<Value>(raw) {
+            return canonical(&v).to_string();
+        }
+    }
+    format!("raw {raw}")
+}
+
 /// The fingerprint of the adapter's answers to every target's fixed probes: for a
 /// response, the fields it declared (and encode's `bytes` and `error`), canonical; for
 /// anything else, the status alone (its message holds times and process ids).
@@ -365,15 +378,18 @@ fn fingerprint(session: &mut Session) -> Probed {
         for answer in answers {
             let text = match answer {
                 Answer::Response(obj) => {
-                    let kept: serde_json::Map<String, Value> = obj
-                        .iter()
-                        .filter(|(k, _)| {
-                            target.fields.contains(k)
-                                || (target.op == Op::Encode && (*k == "bytes" || *k == "error"))
-                        })
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
-                    canonical(&Value::Object(kept)).to_string()
+                    let mut keys = obj.keys();
+                    keys.retain(|k| {
+                        target.fields.iter().any(|f| f == k)
+                            || (target.op == Op::Encode && (*k == "bytes" || *k == "error"))
+                    });
+                    keys.sort_unstable();
+                    let mut text = String::new();
+                    for key in keys {
+                        let raw = obj.get(key).unwrap_or_default();
+                        let _ = write!(text, "{key}:{};", canonical_text(raw));
+                    }
+                    text
                 }
                 Answer::Crash(_) => "crash".into(),
                 Answer::Timeout(_) => "timeout".into(),

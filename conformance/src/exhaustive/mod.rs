@@ -665,7 +665,7 @@ fn fingerprint(imp: &CodecFns) -> Probed {
     }
     let mut evs = codec_fns::EvBuf::default();
     for input in adapter::fingerprint_inputs() {
-        let decoders: [(&str, &dyn Fn(&[u8], &mut codec_fns::EvBuf)); 4] = [
+        let decoders: [(&str, &Decode); 4] = [
             ("corrected-utf8", &|b, e| (imp.corrected_decode)(b, e)),
             ("utf-8", &|b, e| (imp.utf8_decode)(b, e)),
             ("utf-inf-8", &|b, e| {
@@ -686,6 +686,9 @@ fn fingerprint(imp: &CodecFns) -> Probed {
     }
     print.finish()
 }
+
+/// A decoder of the fingerprint, as a closure over the implementation's functions.
+type Decode<'a> = dyn Fn(&[u8], &mut codec_fns::EvBuf) + 'a;
 
 /// The Table 3.1b counts of the run against `conformance audit`'s by byte classes.
 fn audit_cross_check(counts: &Counters, max_len: usize) -> Option<Failure> {

@@ -39,6 +39,7 @@ fn label(s: Status) -> &'static str {
         Status::Skip => "skip",
         Status::Xfail => "xfail",
         Status::Xpass => "XPASS",
+        Status::NotRun => "not run",
     }
 }
 
@@ -74,6 +75,7 @@ table.matrix td.c { text-align: center; font-size: .8em; font-weight: 600; min-w
 .skip { background: #d9d9d9; color: #555; }
 .xfail { background: #f5d96b; color: #5c4500; }
 .xpass { background: #1e88e5; color: #fff; }
+.not-run { background: #fff; color: #7b1fa2; outline: 2px dashed #7b1fa2; outline-offset: -2px; }
 #panel { position: fixed; left: 0; right: 0; bottom: 0; max-height: 40vh; overflow: auto; background: #fafafa; border-top: 2px solid #888; padding: .5em 1em; display: none; z-index: 3; }
 #panel pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85em; }
 #panel button { float: right; }
@@ -208,10 +210,11 @@ fn head(h: &mut String, report: &RunReport) {
 fn summary(h: &mut String, report: &RunReport) {
     let suite = &report.suite;
     let t = report.totals();
+    let columns = report.columns();
     h.push_str(
         "<table class=\"summary\">\n<tr><th>implementation</th><th>command</th><th>level</th>",
     );
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<th>{}</th>", s.as_str());
     }
     h.push_str("</tr>\n");
@@ -233,7 +236,7 @@ fn summary(h: &mut String, report: &RunReport) {
                 .collect::<Vec<_>>()
                 .join("<br>")
         );
-        counts_cells(h, &c);
+        counts_cells(h, &columns, &c);
         h.push_str("</tr>\n");
     }
     let _ = writeln!(
@@ -245,9 +248,9 @@ fn summary(h: &mut String, report: &RunReport) {
     );
 }
 
-/// A cell per status, coloured when not zero.
-fn counts_cells(h: &mut String, c: &Counts) {
-    for s in Status::ALL {
+/// A cell per status of `columns`, coloured when not zero.
+fn counts_cells(h: &mut String, columns: &[Status], c: &Counts) {
+    for &s in columns {
         let n = c.get(s);
         let class = if n > 0 { s.as_str() } else { "" };
         let _ = write!(h, "<td class=\"{class}\">{n}</td>");
@@ -257,8 +260,9 @@ fn counts_cells(h: &mut String, c: &Counts) {
 /// Counts per implementation and vector file: what the matrix does not list is here.
 fn per_file(h: &mut String, report: &RunReport) {
     let suite = &report.suite;
+    let columns = report.columns();
     h.push_str("<table class=\"summary\">\n<tr><th>implementation</th><th>vector file</th>");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<th>{}</th>", s.as_str());
     }
     h.push_str("</tr>\n");
@@ -270,7 +274,7 @@ fn per_file(h: &mut String, report: &RunReport) {
                 escape(&imp.name),
                 escape(&file.rel)
             );
-            counts_cells(h, &imp.counts(suite, Some(fi)));
+            counts_cells(h, &columns, &imp.counts(suite, Some(fi)));
             h.push_str("</tr>\n");
         }
     }
@@ -279,6 +283,7 @@ fn per_file(h: &mut String, report: &RunReport) {
 
 /// The filter box, the outcome menu, the legend; what the matrix lists.
 fn controls(h: &mut String, report: &RunReport, listed: Listed) {
+    let columns = report.columns();
     if listed == Listed::Failures {
         let rows = (0..report.suite.cases.len())
             .filter(|&ci| row_listed(report, ci, listed))
@@ -292,11 +297,11 @@ fn controls(h: &mut String, report: &RunReport, listed: Listed) {
     }
     h.push_str("<div class=\"controls\">\n<input id=\"q\" type=\"search\" placeholder=\"Filter by id, comment, flag or input hex…\" aria-label=\"filter\">\n");
     h.push_str("<select id=\"o\" aria-label=\"outcome\"><option value=\"\">every outcome</option><option value=\"bad\">any failure</option><option value=\"disagree\">implementations disagree</option>");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<option value=\"{0}\">{0}</option>", s.as_str());
     }
     h.push_str("</select>\n<span class=\"legend\">");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<span class=\"{}\">{}</span>", s.as_str(), label(s));
     }
     h.push_str("</span>\n<span id=\"count\"></span>\n</div>\n");

@@ -41,7 +41,9 @@ use std::io::{self, Write};
 
 /// The `reportVersion`: 2 added `gate`, `vectors`, `declared` and `undeclared`; 3 lists
 /// only failures by default (`resultsListed`), added `flags`, `input`, `inputLength`
-/// and `codepoint` to each result and `chunked` and `skips` to each implementation.
+/// and `codepoint` to each result and `chunked` and `skips` to each implementation, the
+/// outcome `not-run`, and a mismatch's `gotLength` and `gotSha256` (its `got` an
+/// excerpt).
 pub const REPORT_VERSION: u64 = 3;
 
 fn declared_json(d: &Declared) -> Value {

@@ -39,6 +39,14 @@ fn test_case(case: &Case, r: &CaseResult, classname: &str) -> TestCase {
     let headline = xml_safe(&headline).into_owned();
     let status = match r.status {
         Status::Pass => TestCaseStatus::success(),
+        // Never sent: skipped here; the gate's failure says why.
+        Status::NotRun => {
+            let mut s = TestCaseStatus::skipped();
+            let why = r.message.clone().unwrap_or_else(|| "not run".into());
+            s.set_message(xml_safe(&why).into_owned())
+                .set_description(detail);
+            s
+        }
         Status::Skip | Status::Xfail => {
             let mut s = TestCaseStatus::skipped();
             let why = match (&r.expected_failure, r.status) {

@@ -311,8 +311,10 @@ fn open_stream(path: &Path) -> io::Result<fs::File> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path).map_err(|e| {
-        #[cfg(unix)]
+    let opened = options.open(path);
+    // ENXIO: opening a FIFO for writing without blocking when no process reads it.
+    #[cfg(unix)]
+    let opened = opened.map_err(|e| {
         if e.raw_os_error() == Some(libc::ENXIO) {
             return io::Error::new(
                 e.kind(),
@@ -320,7 +322,8 @@ fn open_stream(path: &Path) -> io::Result<fs::File> {
             );
         }
         e
-    })?;
+    });
+    let file = opened?;
     #[cfg(unix)]
     {
         use std::os::fd::AsRawFd;

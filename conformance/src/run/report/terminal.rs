@@ -100,15 +100,16 @@ fn counts_table(out: &mut String, report: &RunReport, imp: &ImplResult) {
         .max()
         .unwrap_or(4)
         .max(5);
+    let columns = report.columns();
     let _ = write!(out, "  {:width$}", "file");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(out, " {:>8}", s.as_str());
     }
     out.push('\n');
     for (i, f) in suite.files.iter().enumerate() {
         let c = imp.counts(suite, Some(i));
         let _ = write!(out, "  {:width$}", f.rel);
-        for s in Status::ALL {
+        for &s in &columns {
             let _ = write!(out, " {:>8}", c.get(s));
         }
         out.push('\n');
