@@ -854,6 +854,7 @@ fn numeric_options_are_range_checked() {
 /// here, until the address-space limit of [`capped`]); a malformed checkpoint is named
 /// with its line and column.
 #[test]
+#[cfg(unix)] // FIFOs and /dev/zero
 fn adapter_checkpoints_that_never_end_are_refused() {
     let dir = scratch("resume-fifo");
     let honest = format!(
