@@ -207,10 +207,17 @@ impl AtomicFile {
     /// link there; never writing through the link).
     pub fn commit(mut self) -> io::Result<()> {
         let file = self.file.take().expect("committed once");
-        let file = file.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.tmp, &self.path)
+        let done = file
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .and_then(|()| fs::rename(&self.tmp, &self.path));
+        // A failed flush or rename (a full disk, a folder at the path) leaves no
+        // temporary file behind.
+        if done.is_err() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        done
     }
 }
 
@@ -299,6 +306,21 @@ mod tests {
         drop(f);
         assert_eq!(fs::read_to_string(&link).unwrap(), "new");
         assert_eq!(fs::read_dir(&d).unwrap().count(), 2);
+        fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_rename_leaves_no_temporary_file() {
+        let d = dir();
+        let folder = d.join("a-folder");
+        fs::create_dir(&folder).unwrap();
+        fs::write(folder.join("inside"), "x").unwrap();
+        assert!(write_atomic(&folder, b"report").is_err());
+        let names: Vec<_> = fs::read_dir(&d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["a-folder"]);
         fs::remove_dir_all(&d).unwrap();
     }
 

@@ -1,11 +1,20 @@
 //! `conformance exhaustive` on small ranges: the reference codec passes, the spec-literal
 //! code passes against itself (which tests the check's shortcuts), and a codec with one
-//! shifted offset fails with the expected counterexample.
+//! shifted offset fails with the expected counterexample. A checkpoint is believed only
+//! for the implementation it was made with, whole, and after a sample of it is walked
+//! again; one that never ends is refused. The JSON report follows its schema.
 
+mod common;
+
+use common::process::{self, Finished};
 use conformance::exhaustive::codec_fns::{CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
-use conformance::exhaustive::{execute, Config, Failure, Only, Outcome, LITERAL, REFERENCE};
+use conformance::exhaustive::{
+    execute, render, Config, Failure, Only, Outcome, LITERAL, REFERENCE,
+};
 use conformance_literal::Kind;
 use corrected_utf8::corrected;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Code points `0..=0x200000` (every 1-, 2- and 3-byte encoding and the first 4-byte
 /// ones) and inputs of up to `max_len` bytes.
@@ -239,4 +248,208 @@ fn miskinded_invalid_length_fails_at_ff_b0() {
         f.want,
         "[invalid-length @0+1, unexpected-continuation @1+1]"
     );
+}
+
+/// The address space each command of these tests may use (`ulimit -v`, KiB): an input
+/// that grows without bound fails fast instead of taking the machine's memory.
+const ADDRESS_SPACE_KIB: u64 = 2 << 20;
+
+/// `conformance ARGS` in `dir` under [`ADDRESS_SPACE_KIB`], killed as hung after
+/// [`process::HANG`]; its result, its wall time and its stdout and stderr as one text.
+fn capped(dir: &Path, args: &[&str]) -> (Finished, Duration, String) {
+    let start = Instant::now();
+    let f = process::run(process::with_memory_cap(ADDRESS_SPACE_KIB, args).current_dir(dir));
+    let text = format!("{}\n--- stderr:\n{}", f.stdout, f.stderr);
+    (f, start.elapsed(), text)
+}
+
+/// The shifted codec under the reference's name: only its answers tell them apart.
+const SHIFTED_AS_REFERENCE: CodecFns = CodecFns {
+    name: "reference",
+    ..SHIFTED
+};
+
+/// The reference codec, under its own name, wrong on the one input `42 42` (which no
+/// fixed probe holds): only walking that input again tells them apart.
+const WRONG_ON_4242: CodecFns = CodecFns {
+    corrected_decode: |bytes, out: &mut EvBuf| {
+        (REFERENCE.corrected_decode)(bytes, out);
+        if bytes == [0x42, 0x42] {
+            out.clear();
+            out.push(Ev {
+                offset: 0,
+                length: 2,
+                value: Value::CodePoint(0x42),
+            });
+        }
+    },
+    ..REFERENCE
+};
+
+/// Issue 25 item 2, the reference's run: a checkpoint binds to the implementation (its
+/// name, and a fingerprint of its answers to fixed probes), to itself (a checksum) and
+/// is walked again on a sample before it is believed. Before, every one of these resumed
+/// and passed with nothing walked.
+#[test]
+fn a_checkpoint_is_believed_only_for_its_implementation() {
+    let dir = process::scratch("exhaustive", "checkpoint-binding");
+    let file = dir.join("checkpoint.json");
+    let cfg = Config {
+        resume: Some(file.clone()),
+        ..small(2, Some(Only::Inputs))
+    };
+    run_ok(&REFERENCE, &cfg);
+
+    // Another codec answering as another build would: its answers to the probes differ.
+    let e = execute(&SHIFTED_AS_REFERENCE, &cfg).unwrap_err();
+    assert!(
+        e.contains("answers to the") && e.contains("fixed probes differ"),
+        "{e}"
+    );
+    // Another implementation by name.
+    let e = execute(&SHIFTED, &cfg).unwrap_err();
+    assert!(
+        e.contains("its implementation is \"reference\", this run's is \"shifted\""),
+        "{e}"
+    );
+
+    // The same answers to the probes, wrong on one input: the units walked again catch it.
+    let out = execute(&WRONG_ON_4242, &cfg).expect("valid config");
+    let f = out.failure.clone().expect("the sample must catch 42 42");
+    assert_eq!(f.input, "42 42");
+    assert!(!out.complete);
+    let text = render(&cfg, &out);
+    assert!(
+        text.contains("NOT BELIEVED") && text.contains("FAIL"),
+        "{text}"
+    );
+
+    // Edited to claim more (the code point units, never walked): the checksum no longer
+    // holds.
+    let mut ck: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(ck["done"], serde_json::json!([[256, 257]]), "{ck}");
+    ck["done"] = serde_json::json!([[0, 257]]);
+    std::fs::write(&file, serde_json::to_string_pretty(&ck).unwrap()).unwrap();
+    let e = execute(&REFERENCE, &cfg).unwrap_err();
+    assert!(e.contains("checksum does not match"), "{e}");
+}
+
+/// Issue 25 items 2 and 17: a resumed run says how much it walked itself, and a complete
+/// pass from a checkpoint says so.
+#[test]
+fn a_resumed_run_says_what_it_walked() {
+    let dir = process::scratch("exhaustive", "checkpoint-report");
+    let cfg = Config {
+        resume: Some(dir.join("checkpoint.json")),
+        ..small(2, Some(Only::Inputs))
+    };
+    let first = run_ok(&REFERENCE, &cfg);
+    assert!(render(&cfg, &first).contains("units done: 2/2 (2 walked in this run)"));
+    let second = run_ok(&REFERENCE, &cfg);
+    let text = render(&cfg, &second);
+    assert!(
+        text.contains("units done: 2/2 (0 walked in this run, 2 from the checkpoint")
+            && text.contains("2 of its units walked again")
+            && text
+                .contains("PASS (complete: 0 unit(s) walked in this run, 2 from the checkpoint)"),
+        "{text}"
+    );
+}
+
+/// Issue 26 item 6: `exhaustive --resume` on a FIFO or `/dev/zero` is refused before a
+/// byte is read (before: a FIFO blocked forever, `/dev/zero` grew until the address-space
+/// limit of [`capped`]), and a malformed checkpoint is named with its line and column.
+#[test]
+#[cfg(unix)] // FIFOs and /dev/zero
+fn checkpoints_that_never_end_are_refused() {
+    let dir = process::scratch("exhaustive", "resume-fifo");
+    let fifo = dir.join("fifo");
+    process::mkfifo(&fifo);
+    std::fs::write(dir.join("bad.json"), "{\n  \"format\": tru\n").unwrap();
+    std::fs::write(dir.join("comma.json"), "{\"format\": 2,}\n").unwrap();
+    for (resume, want) in [
+        ("fifo", "fifo: is a FIFO (named pipe), not a regular file"),
+        (
+            "/dev/zero",
+            "/dev/zero: is a character device, not a regular file",
+        ),
+        ("comma.json", "comma.json:1:14: trailing comma"),
+        ("bad.json", "bad.json:3:0: expected ident"),
+    ] {
+        let (out, _, text) = capped(
+            &dir,
+            &[
+                "exhaustive",
+                "--max-len",
+                "1",
+                "--only",
+                "inputs",
+                "--resume",
+                resume,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{resume}\n{text}");
+        assert!(text.contains(want), "{resume}\n{text}");
+    }
+}
+
+/// The JSON report's schema.
+fn schema() -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/exhaustive.schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Issue 25 item 17: `exhaustive --json` is camelCase, versioned and follows
+/// `conformance/schema/exhaustive.schema.json`, resumed or not; a report missing a field
+/// or with an old snake_case key does not. Issue 25 item 8: it is written after the
+/// verdict, atomically: a symbolic link at the path is replaced, its target untouched.
+#[test]
+fn the_json_report_follows_its_schema() {
+    let dir = process::scratch("exhaustive", "json");
+    let args = [
+        "exhaustive",
+        "--max-len",
+        "1",
+        "--only",
+        "inputs",
+        "--resume",
+        "ck.json",
+        "--json",
+        "r.json",
+    ];
+    let keep = dir.join("keep.txt");
+    std::fs::write(&keep, "keep").unwrap();
+    // A symbolic link where the report goes (Unix; elsewhere a plain file is replaced).
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&keep, dir.join("r.json")).unwrap();
+    for round in ["fresh", "resumed"] {
+        let (out, _, text) = capped(&dir, &args);
+        assert_eq!(out.status.code(), Some(0), "{round}\n{text}");
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+        assert_eq!(
+            common::schema::validate(&schema(), &report),
+            Vec::<String>::new(),
+            "{round}: {report}"
+        );
+        assert_eq!(report["reportVersion"], 2);
+        assert_eq!(report["report"], "conformance-exhaustive");
+        assert_eq!(report["maxLen"], 1);
+        assert_eq!(report["checkpoint"].is_null(), round == "fresh", "{report}");
+        assert_eq!(std::fs::read_to_string(&keep).unwrap(), "keep");
+        assert!(!std::fs::symlink_metadata(dir.join("r.json"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        if round == "resumed" {
+            assert_eq!(report["unitsThisRun"], 0, "{report}");
+            assert_eq!(report["checkpoint"]["believed"], true, "{report}");
+            let mut old = report.clone();
+            let v = old.as_object_mut().unwrap().shift_remove("maxLen").unwrap();
+            assert!(!common::schema::validate(&schema(), &old).is_empty());
+            old.as_object_mut().unwrap().insert("max_len".into(), v);
+            assert!(!common::schema::validate(&schema(), &old).is_empty());
+        }
+    }
 }

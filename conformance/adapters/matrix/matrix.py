@@ -511,7 +511,7 @@ def cmd_exhaustive(args: list) -> int:
             column[name] = f"not run (the runner exited {status})"
             continue
         r = json.loads(out.read_text())
-        rate = f"{r['cases_per_second']:,.0f} cases/s"
+        rate = f"{r['casesPerSecond']:,.0f} cases/s"
         if r["passed"]:
             column[name] = f"1–{max_len} bytes: agrees on all {r['cases']:,} ({rate})"
         else:

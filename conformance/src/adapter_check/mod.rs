@@ -3,17 +3,20 @@
 //! (`conformance fuzz --adapter`, [`fuzz`]), each case judged exactly as `conformance run`
 //! judges a vector.
 //!
-//! What is shared lives here: a [`Session`] (the adapter, started once, and what its
-//! hello declared), the expected answer of any input built by the vector generator's own
-//! builders from the spec-literal code ([`expected_case`]), the verdict (the runner's
-//! [`judge`](crate::run::judge) plus its rule for answers short of the declaration), and
-//! the vector file written for the disagreements found ([`write_vectors`]), with the
-//! one-line command that reproduces them.
+//! What is shared lives here: a [`Session`] (the adapter, started once with the hello as
+//! its liveness probe, what it declared, and an optional deadline no case waits past),
+//! the expected answer of any input built by the vector generator's own builders from the
+//! spec-literal code ([`expected_case`]), the verdict (the runner's
+//! [`judge`](crate::run::judge) plus its rule for answers short of the declaration), a
+//! disagreement's [class](Disagreement::class), the vector file written for the
+//! disagreements found ([`write_vectors`], atomically), with the one-line command that
+//! reproduces them, and the range-checked parsers of the numeric options ([`seconds_in`],
+//! [`count_in`]).
 
 pub mod fuzz;
 
 use crate::run::adapter::{Adapter, Limits};
-use crate::run::handshake::{self, Declared};
+use crate::run::handshake::{self, Declaration, Declared};
 use crate::run::suite::{Case, Test};
 use crate::run::{Answer, CaseResult, Implementation, Status, UsageError};
 use crate::vectors::generate::{build, utf_inf8 as inf_build, VERSION};
@@ -23,9 +26,14 @@ use crate::vectors::model::{
 };
 use conformance_literal::{corrected, utf8, utf_inf8};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How long one case may take (the runner's default `--timeout`).
+pub const CASE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// An operation the spec-literal code can answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
@@ -221,6 +229,22 @@ impl Disagreement {
         s
     }
 
+    /// What the disagreement is about, to tell findings apart: the encoding and operation,
+    /// then the first differing field and what was expected and answered there, as kinds
+    /// of value (`utf-8 encode bytes: error surrogate vs bytes`, so U+D800 to U+DFFF are
+    /// one class), or the shortfall, or the status (`crash`, `timeout`, `protocol`).
+    pub fn class(&self) -> String {
+        let what = match self.result.mismatches.first() {
+            Some(m) => {
+                let (e, g) = first_difference(&m.expected, &m.got);
+                format!("{}: {} vs {}", m.field, kind_of(e), kind_of(g))
+            }
+            None if self.result.undeclared.is_some() => "less than declared".into(),
+            None => self.result.raw.as_str().to_string(),
+        };
+        format!("{} {}", self.target.label(), what)
+    }
+
     /// The JSON of the `--json` reports.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -234,6 +258,45 @@ impl Disagreement {
             "mismatches": self.result.mismatches,
             "message": self.result.message,
         })
+    }
+}
+
+/// Where two values first differ: the elements at the first differing index of two
+/// lists (`None` past the end of one), else the values themselves.
+fn first_difference<'a>(
+    expected: &'a Value,
+    got: &'a Value,
+) -> (Option<&'a Value>, Option<&'a Value>) {
+    match (expected, got) {
+        (Value::Array(e), Value::Array(g)) => {
+            let i = e.iter().zip(g).take_while(|(x, y)| x == y).count();
+            (e.get(i), g.get(i))
+        }
+        _ => (Some(expected), Some(got)),
+    }
+}
+
+/// The kind of a value of an answer, for [`Disagreement::class`]: an event's or an
+/// error's kind, `code point` (or `U+FFFD`), `bytes`, a result word, `true`, `null`, ….
+fn kind_of(v: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return "nothing".into();
+    };
+    match v {
+        Value::Object(o) => match (o.get("error"), o.get("kind")) {
+            (Some(Value::String(k)), _) => format!("error {k}"),
+            (Some(_), _) => "error".into(),
+            (None, Some(Value::String(k))) => format!("finding {k}"),
+            _ if o.contains_key("reserved") => "reserved".into(),
+            _ if o.contains_key("codepoint") => "code point".into(),
+            _ => "object".into(),
+        },
+        Value::Array(_) => "list".into(),
+        Value::String(s) if s.eq_ignore_ascii_case("U+FFFD") => "U+FFFD".into(),
+        Value::String(s) if s.starts_with("U+") || s.starts_with("u+") => "code point".into(),
+        Value::String(s) if s.bytes().all(|b| b.is_ascii_hexdigit()) => "bytes".into(),
+        Value::String(s) => short(s),
+        other => short(&other.to_string()),
     }
 }
 
@@ -253,11 +316,16 @@ pub struct Session {
     pub name: String,
     /// Its command.
     pub command: String,
+    /// Its answer to the hello.
+    pub declaration: Declaration,
     /// What it declared (and the filters kept), in its declaration's order.
     pub targets: Vec<Target>,
-    /// Cases sent so far.
+    /// Cases sent and answered so far.
     pub sent: u64,
+    /// Cases not sent, or whose wait was cut short, because the deadline came.
+    pub cut: u64,
     next_id: u64,
+    deadline: Option<Instant>,
 }
 
 impl Session {
@@ -270,30 +338,22 @@ impl Session {
         ops: &[Op],
     ) -> Result<Session, UsageError> {
         let limits = Limits {
-            timeout: Duration::from_secs(5),
+            timeout: CASE_TIMEOUT,
             startup_timeout: Duration::from_secs(60),
             max_line: crate::run::DEFAULT_MAX_LINE,
         };
         crate::run::adapter::kill_adapters_on_signal();
         let mut adapter = Adapter::new(name, command, limits);
-        // The handshake happens on the first case: a harmless one, its answer unused.
-        let probe = expected_case(
-            "corrected-utf8",
-            Op::Decode,
-            &Probe::Bytes(b"A".to_vec()),
-            "start".into(),
-            &[],
-        );
-        let first = adapter.answer(&probe);
-        let declared = adapter.declared();
-        let declaration = match &declared {
-            Declared::Protocol2(d) => d,
-            _ => {
-                let why = match first {
-                    Answer::Crash(m) | Answer::Timeout(m) | Answer::Protocol(m) => {
+        // The hello is the liveness probe: no case goes out before it declares what it takes.
+        let started = adapter.hello();
+        let declaration = match (adapter.declared(), started) {
+            (Declared::Protocol2(d), Ok(())) => d,
+            (_, started) => {
+                let why = match started {
+                    Err(Answer::Crash(m) | Answer::Timeout(m) | Answer::Protocol(m)) => {
                         format!("it did not start: {m}")
                     }
-                    Answer::Response(_) => "it declared nothing (protocol 1)".into(),
+                    _ => "it declared nothing (protocol 1)".into(),
                 };
                 return Err(UsageError(format!(
                     "adapter {name}: {why}. Only what an adapter declares is sent: answer the \
@@ -334,15 +394,32 @@ impl Session {
             adapter,
             name: name.clone(),
             command: command.clone(),
+            declaration,
             targets,
             sent: 0,
+            cut: 0,
             next_id: 0,
+            deadline: None,
         })
     }
 
+    /// No case is sent after `at`, and none waits past it for longer than
+    /// [`CASE_TIMEOUT`]: near it, each case's timeout is what is left, and a case cut
+    /// short that way has no verdict (it is counted in [`Session::cut`], not judged).
+    pub fn set_deadline(&mut self, at: Instant) {
+        self.deadline = Some(at);
+        self.adapter.set_deadline(Some(at));
+    }
+
+    /// How many times the adapter was started (1 when it never had to be restarted).
+    pub fn starts(&self) -> usize {
+        self.adapter.starts()
+    }
+
     /// Sends the probes of one target (all at once: batches when the adapter declared
-    /// them) and judges every answer.
-    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<CaseResult> {
+    /// them) and returns the cases and the adapter's answers, in order; fewer answers than
+    /// probes when the deadline came ([`Session::set_deadline`]).
+    pub fn ask(&mut self, target: &Target, probes: &[Probe]) -> (Vec<Case>, Vec<Answer>) {
         let cases: Vec<Case> = probes
             .iter()
             .map(|p| {
@@ -351,9 +428,41 @@ impl Session {
                 expected_case(&target.encoding, target.op, p, id, &[])
             })
             .collect();
+        let mut timeout = CASE_TIMEOUT;
+        if let Some(at) = self.deadline {
+            let left = at.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                self.cut += cases.len() as u64;
+                return (cases, Vec::new());
+            }
+            timeout = left.min(CASE_TIMEOUT).max(Duration::from_millis(1));
+        }
+        self.adapter.set_timeout(timeout);
+        let deadline = self.deadline;
         let refs: Vec<&Case> = cases.iter().collect();
-        let answers = self.adapter.answer_all(&refs);
-        self.sent += cases.len() as u64;
+        let mut answers = Vec::with_capacity(cases.len());
+        self.adapter.answer_each(&refs, &mut |answer| {
+            // A wait cut short for the deadline (or a case not sent because it passed)
+            // says nothing of the case.
+            let past = deadline.is_some_and(|at| Instant::now() >= at);
+            if (timeout < CASE_TIMEOUT || past) && matches!(answer, Answer::Timeout(_)) {
+                return ControlFlow::Break(());
+            }
+            answers.push(answer);
+            match deadline {
+                Some(at) if Instant::now() >= at => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        });
+        self.sent += answers.len() as u64;
+        self.cut += (cases.len() - answers.len()) as u64;
+        (cases, answers)
+    }
+
+    /// Sends the probes of one target (all at once: batches when the adapter declared
+    /// them) and judges every answer; fewer results than probes when the deadline came.
+    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<CaseResult> {
+        let (cases, answers) = self.ask(target, probes);
         cases
             .iter()
             .zip(answers)
@@ -361,16 +470,35 @@ impl Session {
             .collect()
     }
 
-    /// Delta-debugs a failing byte input against the adapter: the smallest input,
-    /// made of its bytes in order, that still fails with the same [`Signature`].
-    pub fn minimize(&mut self, target: &Target, input: &[u8], sig: &Signature) -> Vec<u8> {
-        conformance_checks::minimize::ddmin(input, |candidates| {
+    /// Minimizes a failing byte input against the adapter
+    /// ([`conformance_checks::minimize::minimize`]): the smallest input, made of its bytes
+    /// in order, that still fails with the same [`Signature`], and its result. `None` when
+    /// nothing smaller was found (the deadline came first, or nothing can go).
+    pub fn minimize(
+        &mut self,
+        target: &Target,
+        input: &[u8],
+        sig: &Signature,
+    ) -> Option<(Vec<u8>, CaseResult)> {
+        // The results of the candidates that still failed: the last one kept is one of them.
+        let mut failing: HashMap<Vec<u8>, CaseResult> = HashMap::new();
+        let small = conformance_checks::minimize::minimize(input, |candidates| {
             let probes: Vec<Probe> = candidates.iter().cloned().map(Probe::Bytes).collect();
-            self.check(target, &probes)
-                .iter()
-                .map(|r| sig.matches(r))
+            let results = self.check(target, &probes);
+            results
+                .into_iter()
+                .zip(candidates)
+                .map(|(r, c)| {
+                    let fails = sig.matches(&r);
+                    if fails {
+                        failing.insert(c.clone(), r);
+                    }
+                    fails
+                })
                 .collect()
-        })
+        });
+        let result = failing.remove(&small)?;
+        Some((small, result))
     }
 }
 
@@ -548,9 +676,11 @@ pub fn write_vectors(
             vector_file(Schema::Encode, enc, header, by, group, tests)?
         }
     };
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = vector_path(dir, &session.name, target);
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    std::fs::create_dir_all(dir).map_err(cannot)?;
+    // Whole or absent: a full disk leaves no half vector file to be loaded next time.
+    crate::files::write_atomic(&path, text.as_bytes()).map_err(cannot)?;
     Ok(path)
 }
 
@@ -574,26 +704,58 @@ pub fn reproduce_command(path: &Path, session: &Session) -> String {
 }
 
 /// Writes one vector file per target that has disagreements and prints each path with
-/// its reproduction command; an error writing is a usage error.
+/// its reproduction command. A file that cannot be written is named in the errors
+/// returned; the others are written all the same.
 pub fn write_all(
     dir: &Path,
     session: &Session,
     found: &[Disagreement],
     found_by: FoundBy,
     how: &str,
-) -> Result<Vec<PathBuf>, UsageError> {
-    let mut paths = Vec::new();
+) -> (Vec<PathBuf>, Vec<String>) {
+    let (mut paths, mut errors) = (Vec::new(), Vec::new());
     for target in &session.targets {
         let mine: Vec<&Disagreement> = found.iter().filter(|d| d.target == *target).collect();
         if mine.is_empty() {
             continue;
         }
-        let path = write_vectors(dir, session, target, &mine, found_by, how).map_err(UsageError)?;
-        crate::outln!("wrote {} ({} case(s))", path.display(), mine.len());
-        crate::outln!("reproduce: {}", reproduce_command(&path, session));
-        paths.push(path);
+        match write_vectors(dir, session, target, &mine, found_by, how) {
+            Ok(path) => {
+                crate::out!(
+                    "wrote {} ({} case(s))\nreproduce: {}\n",
+                    path.display(),
+                    mine.len(),
+                    reproduce_command(&path, session)
+                );
+                paths.push(path);
+            }
+            Err(e) => errors.push(e),
+        }
     }
-    Ok(paths)
+    (paths, errors)
+}
+
+/// A parser of seconds for an option: a finite number from `min` to `max` (so that no
+/// `Duration` built from it can overflow or panic).
+pub fn seconds_in(min: f64, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |s: &str| {
+        let v: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("not a number of seconds: {s:?}"))?;
+        if v.is_finite() && v >= min && v <= max {
+            Ok(v)
+        } else {
+            Err(format!("must be from {min} to {max} seconds"))
+        }
+    }
+}
+
+/// A parser of a count for an option: a whole number in `range`.
+pub fn count_in(
+    range: std::ops::RangeInclusive<u64>,
+) -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::<usize>::new().range(range)
 }
 
 /// The default `--out`: `target/conformance-<what>/` under the current directory.

@@ -17,13 +17,17 @@
 //! Work is split into units (256 blocks of 2^24 code points; inputs by length and first
 //! two bytes), run on every core (rayon). `--shard K/N` takes every N-th unit, `--resume
 //! FILE` keeps a checkpoint of the units done (and their counts) and skips them when run
-//! again. The implementation under test is a [`CodecFns`] (function pointers), so
+//! again, once the checkpoint passes the checks of [`checkpoint`] (its checksum, the
+//! walk's parameters, the implementation's name, the version of `conformance`, a
+//! fingerprint of the implementation's answers to fixed probes, and a few of its units
+//! walked again). The implementation under test is a [`CodecFns`] (function pointers), so
 //! a test can run the same machinery on a broken codec.
 //!
 //! [`adapter`] (`--adapter NAME=COMMAND`) walks the short inputs and code points through
 //! any implementation behind an adapter instead, against the spec-literal code.
 
 pub mod adapter;
+pub mod checkpoint;
 pub mod codec_fns;
 pub mod codepoints;
 pub mod corrected;
@@ -35,9 +39,13 @@ pub mod walk;
 pub use codec_fns::{CodecFns, LITERAL, REFERENCE};
 pub use failure::{Counters, Failure};
 
+use crate::exit::UsageError;
+use crate::run::report::output::{self, Format, Inputs, Output};
+use checkpoint::{Fingerprint, Probed};
 use corrected_utf8::Encoding;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -137,19 +145,23 @@ impl std::str::FromStr for Shard {
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "Exit status: 0 every check passed; 1 a counterexample (printed \
-in hex with both outputs; with --adapter, a disagreement, written as a vector file); 2 bad \
-usage or an unreadable checkpoint."
+in hex with both outputs; with --adapter, a disagreement, written as a vector file), or a \
+checkpoint whose re-checked sample failed; 2 bad usage, a checkpoint that is unreadable or \
+not believed, or a report, vector file or checkpoint that cannot be written (after the \
+verdict is printed)."
 )]
 pub struct Args {
-    /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs)
-    /// [default: 4; with --adapter 3].
-    #[arg(long, value_name = "N")]
+    /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs;
+    /// at most 6, with --adapter 4) [default: 4; with --adapter 3].
+    #[arg(long, value_name = "N",
+          value_parser = crate::adapter_check::count_in(1..=walk::MAX_INPUT as u64))]
     pub max_len: Option<usize>,
     /// Run only every N-th work unit, starting with the K-th (1-based), e.g. 3/16.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// Checkpoint file: written every 10 s and at the end; units it lists as done (with
-    /// their counts) are skipped. Created if missing.
+    /// their counts) are skipped once it is believed (conformance/README.md, "What a
+    /// checkpoint proves"). Created if missing.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
     /// Also write the final report as JSON to FILE.
@@ -158,8 +170,8 @@ pub struct Args {
     /// Run only (1) the code points or (2) the inputs.
     #[arg(long, value_enum)]
     pub only: Option<Only>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 1024 (default: every core).
+    #[arg(long, value_name = "N", value_parser = crate::adapter_check::count_in(1..=MAX_THREADS))]
     pub threads: Option<usize>,
     /// Encodings whose inputs (2) checks, comma-separated [default: corrected-utf8,utf-8;
     /// utf-inf-8 adds about 13 core-minutes for inputs of up to 4 bytes]; with --adapter,
@@ -186,8 +198,9 @@ pub struct Args {
     #[arg(long, value_name = "U+HEX", value_parser = adapter::parse_codepoint,
           requires = "adapter")]
     pub max_codepoint: Option<u32>,
-    /// With --adapter: stop after this many disagreements.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// With --adapter: stop after this many disagreements (1 to 100000).
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = crate::adapter_check::count_in(1..=crate::adapter_check::fuzz::MAX_FAILURES))]
     pub max_failures: usize,
     /// With --adapter: where to write the disagreements as vector files,
     /// DIR/NAME-ENCODING-OP.json [default: target/conformance-exhaustive].
@@ -214,7 +227,16 @@ pub struct Config {
     pub progress: bool,
     /// Encodings whose inputs are checked.
     pub encodings: Vec<Encoding>,
+    /// Units a resumed checkpoint records as done that are walked again, at random,
+    /// before it is believed.
+    pub recheck_units: usize,
 }
+
+/// The most `--threads`.
+const MAX_THREADS: u64 = 1024;
+
+/// The default [`Config::recheck_units`].
+pub const RECHECK_UNITS: usize = 4;
 
 impl Default for Config {
     fn default() -> Self {
@@ -227,6 +249,7 @@ impl Default for Config {
             resume: None,
             progress: false,
             encodings: DEFAULT_ENCODINGS.to_vec(),
+            recheck_units: RECHECK_UNITS,
         }
     }
 }
@@ -260,6 +283,28 @@ pub struct Outcome {
     pub busy: BTreeMap<String, Busy>,
     /// Worker threads used.
     pub threads: usize,
+    /// Units this run walked itself (the re-checked ones not counted).
+    pub units_now: usize,
+    /// The checkpoint resumed from, if any.
+    pub resumed: Option<Resumed>,
+    /// The checkpoint could not be saved at the end (the verdict stands; exit 2).
+    pub checkpoint_error: Option<String>,
+}
+
+/// What a resumed run found in its checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resumed {
+    /// The checkpoint file.
+    pub file: PathBuf,
+    /// Units of this shard and part it records as done.
+    pub units: usize,
+    /// The fixed probes whose answers matched the recorded fingerprint.
+    pub probes: u64,
+    /// Of its done units, how many were walked again.
+    pub rechecked: usize,
+    /// Whether they passed, so that its units were believed (when not, the failure is the
+    /// run's and nothing else was walked).
+    pub believed: bool,
 }
 
 /// One unit of work.
@@ -375,8 +420,14 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
         done: vec![false; units.len()],
         ..State::default()
     };
-    if let Some(path) = &cfg.resume {
-        load_checkpoint(path, cfg, &mut state)?;
+    // With --resume: the fingerprint of the implementation, then the checkpoint's claims
+    // checked (a sample of its units is walked again below, once the checks are built).
+    let probed = cfg.resume.as_ref().map(|_| fingerprint(imp));
+    let mut loaded = None;
+    if let (Some(path), Some(probes)) = (&cfg.resume, &probed) {
+        if load_checkpoint(path, cfg, imp, probes, &mut state)? {
+            loaded = Some(path.clone());
+        }
     }
     let mine: Vec<Unit> = units
         .iter()
@@ -401,6 +452,52 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
         cfg.max_len
     };
     let checks = pool.install(|| checks(imp, input_len, &cfg.encodings));
+    let mut resumed = None;
+    if let (Some(file), Some(probes)) = (loaded, &probed) {
+        let done: Vec<Unit> = mine
+            .iter()
+            .filter(|u| state.done[u.index])
+            .copied()
+            .collect();
+        let picked = sample_units(&done, cfg.recheck_units);
+        let failures: Vec<(usize, Failure)> = pool.install(|| {
+            picked
+                .par_iter()
+                .filter_map(|u| {
+                    run_unit(imp, &checks, cfg, u)
+                        .0
+                        .err()
+                        .map(|f| (u.index, *f))
+                })
+                .collect()
+        });
+        let r = Resumed {
+            file,
+            units: done.len(),
+            probes: probes.answers,
+            rechecked: picked.len(),
+            believed: failures.is_empty(),
+        };
+        if let Some((_, f)) = failures.into_iter().min_by_key(|(i, _)| *i) {
+            // Not believed: the failure is the verdict; nothing else is walked and the
+            // checkpoint is left as it was.
+            return Ok(Outcome {
+                counts: Counters::new(),
+                failure: Some(f),
+                units: (0, mine.len()),
+                complete: false,
+                elapsed: start.elapsed(),
+                elapsed_before: state.elapsed_before,
+                busy: BTreeMap::new(),
+                threads,
+                units_now: 0,
+                resumed: Some(r),
+                checkpoint_error: None,
+            });
+        }
+        resumed = Some(r);
+    }
+    let probes = probed.unwrap_or_else(|| Fingerprint::default().finish());
     let abort = AtomicUsize::new(usize::MAX);
     let done_weight = AtomicU64::new(0);
     let state = Mutex::new(state);
@@ -468,7 +565,9 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
                     if due {
                         st.last_checkpoint = Some(Instant::now());
                         // A checkpoint that cannot be written only costs a resume.
-                        if let Err(e) = save_checkpoint(path, cfg, &st, start.elapsed()) {
+                        if let Err(e) =
+                            save_checkpoint(path, cfg, imp, &probes, &st, start.elapsed())
+                        {
                             crate::errln!("conformance exhaustive: checkpoint: {e}");
                         }
                     }
@@ -481,9 +580,11 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
         bar.finish_and_clear();
     }
     let mut st = state.into_inner().unwrap_or_else(|e| e.into_inner());
-    if let Some(path) = &cfg.resume {
-        save_checkpoint(path, cfg, &st, start.elapsed())?;
-    }
+    let checkpoint_error = match &cfg.resume {
+        Some(path) => save_checkpoint(path, cfg, imp, &probes, &st, start.elapsed()).err(),
+        None => None,
+    };
+    let units_now = todo.iter().filter(|u| st.done[u.index]).count();
     st.failures.sort_by_key(|(i, _)| *i);
     let mut failure = st.failures.into_iter().next().map(|(_, f)| f);
     let units_done = mine.iter().filter(|u| st.done[u.index]).count();
@@ -524,8 +625,70 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
         elapsed_before: st.elapsed_before,
         busy: st.busy,
         threads,
+        units_now,
+        resumed,
+        checkpoint_error,
     })
 }
+
+/// Up to `n` of `units`, at random (all of them when there are fewer).
+fn sample_units(units: &[Unit], n: usize) -> Vec<Unit> {
+    if units.len() <= n {
+        return units.to_vec();
+    }
+    let mut rng = conformance_checks::generate::Rng::new(checkpoint::sample_seed());
+    let mut pool = units.to_vec();
+    // A partial Fisher-Yates shuffle: the first `n` are the sample.
+    for i in 0..n {
+        let j = i + rng.index(pool.len() - i);
+        pool.swap(i, j);
+    }
+    pool.truncate(n);
+    pool
+}
+
+/// The fingerprint of an implementation's answers to fixed probes (those of
+/// `exhaustive --adapter`'s checkpoints): every encode of the code points up to
+/// `U+FFFFFFFF`, every decode of the inputs, under each decoder.
+fn fingerprint(imp: &CodecFns) -> Probed {
+    let mut print = Fingerprint::default();
+    let mut buf = [0u8; codec_fns::ENCODE_CAP];
+    for &cp in &adapter::FINGERPRINT_CODEPOINTS {
+        let Ok(cp) = u32::try_from(cp) else {
+            continue;
+        };
+        let got = match (imp.corrected_encode)(cp, &mut buf) {
+            Ok(n) => conformance_literal::hex(&buf[..n.min(buf.len())], ""),
+            Err(k) => format!("{k:?}"),
+        };
+        print.add(&format!("encode U+{cp:04X} {got}"));
+    }
+    let mut evs = codec_fns::EvBuf::default();
+    for input in adapter::fingerprint_inputs() {
+        let decoders: [(&str, &Decode); 4] = [
+            ("corrected-utf8", &|b, e| (imp.corrected_decode)(b, e)),
+            ("utf-8", &|b, e| (imp.utf8_decode)(b, e)),
+            ("utf-inf-8", &|b, e| {
+                (imp.utf_inf8_decode)(b, corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN, e)
+            }),
+            ("utf-inf-8-limit-3", &|b, e| {
+                (imp.utf_inf8_decode)(b, utf_inf8::SMALL_LIMIT, e)
+            }),
+        ];
+        for (name, decode) in decoders {
+            decode(&input, &mut evs);
+            let got = codec_fns::render_events(evs.as_slice(), evs.overflowed());
+            print.add(&format!(
+                "{name} {} {got}",
+                conformance_literal::hex(&input, "")
+            ));
+        }
+    }
+    print.finish()
+}
+
+/// A decoder of the fingerprint, as a closure over the implementation's functions.
+type Decode<'a> = dyn Fn(&[u8], &mut codec_fns::EvBuf) + 'a;
 
 /// The Table 3.1b counts of the run against `conformance audit`'s by byte classes.
 fn audit_cross_check(counts: &Counters, max_len: usize) -> Option<Failure> {
@@ -612,7 +775,7 @@ fn progress_line(done: u64, total: u64, start: Instant) -> String {
     )
 }
 
-const CHECKPOINT_FORMAT: &str = "conformance-exhaustive-checkpoint/1";
+const CHECKPOINT_FORMAT: &str = "conformance-exhaustive-checkpoint/2";
 
 fn only_text(only: Option<Only>) -> &'static str {
     match only {
@@ -622,21 +785,45 @@ fn only_text(only: Option<Only>) -> &'static str {
     }
 }
 
-/// The parameters a checkpoint must match.
-fn checkpoint_params(cfg: &Config) -> Value {
-    let mut v = json!({
-        "format": CHECKPOINT_FORMAT,
-        "max_len": cfg.max_len,
+/// What a checkpoint of the reference's run holds.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Checkpoint {
+    format: String,
+    /// What must be the same to resume ([`identity`]).
+    identity: Value,
+    /// The fingerprint of the implementation's answers to fixed probes.
+    probes: Probed,
+    /// The units done, as inclusive index ranges.
+    done: Vec<[u64; 2]>,
+    /// Their counts, merged.
+    counts: Counters,
+    busy: BTreeMap<String, BusyRecord>,
+    elapsed_seconds: f64,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    checksum: String,
+}
+
+/// [`Busy`] in a checkpoint.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BusyRecord {
+    nanos: u64,
+    items: u64,
+}
+
+/// The walk's parameters and what identifies the implementation: its name and the
+/// version of `conformance` it is built into.
+fn identity(cfg: &Config, imp: &CodecFns) -> Value {
+    json!({
+        "implementation": imp.name,
+        "conformanceVersion": env!("CARGO_PKG_VERSION"),
+        "maxLen": cfg.max_len,
         "shard": cfg.shard.to_string(),
         "only": only_text(cfg.only),
-        "code_points": [cfg.code_points.0, cfg.code_points.1],
-    });
-    // Recorded only when not the default, so that older checkpoints still resume.
-    let encodings = encodings_text(&cfg.encodings);
-    if encodings != encodings_text(&DEFAULT_ENCODINGS) {
-        v["encodings"] = json!(encodings);
-    }
-    v
+        "codePoints": [cfg.code_points.0, cfg.code_points.1],
+        "encodings": encodings_text(&cfg.encodings),
+    })
 }
 
 /// The encodings as `corrected-utf8,utf-8`, in a fixed order.
@@ -648,18 +835,6 @@ fn encodings_text(encodings: &[Encoding]) -> String {
     names.join(",")
 }
 
-/// Done units as inclusive index ranges.
-fn ranges(done: &[bool]) -> Vec<[usize; 2]> {
-    let mut out: Vec<[usize; 2]> = Vec::new();
-    for (i, _) in done.iter().enumerate().filter(|(_, d)| **d) {
-        match out.last_mut() {
-            Some(r) if r[1] + 1 == i => r[1] = i,
-            _ => out.push([i, i]),
-        }
-    }
-    out
-}
-
 fn busy_json(busy: &BTreeMap<String, Busy>) -> Value {
     busy.iter()
         .map(|(k, b)| (k.clone(), json!({"nanos": b.nanos, "items": b.items})))
@@ -667,72 +842,92 @@ fn busy_json(busy: &BTreeMap<String, Busy>) -> Value {
         .into()
 }
 
-fn save_checkpoint(path: &Path, cfg: &Config, st: &State, elapsed: Duration) -> Result<(), String> {
-    let mut v = checkpoint_params(cfg);
-    v["done"] = json!(ranges(&st.done));
-    v["counts"] = json!(st.counts);
-    v["busy"] = busy_json(&st.busy);
-    v["elapsed_seconds"] = json!((st.elapsed_before + elapsed).as_secs_f64());
-    let text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-    // Write then rename, so that a run killed mid-write leaves the last checkpoint whole.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text + "\n").map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+fn save_checkpoint(
+    path: &Path,
+    cfg: &Config,
+    imp: &CodecFns,
+    probes: &Probed,
+    st: &State,
+    elapsed: Duration,
+) -> Result<(), String> {
+    checkpoint::write(
+        path,
+        &Checkpoint {
+            format: CHECKPOINT_FORMAT.into(),
+            identity: identity(cfg, imp),
+            probes: probes.clone(),
+            done: checkpoint::ranges(&st.done),
+            counts: st.counts.clone(),
+            busy: st
+                .busy
+                .iter()
+                .map(|(k, b)| {
+                    (
+                        k.clone(),
+                        BusyRecord {
+                            nanos: b.nanos,
+                            items: b.items,
+                        },
+                    )
+                })
+                .collect(),
+            elapsed_seconds: (st.elapsed_before + elapsed).as_secs_f64(),
+            checksum: String::new(),
+        },
+    )
 }
 
-fn load_checkpoint(path: &Path, cfg: &Config, st: &mut State) -> Result<(), String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+/// Loads the checkpoint at `path` into `st` once it passes the checks of [`checkpoint`]
+/// (all but the sample, which [`execute`] walks); `false` when there is none yet.
+fn load_checkpoint(
+    path: &Path,
+    cfg: &Config,
+    imp: &CodecFns,
+    probes: &Probed,
+    st: &mut State,
+) -> Result<bool, String> {
+    let Some(c) = checkpoint::read::<Checkpoint>(path, CHECKPOINT_FORMAT)? else {
+        return Ok(false);
     };
-    let bad = |what: &str| format!("{}: {what}", path.display());
-    let v: Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
-    let params = checkpoint_params(cfg);
-    for key in [
-        "format",
-        "max_len",
-        "shard",
-        "only",
-        "code_points",
-        "encodings",
-    ] {
-        if v.get(key) != params.get(key) {
-            return Err(bad(&format!(
-                "its {key} is {}, this run's is {}",
-                v.get(key).unwrap_or(&Value::Null),
-                params[key]
-            )));
-        }
+    let differences = checkpoint::differences(&c.identity, &identity(cfg, imp));
+    if !differences.is_empty() {
+        return Err(format!(
+            "{}: made by another walk or implementation ({}); delete it or use another file",
+            path.display(),
+            differences.join("; ")
+        ));
     }
-    for r in v["done"].as_array().ok_or_else(|| bad("no done list"))? {
-        let (a, b) = (r[0].as_u64(), r[1].as_u64());
-        let (Some(a), Some(b)) = (a, b) else {
-            return Err(bad("malformed done range"));
-        };
-        for i in a..=b {
-            *st.done
-                .get_mut(i as usize)
-                .ok_or_else(|| bad("unit index out of range"))? = true;
-        }
+    if c.probes != *probes {
+        return Err(format!(
+            "{}: the implementation's answers to the {} fixed probes differ from the ones the \
+             checkpoint recorded: another build of {} made it; the checkpoint is not believed \
+             (delete it to start over)",
+            path.display(),
+            probes.answers,
+            imp.name
+        ));
     }
-    for (k, c) in v["counts"].as_object().ok_or_else(|| bad("no counts"))? {
-        st.counts
-            .insert(k.clone(), c.as_u64().ok_or_else(|| bad("malformed count"))?);
-    }
-    if let Some(busy) = v["busy"].as_object() {
-        for (k, b) in busy {
-            st.busy.insert(
-                k.clone(),
+    checkpoint::mark_done(path, &c.done, &mut st.done)?;
+    st.counts = c.counts;
+    st.busy = c
+        .busy
+        .into_iter()
+        .map(|(k, b)| {
+            (
+                k,
                 Busy {
-                    nanos: b["nanos"].as_u64().unwrap_or(0),
-                    items: b["items"].as_u64().unwrap_or(0),
+                    nanos: b.nanos,
+                    items: b.items,
                 },
-            );
-        }
-    }
-    st.elapsed_before = Duration::from_secs_f64(v["elapsed_seconds"].as_f64().unwrap_or(0.0));
-    Ok(())
+            )
+        })
+        .collect();
+    st.elapsed_before = if c.elapsed_seconds.is_finite() && c.elapsed_seconds >= 0.0 {
+        Duration::try_from_secs_f64(c.elapsed_seconds).unwrap_or(Duration::ZERO)
+    } else {
+        Duration::ZERO
+    };
+    Ok(true)
 }
 
 /// The text report.
@@ -752,7 +947,31 @@ pub fn render(cfg: &Config, out: &Outcome) -> String {
         cfg.shard,
         out.threads
     );
-    let _ = writeln!(s, "units done: {}/{}", out.units.0, out.units.1);
+    let _ = writeln!(
+        s,
+        "units done: {}/{} ({} walked in this run{})",
+        out.units.0,
+        out.units.1,
+        out.units_now,
+        match &out.resumed {
+            Some(r) if r.believed => format!(
+                ", {} from the checkpoint {} (believed after its checksum, the walk's \
+                 parameters, the implementation's name and version, {} fixed probes and {} \
+                 of its units walked again)",
+                r.units,
+                r.file.display(),
+                r.probes,
+                r.rechecked
+            ),
+            Some(r) => format!(
+                "; the checkpoint {} NOT BELIEVED: of {} of its units walked again, one \
+                 fails; nothing else was walked and the file was left as it was",
+                r.file.display(),
+                r.rechecked
+            ),
+            None => String::new(),
+        }
+    );
     for (k, v) in &out.counts {
         let _ = writeln!(s, "  {k}: {v}");
     }
@@ -793,9 +1012,18 @@ pub fn render(cfg: &Config, out: &Outcome) -> String {
         Some(f) => {
             let _ = writeln!(s, "FAIL\n{f}");
         }
-        None if out.complete => {
-            let _ = writeln!(s, "PASS (complete)");
-        }
+        None if out.complete => match &out.resumed {
+            Some(r) if r.units > 0 => {
+                let _ = writeln!(
+                    s,
+                    "PASS (complete: {} unit(s) walked in this run, {} from the checkpoint)",
+                    out.units_now, r.units
+                );
+            }
+            _ => {
+                let _ = writeln!(s, "PASS (complete)");
+            }
+        },
         None => {
             let _ = writeln!(s, "PASS (partial: this shard or part only)");
         }
@@ -803,37 +1031,94 @@ pub fn render(cfg: &Config, out: &Outcome) -> String {
     s
 }
 
-/// The JSON report.
+/// The JSON report (`conformance/schema/exhaustive.schema.json`, docs/report.md).
 pub fn to_json(cfg: &Config, out: &Outcome) -> Value {
     json!({
-        "max_len": cfg.max_len,
+        "report": "conformance-exhaustive",
+        "reportVersion": adapter::REPORT_VERSION,
+        "maxLen": cfg.max_len,
         "shard": cfg.shard.to_string(),
         "only": only_text(cfg.only),
         "encodings": encodings_text(&cfg.encodings),
         "threads": out.threads,
-        "units_done": out.units.0,
+        "unitsDone": out.units.0,
         "units": out.units.1,
+        "unitsThisRun": out.units_now,
         "complete": out.complete,
         "passed": out.failure.is_none(),
-        "elapsed_seconds": out.elapsed.as_secs_f64(),
-        "elapsed_before_seconds": out.elapsed_before.as_secs_f64(),
+        "checkpoint": out.resumed.as_ref().map(|r| json!({
+            "file": r.file.display().to_string(),
+            "believed": r.believed,
+            "units": r.units,
+            "probes": r.probes,
+            "rechecked": r.rechecked,
+        })),
+        "elapsedSeconds": out.elapsed.as_secs_f64(),
+        "elapsedBeforeSeconds": out.elapsed_before.as_secs_f64(),
         "counts": out.counts,
         "busy": busy_json(&out.busy),
         "counterexample": out.failure.as_ref().map(|f| json!({
             "check": f.check,
             "input": f.input,
-            "got_from": f.got_from,
+            "gotFrom": f.got_from,
             "got": f.got,
-            "want_from": f.want_from,
+            "wantFrom": f.want_from,
             "want": f.want,
         })),
     })
 }
 
-/// `conformance exhaustive`: runs the reference codec, prints the report.
+/// Checks `--json` before anything runs, as `conformance run` checks its reports
+/// ([`crate::run::report::output::plan`]: not a folder, its folder writable, not an
+/// input, a device or FIFO written as a stream), and refuses the checkpoint's own path
+/// (the report would replace it).
+pub(crate) fn plan_json(args: &Args) -> Result<Option<Output>, UsageError> {
+    let Some(path) = &args.json else {
+        return Ok(None);
+    };
+    let resume: Vec<PathBuf> = args.resume.iter().cloned().collect();
+    if let Some(checkpoint) = &args.resume {
+        let place = |p: &Path| {
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = dir.unwrap_or(Path::new(".")).canonicalize().ok();
+            (dir, p.file_name().map(|n| n.to_os_string()))
+        };
+        if place(path) == place(checkpoint) {
+            return Err(UsageError(format!(
+                "cannot write the json report {}: it is the --resume checkpoint (refused: the \
+                 report would replace it)",
+                path.display()
+            )));
+        }
+    }
+    let inputs = Inputs {
+        vectors: &[],
+        expected_failures: &resume,
+    };
+    Ok(output::plan(&[(Format::Json, Some(path))], &inputs)?.pop())
+}
+
+/// Writes a JSON report as planned ([`plan_json`]): atomically, or into a stream.
+pub(crate) fn write_json(output: &Output, report: &Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(report).unwrap_or_default() + "\n";
+    output
+        .write(|w| w.write_all(text.as_bytes()))
+        .map_err(|e| format!("cannot write {}: {e}", output.path.display()))
+}
+
+/// `conformance exhaustive`: checks `--json`'s path, runs the reference codec, prints the
+/// verdict, then writes `--json` (atomically; a report that cannot be written is named,
+/// exit 2).
 pub fn run(args: &Args) -> ExitCode {
+    let json = match plan_json(args) {
+        Ok(json) => json,
+        Err(e) => {
+            crate::errln!("conformance exhaustive: {e}");
+            return ExitCode::from(2);
+        }
+    };
     if let Some(adapter) = &args.adapter {
-        return adapter::run(args, adapter);
+        return adapter::run(args, adapter, json.as_ref());
     }
     let cfg = Config {
         max_len: args.max_len.unwrap_or(4),
@@ -848,6 +1133,7 @@ pub fn run(args: &Args) -> ExitCode {
         } else {
             args.encodings.clone()
         },
+        recheck_units: RECHECK_UNITS,
     };
     let out = match execute(&REFERENCE, &cfg) {
         Ok(out) => out,
@@ -856,17 +1142,20 @@ pub fn run(args: &Args) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The verdict first: nothing after it can lose it.
     crate::out!("{}", render(&cfg, &out));
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&to_json(&cfg, &out)).unwrap_or_default();
-        if let Err(e) = std::fs::write(path, text + "\n") {
-            crate::errln!("conformance exhaustive: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+    let mut errors: Vec<String> = out.checkpoint_error.iter().cloned().collect();
+    if let Some(json) = &json {
+        errors.extend(write_json(json, &to_json(&cfg, &out)).err());
     }
-    if out.failure.is_some() {
-        ExitCode::FAILURE
+    for e in &errors {
+        crate::errln!("conformance exhaustive: {e}");
+    }
+    ExitCode::from(if !errors.is_empty() {
+        2
+    } else if out.failure.is_some() {
+        1
     } else {
-        ExitCode::SUCCESS
-    }
+        0
+    })
 }

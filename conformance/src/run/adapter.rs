@@ -198,6 +198,24 @@ impl Adapter {
         self.starts
     }
 
+    /// Starts the process if it is not running and shakes hands with it, sending no case:
+    /// the liveness probe of `exhaustive --adapter` and `fuzz` (only what the hello
+    /// declares is sent after it).
+    pub fn hello(&mut self) -> Result<(), Answer> {
+        self.start()
+    }
+
+    /// The per-case `--timeout` from now on (`fuzz` shortens it as its deadline nears).
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.limits.timeout = timeout;
+    }
+
+    /// [`Adapter::with_deadline`] on an adapter already made (`fuzz --seconds`): no wait,
+    /// not even a restart's hello, goes past it.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Starts the process if it is not running, and shakes hands with it.
     fn start(&mut self) -> Result<(), Answer> {
         if self.running.is_some() {
