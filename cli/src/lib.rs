@@ -27,6 +27,11 @@ use std::process::ExitCode;
 /// Runs `cutf8` with the process's arguments and standard streams; returns the exit
 /// status: 0 all well, 1 invalid input, 2 the command could not run.
 pub fn main() -> ExitCode {
+    // Before anything is written, `--help` included (as coreutils' `ls --help >&-`).
+    if io::closed_streams().stdout {
+        io::report("cannot write to standard output: it is closed");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
@@ -51,7 +56,7 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
         // The reader went away (`| head`): nobody is left to tell.
-        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::BrokenPipe) => ExitCode::from(io::BROKEN_PIPE_STATUS),
     }
 }
 
@@ -60,9 +65,22 @@ pub fn main() -> ExitCode {
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ClapErrorKind::DisplayHelp | ClapErrorKind::DisplayVersion => {
-            // Help on a closed pipe is no failure either.
-            let _ = e.print();
-            ExitCode::SUCCESS
+            // Help and version are output like any other: a failed write fails.
+            match e
+                .print()
+                .and_then(|()| std::io::Write::flush(&mut std::io::stdout()))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => match io::write_failed(e) {
+                    Failure::BrokenPipe => ExitCode::from(io::BROKEN_PIPE_STATUS),
+                    failure => {
+                        if let Failure::Trouble(message) | Failure::Invalid(message) = failure {
+                            io::report(&message);
+                        }
+                        ExitCode::from(2)
+                    }
+                },
+            }
         }
         ClapErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             io::report("no command given: decode, encode, check, explain or transcode (see 'cutf8 --help')");
