@@ -85,6 +85,10 @@ pub(crate) struct CheckArgs {
     /// `json`: one JSON object per finding and one for the totals, a line each.
     #[arg(long, value_name = "FORMAT", default_value = "human")]
     pub format: CheckFormat,
+    /// A directory's files checked at once, 1 to 64 (default: the cores, at most 8); the
+    /// output is the same whatever the number.
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(crate::tree::MAX_JOBS)))]
+    pub jobs: Option<u16>,
     /// The files; `-` (the default) reads standard input. A directory: every file
     /// under it that is not hidden or ignored (`.gitignore`), checked in parallel,
     /// each with a summary line.

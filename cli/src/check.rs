@@ -2,10 +2,10 @@
 
 use crate::args::{CheckArgs, CheckFormat};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
+use crate::tree;
 use annotate_snippets::{Level, Renderer, Snippet};
 use corrected_utf8::{corrected, DocumentChecker, Event, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -14,12 +14,13 @@ use std::path::Path;
 /// ones are checked before a bar would be worth drawing.
 const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
-#[derive(Default)]
-struct Totals {
-    files: u64,
-    errors: u64,
-    warnings: u64,
-    unreadable: u64,
+/// Counts over the files checked.
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    pub files: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub unreadable: u64,
 }
 
 pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
@@ -28,7 +29,10 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     let terminal = std::io::stderr().is_terminal();
     for path in &args.files {
         if path.is_dir() {
-            check_tree(path, args.format, &mut out, &mut totals)?;
+            match tree::jobs(args.jobs.map(usize::from)) {
+                1 => tree::check_tree_here(path, args.format, &mut out, &mut totals)?,
+                jobs => tree::check_tree(path, args.format, jobs, &mut out, &mut totals)?,
+            }
             continue;
         }
         match check_file(path, args.format, &mut out, &mut totals, terminal) {
@@ -58,64 +62,8 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     Ok(if failing { Status::Invalid } else { Status::Ok })
 }
 
-/// How many files of a tree are checked in parallel before their outputs are printed:
-/// the outputs wait in memory until then.
-const BATCH: usize = 64;
-
-/// Every file under `dir` that is not hidden or ignored (`.gitignore`, `.ignore`, in a
-/// git repository or not), checked in parallel and printed in path order, each with its
-/// own summary line after its findings.
-fn check_tree(
-    dir: &Path,
-    format: CheckFormat,
-    out: &mut io::Out,
-    totals: &mut Totals,
-) -> Result<()> {
-    let mut files = Vec::new();
-    for entry in ignore::WalkBuilder::new(dir).require_git(false).build() {
-        match entry {
-            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => files.push(e.into_path()),
-            Ok(_) => {}
-            Err(e) => {
-                out.flush().out()?;
-                io::report(&format!("cannot walk '{}': {e}", dir.display()));
-                totals.unreadable += 1;
-            }
-        }
-    }
-    files.sort();
-    for batch in files.chunks(BATCH) {
-        let checked: Vec<(Vec<u8>, Totals, Result<()>)> = batch
-            .par_iter()
-            .map(|path| {
-                let (mut text, mut t) = (Vec::new(), Totals::default());
-                let result = check_file(path, format, &mut text, &mut t, false);
-                (text, t, result)
-            })
-            .collect();
-        for (path, (text, t, result)) in batch.iter().zip(checked) {
-            out.write_all(&text).out()?;
-            match result {
-                Ok(()) => {
-                    totals.files += 1;
-                    file_summary(out, format, path, &t).out()?;
-                }
-                Err(Failure::Trouble(message)) => {
-                    out.flush().out()?;
-                    io::report(&message);
-                    totals.unreadable += 1;
-                }
-                Err(other) => return Err(other),
-            }
-            totals.errors += t.errors;
-            totals.warnings += t.warnings;
-        }
-    }
-    Ok(())
-}
-
 /// `FILE: 1 error, 2 warnings` (or its JSON object), after a file of a tree.
-fn file_summary(
+pub(crate) fn file_summary(
     out: &mut dyn Write,
     format: CheckFormat,
     path: &Path,
@@ -140,7 +88,9 @@ fn file_summary(
     }
 }
 
-fn check_file(
+/// Checks one file (or standard input), writing its findings to `out` and counting
+/// them in `totals`.
+pub(crate) fn check_file(
     path: &Path,
     format: CheckFormat,
     out: &mut dyn Write,

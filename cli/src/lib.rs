@@ -17,6 +17,7 @@ mod hex;
 mod io;
 mod stretch;
 mod transcode;
+mod tree;
 
 use args::{Cli, Command};
 use clap::error::ErrorKind as ClapErrorKind;

@@ -405,6 +405,17 @@ fn check_tree() {
         "check_tree_json",
         snap(&d, &["check", "--format", "json", "tree/sub"], b"")
     );
+    // One job or many, in this thread or in workers: the same output.
+    let args = ["check", "--format", "short", "tree", "good.txt"];
+    let many = run_in(&d, &args, b"");
+    for jobs in ["1", "3", "64"] {
+        let one = run_in(&d, &[&args[..], &["--jobs", jobs]].concat(), b"");
+        assert_eq!(
+            transcript(&one, false),
+            transcript(&many, false),
+            "--jobs {jobs}"
+        );
+    }
 }
 
 #[test]

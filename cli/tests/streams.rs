@@ -188,6 +188,10 @@ fn broken_pipe_is_quiet_and_not_a_success() {
         .map(|args| (args.to_vec(), true))
         .collect();
     cases.push((vec!["check", "--format", "short", "tree"], false));
+    cases.push((
+        vec!["check", "--format", "json", "--jobs", "1", "tree"],
+        false,
+    ));
     cases.push((vec!["explain", many_bytes.as_str()], false));
     for (args, feed) in cases {
         let mut child = Command::new(BIN)
