@@ -15,6 +15,7 @@ mod encode;
 mod explain;
 mod hex;
 mod io;
+mod lines;
 mod stretch;
 mod transcode;
 mod tree;

@@ -418,6 +418,48 @@ fn check_tree() {
     }
 }
 
+/// The default format shows 20 findings of a run (one kind, on one line or on lines
+/// in a row, or with nothing else between them) and summarizes the rest, exactly
+/// counted, before the next thing shown; `--format short` lists every one.
+#[test]
+fn check_summarizes_runs() {
+    let d = scratch("check_summarizes_runs");
+    let mut text = MAGIC.to_vec();
+    // 30 NUL bytes on one line: 20 shown, then 10 summarized when the tab is shown.
+    text.extend_from_slice(&[0; 30]);
+    text.extend_from_slice(b"\t\n");
+    // A tab on each of 23 lines in a row: one run with the tab above (24 in all).
+    for _ in 0..23 {
+        text.extend_from_slice(b"a\tb\n");
+    }
+    // NUL bytes on every other line, nothing else between them: one run, 20 + 1.
+    for _ in 0..21 {
+        text.extend_from_slice(b"\x00\n\n");
+    }
+    text.extend_from_slice(b"end\n");
+    std::fs::write(d.join("runs.txt"), &text).unwrap();
+    let human = run_in(&d, &["check", "runs.txt"], b"");
+    let human = String::from_utf8(human.stdout).unwrap();
+    let summaries: Vec<&str> = human.lines().filter(|l| l.starts_with('…')).collect();
+    assert_eq!(
+        summaries,
+        [
+            "… and 10 more nul errors in runs.txt, bytes 28-37",
+            "… and 4 more c0-control warnings in runs.txt, bytes 117-129",
+            "… and 1 more nul error in runs.txt, byte 192",
+        ]
+    );
+    // 20 + 20 + 20 findings shown, each with its ` --> ` line.
+    assert_eq!(human.matches(" --> ").count(), 60);
+    let short = run_in(&d, &["check", "--format", "short", "runs.txt"], b"");
+    let short = String::from_utf8(short.stdout).unwrap();
+    assert_eq!(short.lines().count(), 30 + 24 + 21 + 1);
+    assert!(
+        human.ends_with("1 file: 51 errors, 24 warnings\n"),
+        "{human}"
+    );
+}
+
 #[test]
 fn check_errors() {
     let d = files("check_errors");

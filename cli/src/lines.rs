@@ -1,0 +1,463 @@
+//! `check --format short|json`: a line per finding, composed by hand in a buffer.
+//!
+//! On finding-dense input (a file of NUL bytes: a finding per byte) the lines are the
+//! work: with `write!` and serde, std's formatting machinery and the small copies it
+//! makes took 90% of the time (5 MB/s of input). Here each line is the file's prefix,
+//! the numbers written digit pair by digit pair, and the words between them composed
+//! once per kind; the recurring pieces are copied with a fixed size (a few vector
+//! moves, not a `memmove` call each) into a buffer with room to spare, which goes to
+//! the output when full. Tests compare every line with `Finding`'s `Display` and with
+//! serde's JSON.
+
+use corrected_utf8::{Finding, FindingKind};
+use std::io::{self, Write};
+
+/// The buffer is written out when less than a line's room is left past this.
+const BUFFER: usize = 64 * 1024;
+
+/// The room a line needs past its prefix: four numbers of at most 20 digits, each
+/// copied with its padding (24 bytes), the words between them (at most [`PAD`]) and
+/// punctuation.
+const LINE_ROOM: usize = 4 * 24 + 2 * PAD;
+
+/// The size of the fixed copies: the longest words between two numbers
+/// (`,"severity":"warning","kind":"missing-final-newline","offset":`, 62 bytes) fit. (A longer piece, a long file name, is copied as it is.)
+const PAD: usize = 64;
+
+/// Pairs of decimal digits, `00` to `99`.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// A piece of a line: padded to [`PAD`] bytes for a fixed-size copy, or longer.
+enum Piece {
+    Padded([u8; PAD], usize),
+    Long(Box<[u8]>),
+}
+
+impl Piece {
+    fn new(bytes: &[u8]) -> Piece {
+        if bytes.len() <= PAD {
+            let mut padded = [0; PAD];
+            padded[..bytes.len()].copy_from_slice(bytes);
+            Piece::Padded(padded, bytes.len())
+        } else {
+            Piece::Long(bytes.into())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Piece::Padded(_, len) => *len,
+            Piece::Long(bytes) => bytes.len(),
+        }
+    }
+}
+
+/// The findings of one file as lines of `--format short` or `--format json`.
+pub(crate) struct Lines {
+    json: bool,
+    /// Fixed length: [`BUFFER`] plus a line's room; `len` bytes of it are the lines.
+    buf: Vec<u8>,
+    len: usize,
+    /// `FILE:` or `{"file":"FILE","line":`.
+    prefix: Piece,
+    /// The words between the column and the offset, for each kind met (a few), and
+    /// whether they announce an extent (`(bytes A-B)`).
+    middles: Vec<(FindingKind, bool, Piece)>,
+    /// The kind of the last line, whether it had an extent, and its words in
+    /// `middles`.
+    current: Option<(FindingKind, bool)>,
+    current_at: usize,
+    /// The last line, column and offset written, in decimal.
+    line: Counter,
+    column: Counter,
+    offset: Counter,
+}
+
+impl Lines {
+    /// Lines for the file shown as `name`.
+    pub(crate) fn new(json: bool, name: &str) -> Lines {
+        let prefix = match json {
+            true => format!(
+                "{{\"file\":{},\"line\":",
+                serde_json::to_string(name).unwrap_or_default()
+            ),
+            false => format!("{name}:"),
+        };
+        let prefix = Piece::new(prefix.as_bytes());
+        Lines {
+            json,
+            buf: vec![0; BUFFER + prefix.len().max(PAD) + LINE_ROOM],
+            len: 0,
+            prefix,
+            middles: Vec::new(),
+            current: None,
+            current_at: 0,
+            line: Counter::default(),
+            column: Counter::default(),
+            offset: Counter::default(),
+        }
+    }
+
+    /// Adds the line of `f` (`length`: a reserved span's), writing the buffer to `out`
+    /// first if it is full.
+    ///
+    /// `--format short`: `FILE:LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`, or `(bytes
+    /// FIRST-LAST)` for a reserved span of more than a byte. `--format json`:
+    /// `{"file":…,"line":…,"column":…,"severity":…,"kind":…,"offset":…}`, with
+    /// `"length"` last for a reserved span.
+    pub(crate) fn push(
+        &mut self,
+        f: Finding,
+        length: Option<u64>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if self.len > BUFFER {
+            self.flush(out)?;
+        }
+        // Short lines show an extent for a span of more than a byte; JSON always has
+        // the length of a reserved span.
+        let ranged = !self.json && length.is_some_and(|n| n > 1);
+        // Most lines have the kind of the line before (one compare, not a search).
+        if self.current != Some((f.kind, ranged)) {
+            self.change_kind(f, ranged);
+        }
+        put_piece(&mut self.buf, &mut self.len, &self.prefix);
+        self.line.set(f.line);
+        self.line.put(&mut self.buf, &mut self.len);
+        match self.json {
+            true => self.put(b",\"column\":"),
+            false => self.put(b":"),
+        }
+        self.column.set(f.column);
+        self.column.put(&mut self.buf, &mut self.len);
+        put_piece(
+            &mut self.buf,
+            &mut self.len,
+            &self.middles[self.current_at].2,
+        );
+        self.offset.set(f.offset);
+        self.offset.put(&mut self.buf, &mut self.len);
+        match (self.json, length) {
+            (true, Some(length)) => {
+                self.put(b",\"length\":");
+                self.put_number(length);
+                self.put(b"}\n");
+            }
+            (true, None) => self.put(b"}\n"),
+            (false, Some(length)) if ranged => {
+                self.put(b"-");
+                self.put_number(f.offset + length - 1);
+                self.put(b")\n");
+            }
+            (false, _) => self.put(b")\n"),
+        }
+        Ok(())
+    }
+
+    /// Writes the lines so far to `out`.
+    pub(crate) fn flush(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let len = std::mem::take(&mut self.len);
+        out.write_all(&self.buf[..len])
+    }
+
+    /// Makes `kind` (with an extent or not) the current one: finds its words, or
+    /// composes them.
+    #[cold]
+    fn change_kind(&mut self, f: Finding, ranged: bool) {
+        let key = (f.kind, ranged);
+        self.current_at = match self.middles.iter().position(|(k, r, _)| (*k, *r) == key) {
+            Some(at) => at,
+            None => {
+                let middle = self.middle(f, ranged);
+                self.middles
+                    .push((f.kind, ranged, Piece::new(middle.as_bytes())));
+                self.middles.len() - 1
+            }
+        };
+        self.current = Some(key);
+    }
+
+    /// The words between the column and the offset.
+    fn middle(&self, f: Finding, ranged: bool) -> String {
+        let (severity, kind) = (f.severity().as_str(), f.kind.as_str());
+        match (self.json, ranged) {
+            // Kinds are lowercase ASCII letters and hyphens: nothing to escape.
+            (true, _) => format!(",\"severity\":\"{severity}\",\"kind\":\"{kind}\",\"offset\":"),
+            (false, true) => format!(": {severity}: {kind} (bytes "),
+            (false, false) => format!(": {severity}: {kind} (byte "),
+        }
+    }
+
+    /// A few bytes known at compile time (the copy is inlined).
+    fn put(&mut self, bytes: &[u8]) {
+        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// `n` in decimal.
+    fn put_number(&mut self, n: u64) {
+        self.len += write_decimal(&mut self.buf[self.len..], n);
+    }
+}
+
+/// A number and its decimal digits, kept from one line to the next: on finding-dense
+/// input each line's line, column and offset are the last line's or one more, so the
+/// digits are reused or counted up in place, with no division.
+///
+/// The digits are kept, changed and copied as three 64-bit words, never a byte at a
+/// time nor 16 bytes at once: a load wider than the store that wrote its bytes waits
+/// for the store to reach the cache (no store forwarding), which cost more than the
+/// divisions saved. The words are apart in memory (`repr(C)`, other fields between
+/// them) so that the compiler cannot merge their 8-byte loads into one 16-byte load.
+#[derive(Debug)]
+#[repr(C)]
+struct Counter {
+    /// The digits, from the first, as the little-endian bytes of `w0`, `w1`, `w2`;
+    /// zeros after them.
+    w0: u64,
+    value: u64,
+    w1: u64,
+    len: usize,
+    w2: u64,
+}
+
+impl Default for Counter {
+    fn default() -> Self {
+        Counter {
+            w0: u64::from(b'0'),
+            value: 0,
+            w1: 0,
+            len: 1,
+            w2: 0,
+        }
+    }
+}
+
+impl Counter {
+    fn set(&mut self, n: u64) {
+        if n == self.value {
+            return;
+        }
+        if Some(n) == self.value.checked_add(1) {
+            // The last digit goes up one, unless it is a 9 (one time in ten: carries,
+            // done below as any other number).
+            let last = self.len - 1;
+            let shift = 8 * (last % 8);
+            let word = match last / 8 {
+                0 => &mut self.w0,
+                1 => &mut self.w1,
+                _ => &mut self.w2,
+            };
+            if (*word >> shift) as u8 != b'9' {
+                *word += 1 << shift;
+                self.value = n;
+                return;
+            }
+        }
+        let mut digits = [0; 24];
+        self.len = write_decimal(&mut digits, n);
+        let word = |i: usize| u64::from_le_bytes(digits[i..i + 8].try_into().expect("8 bytes"));
+        (self.w0, self.w1, self.w2) = (word(0), word(8), word(16));
+        self.value = n;
+    }
+
+    /// Copies the digits to `buf[*len..]`, a word at a time (`buf` has room for the
+    /// three).
+    fn put(&self, buf: &mut [u8], len: &mut usize) {
+        let room = &mut buf[*len..*len + 24];
+        room[..8].copy_from_slice(&self.w0.to_le_bytes());
+        room[8..16].copy_from_slice(&self.w1.to_le_bytes());
+        room[16..].copy_from_slice(&self.w2.to_le_bytes());
+        *len += self.len;
+    }
+
+    #[cfg(test)]
+    fn digits(&self) -> Vec<u8> {
+        let words = [self.w0, self.w1, self.w2];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes[..self.len].to_vec()
+    }
+}
+
+/// Writes `n` in decimal at the start of `buf`, two digits at a time from the right;
+/// returns the number of digits.
+fn write_decimal(buf: &mut [u8], mut n: u64) -> usize {
+    let digits = decimal_len(n);
+    let field = &mut buf[..digits];
+    let mut end = digits;
+    while n >= 100 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        field[end - 2..end].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        end -= 2;
+    }
+    if n >= 10 {
+        let pair = n as usize * 2;
+        field[end - 2..end].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        field[end - 1] = b'0' + n as u8;
+    }
+    digits
+}
+
+/// Copies `piece` to `buf[*len..]`: a padded piece whole, so the copy has a fixed size
+/// (the buffer has room for it past any line).
+fn put_piece(buf: &mut [u8], len: &mut usize, piece: &Piece) {
+    match piece {
+        Piece::Padded(bytes, n) => {
+            buf[*len..*len + PAD].copy_from_slice(bytes);
+            *len += n;
+        }
+        Piece::Long(bytes) => {
+            buf[*len..*len + bytes.len()].copy_from_slice(bytes);
+            *len += bytes.len();
+        }
+    }
+}
+
+/// The number of decimal digits of `n`.
+fn decimal_len(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use corrected_utf8::ErrorKind;
+
+    /// What `--format json` printed with serde before these lines were written by
+    /// hand: the reference.
+    #[derive(serde::Serialize)]
+    struct JsonFinding<'a> {
+        file: &'a str,
+        line: u64,
+        column: u64,
+        severity: &'static str,
+        kind: &'static str,
+        offset: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        length: Option<u64>,
+    }
+
+    fn reference(json: bool, name: &str, f: Finding, length: Option<u64>) -> String {
+        if json {
+            let object = JsonFinding {
+                file: name,
+                line: f.line,
+                column: f.column,
+                severity: f.severity().as_str(),
+                kind: f.kind.as_str(),
+                offset: f.offset,
+                length,
+            };
+            return serde_json::to_string(&object).unwrap() + "\n";
+        }
+        match length {
+            Some(n) if n > 1 => format!(
+                "{name}:{}:{}: {}: {} (bytes {}-{})\n",
+                f.line,
+                f.column,
+                f.severity(),
+                f.kind,
+                f.offset,
+                f.offset + n - 1
+            ),
+            _ => format!("{name}:{f}\n"),
+        }
+    }
+
+    #[test]
+    fn lines_are_what_display_and_serde_write() {
+        let numbers = [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            101,
+            999,
+            1000,
+            12_345,
+            999_999_999,
+            1_000_000_000,
+            u64::MAX / 2,
+            u64::MAX - 1,
+        ];
+        let kinds = [
+            FindingKind::Nul,
+            FindingKind::Reserved,
+            FindingKind::MissingFinalNewline,
+            FindingKind::ParagraphSeparator,
+            FindingKind::Decode(ErrorKind::UnexpectedContinuation),
+            FindingKind::Decode(ErrorKind::Truncated),
+        ];
+        let long = "d/".repeat(100) + "f.txt";
+        let names = ["<stdin>", "a \"quoted\" \\ name\t\u{1}é✓.txt", &long];
+        for json in [false, true] {
+            for name in names {
+                let mut lines = Lines::new(json, name);
+                let mut want = String::new();
+                let mut out = Vec::new();
+                // Dense, as in a file of NUL bytes (the counters count up across
+                // 99 → 100 and 999 → 1000)...
+                for i in 0..1500 {
+                    let f = Finding {
+                        kind: FindingKind::Nul,
+                        offset: i,
+                        line: 1 + i / 700,
+                        column: 1 + i % 700,
+                    };
+                    want += &reference(json, name, f, None);
+                    lines.push(f, None, &mut out).unwrap();
+                }
+                // ... and anywhere: enough lines that the buffer is written out
+                // several times.
+                for (i, &n) in numbers.iter().cycle().take(5000).enumerate() {
+                    let kind = kinds[i % kinds.len()];
+                    let length = match kind {
+                        FindingKind::Reserved => Some([1, 2, n.max(1)][i % 3]),
+                        _ => None,
+                    };
+                    let f = Finding {
+                        kind,
+                        offset: n.min(u64::MAX - length.unwrap_or(0)),
+                        line: numbers[(i + 3) % numbers.len()],
+                        column: numbers[(i + 7) % numbers.len()],
+                    };
+                    want += &reference(json, name, f, length);
+                    lines.push(f, length, &mut out).unwrap();
+                }
+                lines.flush(&mut out).unwrap();
+                let got = String::from_utf8(out).unwrap();
+                assert_eq!(got.len(), want.len(), "json {json}, {name}");
+                for (g, w) in got.lines().zip(want.lines()) {
+                    assert_eq!(g, w, "json {json}, {name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn counters_count_up_and_jump() {
+        let mut counter = Counter::default();
+        let mut values: Vec<u64> = (0..12_000).collect();
+        values.extend([99_999, 100_000, 100_001, 5, 6, u64::MAX - 1, u64::MAX, 0, 1]);
+        for n in values {
+            counter.set(n);
+            assert_eq!(counter.digits(), n.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn decimal_lengths() {
+        for (n, len) in [(0, 1), (9, 1), (10, 2), (99, 2), (100, 3), (u64::MAX, 20)] {
+            assert_eq!(decimal_len(n), len, "{n}");
+        }
+    }
+}
