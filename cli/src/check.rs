@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// Files at least this large get a progress bar (when stderr is a terminal): smaller
 /// ones are checked before a bar would be worth drawing.
-const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Counts over the files checked.
 #[derive(Debug, Default)]
@@ -484,7 +484,7 @@ impl ReservedSpans {
 
 /// The most bytes of a line before a finding that are shown, and kept from one chunk to
 /// the next for that.
-const CONTEXT: usize = 240;
+pub(crate) const CONTEXT: usize = 240;
 
 /// The end of the bytes checked before the current chunk: from the start of the last
 /// line, at most [`CONTEXT`] bytes.

@@ -112,6 +112,61 @@ fn one_line(rendered: &str) -> String {
 mod tests {
     use super::*;
 
+    /// `cli/README.md`'s "Limits" table states the constants of the code (the two
+    /// memory rows are the caps `cli/tests/limits.rs` runs under, and checks).
+    #[test]
+    fn the_readme_limits_are_the_code_s() {
+        let readme = include_str!("../README.md");
+        let table = &readme[readme.find("## Limits").expect("a Limits section")..];
+        let row = |label: &str| -> &str {
+            table
+                .lines()
+                .find(|line| line.starts_with(&format!("| {label} |")))
+                .unwrap_or_else(|| panic!("no row '{label}'"))
+        };
+        let has = |label: &str, text: String| {
+            assert!(
+                row(label).contains(&text),
+                "'{label}' should say '{text}': {}",
+                row(label)
+            );
+        };
+        has("read size", format!("{} KiB a chunk", io::CHUNK >> 10));
+        has(
+            "files checked at once (`check DIR`)",
+            format!("at most {}", tree::MAX_DEFAULT_JOBS),
+        );
+        has(
+            "files checked at once (`check DIR`)",
+            format!("1 to {}", tree::MAX_JOBS),
+        );
+        has(
+            "a file's output held before its turn (`check DIR`)",
+            format!("{} KiB", tree::SLOT_BYTES >> 10),
+        );
+        has(
+            "files checked ahead of the one printing (`check DIR`)",
+            format!("{} per job", tree::WINDOW_PER_JOB),
+        );
+        has(
+            "findings of a run shown (`check`, default format)",
+            format!("{}, then counted", check::SHOWN_PER_RUN),
+        );
+        has(
+            "a line's bytes shown before and after a finding (`check`)",
+            format!("| {} |", check::CONTEXT),
+        );
+        has(
+            "progress bar (`check`, stderr a terminal)",
+            format!("{} MiB or more", check::PROGRESS_MIN_BYTES >> 20),
+        );
+        let code = corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN;
+        has(
+            "a UTF-∞-8 code (`decode`, `explain`, `transcode`)",
+            format!("{},{:03} bytes", code / 1000, code % 1000),
+        );
+    }
+
     #[test]
     fn clap_errors_become_one_line() {
         let e = Cli::try_parse_from(["cutf8", "decode", "--bogus"]).unwrap_err();
