@@ -140,10 +140,11 @@ mod tests {
             "files checked at once (`check DIR`)",
             format!("1 to {}", tree::MAX_JOBS),
         );
-        has(
-            "a file's output held before its turn (`check DIR`)",
-            format!("{} KiB", tree::SLOT_BYTES >> 10),
-        );
+        let held = "a file's output held before its turn (`check DIR`)";
+        has(held, format!("{} KiB", tree::SLOT_BYTES >> 10));
+        has(held, format!("{} MiB in all", tree::OUTPUT_BYTES >> 20));
+        let full_slots = tree::OUTPUT_BYTES / tree::SLOT_BYTES / tree::WINDOW_PER_JOB;
+        has(held, format!("more than {full_slots} jobs"));
         has(
             "files checked ahead of the one printing (`check DIR`)",
             format!("{} per job", tree::WINDOW_PER_JOB),

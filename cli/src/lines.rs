@@ -9,7 +9,7 @@
 //! the output when full. Tests compare every line with `Finding`'s `Display` and with
 //! serde's JSON.
 
-use corrected_utf8::{Finding, FindingKind};
+use corrected_utf8::{Finding, FindingKind, Severity};
 use std::io::{self, Write};
 
 /// The buffer is written out when less than a line's room is left past this.
@@ -21,7 +21,8 @@ const BUFFER: usize = 64 * 1024;
 const LINE_ROOM: usize = 4 * 24 + 2 * PAD;
 
 /// The size of the fixed copies: the longest words between two numbers
-/// (`,"severity":"warning","kind":"missing-final-newline","offset":`, 62 bytes) fit. (A longer piece, a long file name, is copied as it is.)
+/// (`,"severity":"warning","kind":"missing-final-newline","offset":`, 62 bytes) fit.
+/// (A longer piece, a long file name, is copied as it is.)
 const PAD: usize = 64;
 
 /// Pairs of decimal digits, `00` to `99`.
@@ -63,14 +64,16 @@ pub(crate) struct Lines {
     /// Fixed length: [`BUFFER`] plus a line's room; `len` bytes of it are the lines.
     buf: Vec<u8>,
     len: usize,
+    /// The room a line may take: the prefix, or a padded copy of it, and the rest.
+    room: usize,
     /// `FILE:` or `{"file":"FILE","line":`.
     prefix: Piece,
     /// The words between the column and the offset, for each kind met (a few), and
     /// whether they announce an extent (`(bytes A-B)`).
     middles: Vec<(FindingKind, bool, Piece)>,
-    /// The kind of the last line, whether it had an extent, and its words in
-    /// `middles`.
-    current: Option<(FindingKind, bool)>,
+    /// The name and severity of the last line's kind, whether it had an extent, and
+    /// its words in `middles`.
+    current: (&'static str, Severity, bool),
     current_at: usize,
     /// The last line, column and offset written, in decimal.
     line: Counter,
@@ -93,9 +96,11 @@ impl Lines {
             json,
             buf: vec![0; BUFFER + prefix.len().max(PAD) + LINE_ROOM],
             len: 0,
+            room: prefix.len().max(PAD) + LINE_ROOM,
             prefix,
             middles: Vec::new(),
-            current: None,
+            // No kind's name.
+            current: ("", Severity::Error, false),
             current_at: 0,
             line: Counter::default(),
             column: Counter::default(),
@@ -122,40 +127,46 @@ impl Lines {
         // Short lines show an extent for a span of more than a byte; JSON always has
         // the length of a reserved span.
         let ranged = !self.json && length.is_some_and(|n| n > 1);
-        // Most lines have the kind of the line before (one compare, not a search).
-        if self.current != Some((f.kind, ranged)) {
+        // Most lines have the kind of the line before: one compare, not a search, and
+        // of what the words are made of, the kind's name (a table lookup) and its
+        // severity, which costs less than comparing kinds. (Names alone are not
+        // enough: `reserved` is a warning and a decoding error's name.)
+        let key = (f.kind.as_str(), f.severity(), ranged);
+        if !std::ptr::eq(key.0, self.current.0)
+            || (key.1, key.2) != (self.current.1, self.current.2)
+        {
             self.change_kind(f, ranged);
         }
-        put_piece(&mut self.buf, &mut self.len, &self.prefix);
+        // The line is composed in `room` at `n`, locals the compiler keeps in
+        // registers (through `self` it stores and reloads them after every piece).
+        let room = &mut self.buf[self.len..self.len + self.room];
+        let mut n = put_piece(room, 0, &self.prefix);
         self.line.set(f.line);
-        self.line.put(&mut self.buf, &mut self.len);
-        match self.json {
-            true => self.put(b",\"column\":"),
-            false => self.put(b":"),
-        }
+        n = self.line.put(room, n);
+        n = match self.json {
+            true => put(room, n, b",\"column\":"),
+            false => put(room, n, b":"),
+        };
         self.column.set(f.column);
-        self.column.put(&mut self.buf, &mut self.len);
-        put_piece(
-            &mut self.buf,
-            &mut self.len,
-            &self.middles[self.current_at].2,
-        );
+        n = self.column.put(room, n);
+        n = put_piece(room, n, &self.middles[self.current_at].2);
         self.offset.set(f.offset);
-        self.offset.put(&mut self.buf, &mut self.len);
-        match (self.json, length) {
+        n = self.offset.put(room, n);
+        n = match (self.json, length) {
             (true, Some(length)) => {
-                self.put(b",\"length\":");
-                self.put_number(length);
-                self.put(b"}\n");
+                n = put(room, n, b",\"length\":");
+                n += write_decimal(&mut room[n..], length);
+                put(room, n, b"}\n")
             }
-            (true, None) => self.put(b"}\n"),
+            (true, None) => put(room, n, b"}\n"),
             (false, Some(length)) if ranged => {
-                self.put(b"-");
-                self.put_number(f.offset + length - 1);
-                self.put(b")\n");
+                n = put(room, n, b"-");
+                n += write_decimal(&mut room[n..], f.offset + length - 1);
+                put(room, n, b")\n")
             }
-            (false, _) => self.put(b")\n"),
-        }
+            (false, _) => put(room, n, b")\n"),
+        };
+        self.len += n;
         Ok(())
     }
 
@@ -179,7 +190,7 @@ impl Lines {
                 self.middles.len() - 1
             }
         };
-        self.current = Some(key);
+        self.current = (f.kind.as_str(), f.severity(), ranged);
     }
 
     /// The words between the column and the offset.
@@ -191,17 +202,6 @@ impl Lines {
             (false, true) => format!(": {severity}: {kind} (bytes "),
             (false, false) => format!(": {severity}: {kind} (byte "),
         }
-    }
-
-    /// A few bytes known at compile time (the copy is inlined).
-    fn put(&mut self, bytes: &[u8]) {
-        self.buf[self.len..self.len + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len();
-    }
-
-    /// `n` in decimal.
-    fn put_number(&mut self, n: u64) {
-        self.len += write_decimal(&mut self.buf[self.len..], n);
     }
 }
 
@@ -266,14 +266,15 @@ impl Counter {
         self.value = n;
     }
 
-    /// Copies the digits to `buf[*len..]`, a word at a time (`buf` has room for the
-    /// three).
-    fn put(&self, buf: &mut [u8], len: &mut usize) {
-        let room = &mut buf[*len..*len + 24];
-        room[..8].copy_from_slice(&self.w0.to_le_bytes());
-        room[8..16].copy_from_slice(&self.w1.to_le_bytes());
-        room[16..].copy_from_slice(&self.w2.to_le_bytes());
-        *len += self.len;
+    /// Copies the digits to `room[n..]`, a word at a time (there is room for the
+    /// three); returns where the digits end.
+    fn put(&self, room: &mut [u8], n: usize) -> usize {
+        // One bounds check for the three (an array's ranges are known).
+        let words: &mut [u8; 24] = (&mut room[n..n + 24]).try_into().expect("24 bytes");
+        words[..8].copy_from_slice(&self.w0.to_le_bytes());
+        words[8..16].copy_from_slice(&self.w1.to_le_bytes());
+        words[16..].copy_from_slice(&self.w2.to_le_bytes());
+        n + self.len
     }
 
     #[cfg(test)]
@@ -305,18 +306,23 @@ fn write_decimal(buf: &mut [u8], mut n: u64) -> usize {
     digits
 }
 
-/// Copies `piece` to `buf[*len..]`: a padded piece whole, so the copy has a fixed size
-/// (the buffer has room for it past any line).
-fn put_piece(buf: &mut [u8], len: &mut usize, piece: &Piece) {
+/// Copies `bytes` (a few, known at compile time: the copy is inlined) to `room[n..]`;
+/// returns where they end.
+fn put(room: &mut [u8], n: usize, bytes: &[u8]) -> usize {
+    room[n..n + bytes.len()].copy_from_slice(bytes);
+    n + bytes.len()
+}
+
+/// Copies `piece` to `room[n..]`, a padded piece whole, so the copy has a fixed size
+/// (there is room for it past any line); returns where it ends.
+fn put_piece(room: &mut [u8], n: usize, piece: &Piece) -> usize {
     match piece {
-        Piece::Padded(bytes, n) => {
-            buf[*len..*len + PAD].copy_from_slice(bytes);
-            *len += n;
+        Piece::Padded(bytes, len) => {
+            let to: &mut [u8; PAD] = (&mut room[n..n + PAD]).try_into().expect("PAD bytes");
+            *to = *bytes;
+            n + len
         }
-        Piece::Long(bytes) => {
-            buf[*len..*len + bytes.len()].copy_from_slice(bytes);
-            *len += bytes.len();
-        }
+        Piece::Long(bytes) => put(room, n, bytes),
     }
 }
 
@@ -396,6 +402,8 @@ mod tests {
             FindingKind::ParagraphSeparator,
             FindingKind::Decode(ErrorKind::UnexpectedContinuation),
             FindingKind::Decode(ErrorKind::Truncated),
+            // The checker never reports it, but its name is a warning's too.
+            FindingKind::Decode(ErrorKind::Reserved),
         ];
         let long = "d/".repeat(100) + "f.txt";
         let names = ["<stdin>", "a \"quoted\" \\ name\t\u{1}é✓.txt", &long];
@@ -429,6 +437,20 @@ mod tests {
                         offset: n.min(u64::MAX - length.unwrap_or(0)),
                         line: numbers[(i + 3) % numbers.len()],
                         column: numbers[(i + 7) % numbers.len()],
+                    };
+                    want += &reference(json, name, f, length);
+                    lines.push(f, length, &mut out).unwrap();
+                }
+                // Two kinds of one name, one after the other: a warning, an error.
+                for (kind, length) in [
+                    (FindingKind::Reserved, Some(1)),
+                    (FindingKind::Decode(ErrorKind::Reserved), None),
+                ] {
+                    let f = Finding {
+                        kind,
+                        offset: 7,
+                        line: 1,
+                        column: 8,
                     };
                     want += &reference(json, name, f, length);
                     lines.push(f, length, &mut out).unwrap();

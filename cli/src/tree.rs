@@ -2,14 +2,14 @@
 //! path order as they are made, in bounded memory whatever the files hold.
 //!
 //! Worker threads take the files in walk order; each writes its file's output into a
-//! slot of its own, which holds at most [`SLOT_BYTES`] (a worker whose slot is full
-//! waits). The main thread prints the first file's slot as it fills, then the next's:
-//! so output is in path order, a file of any size streams through its slot, and files
-//! further on are checked meanwhile. At most [`WINDOW_PER_JOB`] × jobs files are taken
-//! but not yet printed, so memory is at most that many slots, whatever the tree and
-//! its files hold. (A temporary file for outputs that outgrow memory would have bounded
-//! memory too, but not disk: `--format json` writes ~90 bytes per byte of a file of NUL
-//! bytes.)
+//! slot of its own, which holds at most [`SLOT_BYTES`] (with many jobs less:
+//! [`OUTPUT_BYTES`] in all); a worker whose slot is full waits. The main thread prints
+//! the first file's slot as it fills, then the next's: so output is in path order, a
+//! file of any size streams through its slot, and files further on are checked
+//! meanwhile. At most [`WINDOW_PER_JOB`] × jobs files are taken but not yet printed,
+//! so memory is at most that many slots, whatever the tree and its files hold. (A
+//! temporary file for outputs that outgrow memory would have bounded memory too, but
+//! not disk: `--format json` writes ~90 bytes per byte of a file of NUL bytes.)
 
 use crate::args::CheckFormat;
 use crate::check::{self, Totals};
@@ -20,8 +20,12 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 /// The most bytes of output a file's slot holds before its worker waits for them to be
-/// printed.
+/// printed (less with many jobs: see [`OUTPUT_BYTES`]).
 pub(crate) const SLOT_BYTES: usize = 256 * 1024;
+
+/// The most bytes of output all slots hold together: with more than 32 jobs, each
+/// slot holds less than [`SLOT_BYTES`].
+pub(crate) const OUTPUT_BYTES: usize = 16 * 1024 * 1024;
 
 /// A worker hands its output to its slot in pieces of this size (and at the file's
 /// end): one lock per piece, not per finding.
@@ -34,9 +38,8 @@ pub(crate) const WINDOW_PER_JOB: usize = 2;
 /// The default number of jobs: the cores, at most this many.
 pub(crate) const MAX_DEFAULT_JOBS: usize = 8;
 
-/// The most `--jobs` takes: 2 × 64 slots of output and 64 threads stay well under the
-/// 64 MiB the README promises (threads that cannot start under a lower limit are done
-/// without).
+/// The most `--jobs` takes. Threads that cannot start (under a process or memory
+/// limit) are done without.
 pub(crate) const MAX_JOBS: u16 = 64;
 
 /// How many files are checked at once: `--jobs`, else the cores (at most
@@ -106,13 +109,14 @@ pub(crate) fn check_tree(
         changed: Condvar::new(),
     });
     let window = jobs.saturating_mul(WINDOW_PER_JOB).max(1);
+    let slot_bytes = (OUTPUT_BYTES / window).clamp(PIECE, SLOT_BYTES);
     let mut handles = Vec::new();
     for i in 0..jobs {
         let worker = Arc::clone(&shared);
         shared.lock().workers += 1;
         let spawned = std::thread::Builder::new()
             .name(format!("check-{i}"))
-            .spawn(move || worker.work(format, window));
+            .spawn(move || worker.work(format, window, slot_bytes));
         match spawned {
             Ok(handle) => handles.push(handle),
             // Fewer threads than asked (a process or memory limit): the others do it.
@@ -245,14 +249,19 @@ impl Shared {
     }
 
     /// A worker: takes the next file while fewer than `window` wait to be printed,
-    /// checks it into its slot, until the walk ends or printing fails.
-    fn work(&self, format: CheckFormat, window: usize) {
-        // Counted out however this returns (a panic included), so the printer never
-        // waits for a worker that is gone.
+    /// checks it into its slot (of `slot_bytes`), until the walk ends or printing
+    /// fails.
+    fn work(&self, format: CheckFormat, window: usize, slot_bytes: usize) {
+        // Counted out however this returns, so the printer never waits for a worker
+        // that is gone; a panic (a bug) stops the run, since the file it was checking
+        // will never be printed and the others would wait for it.
         struct Leaving<'a>(&'a Shared);
         impl Drop for Leaving<'_> {
             fn drop(&mut self) {
-                self.0.lock().workers -= 1;
+                let mut s = self.0.lock();
+                s.workers -= 1;
+                s.stopped |= std::thread::panicking();
+                drop(s);
                 self.0.changed.notify_all();
             }
         }
@@ -297,6 +306,7 @@ impl Shared {
             let mut writer = SlotWriter {
                 shared: self,
                 index,
+                slot_bytes,
                 piece: Vec::with_capacity(PIECE),
             };
             let mut t = Totals::default();
@@ -333,9 +343,9 @@ impl Shared {
                     } else if s.walk.is_none() {
                         break Head::End;
                     }
-                    if s.workers == 0 {
+                    if s.workers == 0 || s.stopped {
                         return Err(Failure::trouble(
-                            "internal error: the threads checking files stopped",
+                            "internal error: a thread checking files stopped",
                         ));
                     }
                     s = self.wait(s);
@@ -373,6 +383,7 @@ impl State {
 struct SlotWriter<'a> {
     shared: &'a Shared,
     index: u64,
+    slot_bytes: usize,
     piece: Vec<u8>,
 }
 
@@ -384,7 +395,7 @@ impl SlotWriter<'_> {
                 return Err(std::io::Error::other("stopped: printing failed"));
             }
             match s.slot(self.index) {
-                Some(slot) if slot.bytes >= SLOT_BYTES => s = self.shared.wait(s),
+                Some(slot) if slot.bytes >= self.slot_bytes => s = self.shared.wait(s),
                 Some(slot) => {
                     let piece = std::mem::replace(&mut self.piece, Vec::with_capacity(PIECE));
                     slot.bytes += piece.len();
