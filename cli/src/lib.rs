@@ -7,7 +7,6 @@
 #![forbid(unsafe_code)]
 
 mod args;
-mod bulk;
 mod check;
 mod codepoint;
 mod decode;

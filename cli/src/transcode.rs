@@ -14,11 +14,11 @@
 //!   code point it decodes to); a longer code is a `limit-exceeded` decoding error.
 
 use crate::args::TranscodeArgs;
-use crate::bulk::{corrected_to_utf8, utf8_to_corrected};
 use crate::codepoint::{no_encoding, CodePoint};
 use crate::decode::{new_decoder, EventSink, PushTo};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use crate::stretch::{self, corrected_valid, utf8_valid, Paths};
+use corrected_utf8::corrected::fast::{self, TranscodeError};
 use corrected_utf8::{
     corrected::MAGIC, BigCodePoint, DecodeError, Decoder, Encoding, ErrorKind, Event, Located,
     ReservedSpan,
@@ -210,12 +210,10 @@ impl Paths for Transcoder {
             let window = &chunk[done..chunk.len().min(done + stretch::WINDOW)];
             let (valid, written) = match (self.from, self.encoder.to) {
                 (Encoding::CorrectedUtf8, Encoding::Utf8) => {
-                    let valid = corrected_valid(window);
-                    (valid.len(), corrected_to_utf8(valid, out))
+                    transcoded(window, fast::transcode_to_utf8(window, out))
                 }
                 (Encoding::Utf8, Encoding::CorrectedUtf8) => {
-                    let valid = utf8_valid(window).as_bytes();
-                    (valid.len(), utf8_to_corrected(valid, out))
+                    transcoded(window, fast::utf8_to_corrected(window, out))
                 }
                 // Every code point has an encoding in its own encoding: the same bytes.
                 (Encoding::CorrectedUtf8, Encoding::CorrectedUtf8) => {
@@ -247,6 +245,19 @@ impl Paths for Transcoder {
 
     fn stopped(&self) -> bool {
         self.encoder.problem.is_some()
+    }
+}
+
+/// What a direct transcoder did with `window`: how much of it is valid (as far as the
+/// bulk step needs to know: all of it when the transcoder stopped at a code point without
+/// an encoding) and how much it transcoded.
+fn transcoded(window: &[u8], result: std::result::Result<(), TranscodeError>) -> (usize, usize) {
+    match result {
+        Ok(()) => (window.len(), window.len()),
+        Err(e) => {
+            let valid = e.decode_error().map_or(window.len(), |d| d.offset as usize);
+            (valid, e.valid_up_to)
+        }
     }
 }
 

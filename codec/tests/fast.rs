@@ -5,8 +5,8 @@
 //! Speed is measured by the `corrected-utf8-bench` crate (`codec/bench/`: a criterion bench
 //! and the `throughput` example), never here.
 
-use corrected_utf8::corrected::fast::{self, InstructionSet};
-use corrected_utf8::{corrected, DecodeError};
+use corrected_utf8::corrected::fast::{self, InstructionSet, TranscodeError};
+use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, ErrorKind, Event, Located};
 
 /// A small deterministic generator (xorshift64*), so that failures replay.
 struct Rng(u64);
@@ -72,6 +72,88 @@ fn check(imp: InstructionSet, bytes: &[u8]) {
 fn check_all(imps: &[InstructionSet], bytes: &[u8]) {
     for &imp in imps {
         check(imp, bytes);
+    }
+    check_transcode_all(imps, bytes);
+}
+
+/// What a transcoder must give for the located `events` of an input: decode all of it,
+/// then `encode` every code point; an error span wins over a code point without an
+/// encoding before it, and the output is the encoding of what precedes the first problem.
+fn expected_transcode(
+    events: impl Iterator<Item = Located>,
+    encode: fn(u32) -> Result<Vec<u8>, EncodeError>,
+) -> (Vec<u8>, Result<(), TranscodeError>) {
+    let mut out = Vec::new();
+    let mut unencodable: Option<TranscodeError> = None;
+    for located in events {
+        let error = |kind, codepoint, valid_up_to| TranscodeError {
+            kind,
+            offset: located.offset,
+            length: located.length,
+            codepoint,
+            valid_up_to,
+        };
+        match located.event {
+            Event::CodePoint(cp) if unencodable.is_none() => match encode(cp) {
+                Ok(bytes) => out.extend_from_slice(&bytes),
+                Err(e) => unencodable = Some(error(e.kind, Some(cp), located.offset as usize)),
+            },
+            Event::CodePoint(_) => {}
+            Event::Error(e) => {
+                let up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to);
+                return (out, Err(error(e.kind, None, up_to)));
+            }
+            Event::Reserved(_) => {
+                let up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to);
+                return (out, Err(error(ErrorKind::Reserved, None, up_to)));
+            }
+        }
+    }
+    (out, unencodable.map_or(Ok(()), Err))
+}
+
+/// Both transcoders of every instruction set against the references: Corrected UTF-8 →
+/// UTF-8 on `bytes`, UTF-8 → Corrected UTF-8 on `bytes` and on the UTF-8 of its lossy
+/// decode (so that long valid UTF-8 reaches the vector paths too), each appended after
+/// bytes already in the output.
+fn check_transcode_all(imps: &[InstructionSet], bytes: &[u8]) {
+    let twin = utf8::encode(
+        corrected::decode_lossy(bytes)
+            .into_iter()
+            .filter(|&c| c <= 0x10_FFFF),
+    )
+    .unwrap();
+    let to_utf8 = |cp: u32| utf8::encode([cp]);
+    let to_corrected = |cp: u32| corrected::encode([cp]);
+    let (want, result) = expected_transcode(corrected::events(bytes).located(), to_utf8);
+    let from_utf8: Vec<_> = [bytes, &twin[..]]
+        .into_iter()
+        .map(|input| {
+            (
+                input,
+                expected_transcode(utf8::events(input).located(), to_corrected),
+            )
+        })
+        .collect();
+    for &imp in imps {
+        let mut out = b"prefix".to_vec();
+        let got = fast::transcode_to_utf8_with(imp, bytes, &mut out);
+        assert_eq!(
+            (got, &out[6..]),
+            (result, &want[..]),
+            "{}: transcode_to_utf8({bytes:02X?})",
+            imp.name()
+        );
+        for (input, (want, result)) in &from_utf8 {
+            let mut out = b"prefix".to_vec();
+            let got = fast::utf8_to_corrected_with(imp, input, &mut out);
+            assert_eq!(
+                (got, &out[6..]),
+                (*result, &want[..]),
+                "{}: utf8_to_corrected({input:02X?})",
+                imp.name()
+            );
+        }
     }
 }
 
@@ -591,5 +673,55 @@ fn an_encoding_error_or_a_long_form_at_every_lane_after_every_prefix() {
 fn check_encode_all(imps: &[InstructionSet], cps: &[u32]) {
     for &imp in imps {
         check_encode(imp, cps);
+    }
+}
+
+/// Long valid text in both encodings (every UTF-8 length, Corrected UTF-8 1 to 4 bytes)
+/// with, at every position of the first 300 bytes, a code point without an encoding in
+/// the other (above U+10FFFF; a C1 control) or a sequence that is not valid UTF-8
+/// (overlong, surrogate, above U+10FFFF, a byte that never occurs), then more text:
+/// the transcoders' vector paths must stop exactly there, with the reference's error.
+#[test]
+#[cfg_attr(miri, ignore = "too slow under Miri")]
+fn transcoders_stop_at_every_problem_at_every_position() {
+    let imps = implementations();
+    let cps: Vec<u32> = "aé€😀 Größe 大小 \u{110A0}\u{10FFFF}\u{E000} naïve\n"
+        .chars()
+        .map(u32::from)
+        .collect();
+    let text: Vec<u32> = cps.iter().copied().cycle().take(400).collect();
+    let corrected_text = corrected::encode(text.iter().copied()).unwrap();
+    let utf8_text = utf8::encode(text.iter().copied()).unwrap();
+    let corrected_bad: [&[u8]; 5] = [
+        &corrected::encode([0x11_0000]).unwrap(),
+        &corrected::encode([0x21_109F]).unwrap(),
+        &corrected::encode([0x8421_109F]).unwrap(),
+        b"\xF0\x80\x80",
+        b"\xFE",
+    ];
+    let utf8_bad: [&[u8]; 9] = [
+        b"\xC2\x80",
+        b"\xC2\x9F",
+        b"\xC0\xAF",
+        b"\xE0\x80\xAF",
+        b"\xED\xA0\x80",
+        b"\xF0\x80\x80\xAF",
+        b"\xF4\x90\x80\x80",
+        b"\xF5\x80\x80\x80",
+        b"\xE4\xB8",
+    ];
+    for (text, bad) in [
+        (&corrected_text, &corrected_bad[..]),
+        (&utf8_text, &utf8_bad[..]),
+    ] {
+        for at in 0..300 {
+            // Cut at a sequence boundary.
+            let at = (at..).find(|&i| text[i] & 0xC0 != 0x80).unwrap();
+            for b in bad {
+                let bytes = [&text[..at], b, &text[at..]].concat();
+                check_transcode_all(&imps, &bytes);
+                check_transcode_all(&imps, &bytes[..at + b.len()]);
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ impl Seeds {
             self.add(target, bytes.to_vec());
         }
         // The fast paths: a misalignment byte, then the data (`checks::fast`).
-        for target in ["fast_validate", "fast_decode"] {
+        for target in ["fast_validate", "fast_decode", "fast_transcode"] {
             self.add(target, [&[0u8][..], bytes].concat());
         }
         for target in ["streaming", "document"] {
@@ -165,7 +165,7 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
             if let Some(at) = bad_at {
                 data[at] = 0x80;
             }
-            for target in ["fast_validate", "fast_decode"] {
+            for target in ["fast_validate", "fast_decode", "fast_transcode"] {
                 seeds.add(target, [&[shift][..], &data].concat());
             }
         }
@@ -215,12 +215,12 @@ pub fn run(vectors: &Path, out: &Path) -> std::process::ExitCode {
     match result {
         Ok(counts) => {
             for (target, n) in counts {
-                println!("{target}: {n} files in {}", out.join(target).display());
+                crate::outln!("{target}: {n} files in {}", out.join(target).display());
             }
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("seed-corpus: {e}");
+            crate::errln!("seed-corpus: {e}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -5,7 +5,8 @@
 //! each decode case also with 1 to 64 bytes of ASCII in front (`conformance run
 //! --ascii-prefixes`), so that a block boundary falls inside every sequence and error
 //! span: where a fast path hands over to the careful one; the fast encoders also get the
-//! code points of every valid decode vector, which must encode to its input. The third
+//! code points of every valid decode vector, which must encode to its input, and the
+//! direct transcoders every decode vector (to UTF-8 and back). The third
 //! asks the document checker's fast path every document vector at every split point, the
 //! fourth the codec's one handle per encoding (`Encoding`) every decode vector.
 //!

@@ -39,7 +39,8 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 const BUFFERS: u64 = 8;
-const OPERATIONS: [&str; 3] = ["validate", "decode", "encode"];
+/// `to-utf8` and `from-utf8`: the direct transcoders (Corrected UTF-8 → UTF-8 and back).
+const OPERATIONS: [&str; 5] = ["validate", "decode", "encode", "to-utf8", "from-utf8"];
 /// The command that regenerates `codec/PERFORMANCE.md`'s tables (from the repository root).
 const REGENERATE: &str = "cargo run --release --manifest-path codec/bench/Cargo.toml --example throughput -- --write codec/PERFORMANCE.md --write README.md";
 /// The markers of the generated parts: every table, and the summary.
@@ -110,7 +111,9 @@ impl Options {
                 "--only" => {
                     let op = value()?;
                     if !OPERATIONS.contains(&op.as_str()) {
-                        return Err(format!("--only takes validate, decode or encode, not {op}"));
+                        return Err(format!(
+                            "--only takes validate, decode, encode, to-utf8 or from-utf8, not {op}"
+                        ));
                     }
                     options.only = Some(op);
                 }
@@ -231,6 +234,37 @@ fn check(isa: InstructionSet, class: &str, t: &Text) {
     let mut string = String::new();
     y::std_encode(&t.utf8_codepoints, &mut string);
     assert!(string.as_bytes() == t.utf8, "{class}: std encode");
+    bytes.clear();
+    fast::transcode_to_utf8_with(isa, &t.transcodable, &mut bytes).expect("fast to UTF-8");
+    assert!(bytes == t.utf8, "{class}: fast transcode to UTF-8");
+    bytes.clear();
+    fast::utf8_to_corrected_with(isa, &t.utf8, &mut bytes).expect("fast from UTF-8");
+    assert!(bytes == t.transcodable, "{class}: fast transcode from UTF-8");
+    bytes.clear();
+    y::simdutf_round_trip(&t.utf8, &mut out, &mut bytes);
+    assert!(bytes == t.utf8, "{class}: simdutf UTF-8 → UTF-32 → UTF-8");
+    bytes.clear();
+    via_utf32_to_utf8(isa, &t.transcodable, &mut out, &mut string);
+    assert!(string.as_bytes() == t.utf8, "{class}: decode + encode_utf8");
+    bytes.clear();
+    via_utf32_from_utf8(isa, &t.utf8, &mut out, &mut bytes);
+    assert!(bytes == t.transcodable, "{class}: chars() + fast encode");
+}
+
+/// Corrected UTF-8 → UTF-8 through UTF-32: our fast decoder, then a `char::encode_utf8`
+/// loop.
+fn via_utf32_to_utf8(isa: InstructionSet, bytes: &[u8], buffer: &mut [u32], out: &mut String) {
+    out.clear();
+    if let Ok(n) = fast::decode_to_utf32_with(isa, bytes, buffer) {
+        y::std_encode(&buffer[..n], out);
+    }
+}
+
+/// UTF-8 → Corrected UTF-8 through UTF-32: `from_utf8` + `chars()`, then our fast encoder.
+fn via_utf32_from_utf8(isa: InstructionSet, bytes: &[u8], buffer: &mut [u32], out: &mut Vec<u8>) {
+    out.clear();
+    let n = y::std_decode(bytes, buffer);
+    fast::encode_from_utf32_with(isa, &buffer[..n], out).ok();
 }
 
 /// Measures one class at one size: ours on `isa` and every yardstick, interleaved.
@@ -354,6 +388,50 @@ fn run_class(
             row("encode", "reference", "scalar", gbps);
         }
     }
+
+    // The transcoders, against simdutf's UTF-8 → UTF-32 → UTF-8 on the UTF-8 twin and
+    // against going through a UTF-32 buffer with the fastest pieces Rust has (the `std`
+    // column: our decoder then `char::encode_utf8`; `chars()` then our encoder). GB/s of
+    // the input read.
+    let t_bytes: usize = texts.iter().map(|t| t.transcodable.len()).sum();
+    let mut bytes = Vec::with_capacity(4 * size);
+    let mut string = String::with_capacity(4 * size);
+    if options.wants("to-utf8") {
+        let gbps = measure(options, &texts, t_bytes, |t| {
+            bytes.clear();
+            black_box(fast::transcode_to_utf8_with(isa, black_box(&t.transcodable), &mut bytes)).ok();
+        });
+        row("to-utf8", "fast", isa.name(), gbps);
+        let gbps = measure(options, &texts, u, |t| {
+            bytes.clear();
+            y::simdutf_round_trip(black_box(&t.utf8), &mut out, &mut bytes);
+            black_box(&bytes);
+        });
+        row("to-utf8", "simdutf", simdutf, gbps);
+        let gbps = measure(options, &texts, t_bytes, |t| {
+            via_utf32_to_utf8(isa, black_box(&t.transcodable), &mut out, &mut string);
+            black_box(&string);
+        });
+        row("to-utf8", "std", "scalar", gbps);
+    }
+    if options.wants("from-utf8") {
+        let gbps = measure(options, &texts, u, |t| {
+            bytes.clear();
+            black_box(fast::utf8_to_corrected_with(isa, black_box(&t.utf8), &mut bytes)).ok();
+        });
+        row("from-utf8", "fast", isa.name(), gbps);
+        let gbps = measure(options, &texts, u, |t| {
+            bytes.clear();
+            y::simdutf_round_trip(black_box(&t.utf8), &mut out, &mut bytes);
+            black_box(&bytes);
+        });
+        row("from-utf8", "simdutf", simdutf, gbps);
+        let gbps = measure(options, &texts, u, |t| {
+            via_utf32_from_utf8(isa, black_box(&t.utf8), &mut out, &mut bytes);
+            black_box(&bytes);
+        });
+        row("from-utf8", "std", "scalar", gbps);
+    }
 }
 
 /// How many rows a run of one instruction set gives: the smoke test's yardstick.
@@ -365,7 +443,14 @@ fn expected_rows(options: &Options) -> usize {
             0
         }
     };
-    let text = per_op("validate", 4) + per_op("decode", 3) + per_op("encode", 3);
+    // The transcoders have no reference row.
+    let text = per_op("validate", 4)
+        + per_op("decode", 3)
+        + per_op("encode", 3)
+        + per_op("to-utf8", 3)
+        + per_op("from-utf8", 3)
+        - usize::from(options.reference)
+            * (usize::from(options.wants("to-utf8")) + usize::from(options.wants("from-utf8")));
     let random = per_op("validate", 4);
     options.sizes.len() * ((CLASSES.len() - 1) * text + random)
 }
@@ -375,6 +460,13 @@ fn run_isa(options: &Options, name: &str) -> Result<Vec<Row>, String> {
     let isa = InstructionSet::available()
         .find(|i| i.name() == name)
         .ok_or_else(|| format!("instruction set {name} is not available on this CPU"))?;
+    // simdutf at the level that matches `isa` (unless the caller pinned one: then the
+    // tables print no ratio against a level that does not match).
+    if std::env::var_os(y::SIMDUTF_FORCE).is_none() {
+        if let Some(c) = y::simdutf_counterpart(isa.name()) {
+            std::env::set_var(y::SIMDUTF_FORCE, c);
+        }
+    }
     let simdutf = y::pin_simdutf();
     let mut rows = Vec::new();
     for &size in &options.sizes {
@@ -573,6 +665,14 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> String {
     }
 }
 
+/// Whether simdutf ran, in the run of `isa`, the implementation that matches it (or
+/// there is none to match): only then is a ratio against it meaningful.
+fn simdutf_matches(rows: &[Row], isa: &str) -> bool {
+    rows.iter()
+        .find(|r| r.isa == isa && r.implementation == "simdutf")
+        .is_none_or(|r| y::simdutf_counterpart(isa).is_none_or(|c| c == r.level))
+}
+
 /// Where and when the run was: the label of its tables.
 struct RunInfo {
     machine: String,
@@ -634,6 +734,15 @@ fn markdown(rows: &[Row], options: &Options, run: &RunInfo) -> String {
             }
         }
         let _ = writeln!(w, "{heading}");
+        let matched = simdutf_matches(rows, isa);
+        if !matched {
+            let _ = writeln!(
+                w,
+                "\nsimdutf did not run the implementation that matches `{isa}` \
+                 (`{}` set by hand?): no ratio against it is printed.",
+                y::SIMDUTF_FORCE
+            );
+        }
         for &size in &options.sizes {
             let _ = writeln!(w, "\n{}, `{isa}`:\n", size_name(size));
             let mut header = String::from(
@@ -663,6 +772,7 @@ fn markdown(rows: &[Row], options: &Options, run: &RunInfo) -> String {
                         continue;
                     }
                     let (s, s8, st) = (g("simdutf"), g("simdutf8"), g("std"));
+                    let s_ratio = if matched { s } else { None };
                     let _ = write!(
                         w,
                         "| {class} | {op} | {} | {} | {} | {} | {} | {} | {} |",
@@ -670,7 +780,7 @@ fn markdown(rows: &[Row], options: &Options, run: &RunInfo) -> String {
                         cell(s),
                         cell(s8),
                         cell(st),
-                        ratio(ours, s),
+                        ratio(ours, s_ratio),
                         ratio(ours, s8),
                         ratio(ours, st)
                     );
@@ -731,20 +841,24 @@ fn summary(rows: &[Row], options: &Options, run: &RunInfo) -> String {
     );
     let _ = writeln!(
         w,
-        "| input | validate | ÷ simdutf | ÷ simdutf8 | decode → UTF-32 | ÷ simdutf | ÷ `from_utf8` + `chars()` | encode | ÷ simdutf | ÷ `encode_utf8` loop |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
+        "| input | validate | ÷ simdutf | ÷ simdutf8 | decode → UTF-32 | ÷ simdutf | ÷ `from_utf8` + `chars()` | encode | ÷ simdutf | ÷ `encode_utf8` loop | → UTF-8 | ÷ simdutf via UTF-32 |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     );
+    let matched = simdutf_matches(rows, isa);
     for class in CLASSES.into_iter().filter(|&c| c != "random") {
         let _ = write!(w, "| {class} |");
         for (op, others) in [
             ("validate", &["simdutf", "simdutf8"][..]),
             ("decode", &["simdutf", "std"][..]),
             ("encode", &["simdutf", "std"][..]),
+            ("to-utf8", &["simdutf"][..]),
         ] {
             let ours = g(class, op, "fast").map(|(v, _)| v);
             let _ = write!(w, " {} |", cell(ours));
-            for other in others {
-                let _ = write!(w, " {} |", ratio(ours, g(class, op, other).map(|(v, _)| v)));
+            for &other in others {
+                let theirs = g(class, op, other).map(|(v, _)| v);
+                let theirs = theirs.filter(|_| matched || other != "simdutf");
+                let _ = write!(w, " {} |", ratio(ours, theirs));
             }
         }
         let _ = writeln!(w);

@@ -21,6 +21,10 @@ pub struct Text {
     pub utf8_codepoints: Vec<u32>,
     /// The UTF-8 bytes (valid except for `random`).
     pub utf8: Vec<u8>,
+    /// The Corrected UTF-8 encoding of `utf8_codepoints`, what the transcoders convert
+    /// to and from `utf8` (the same as `corrected` except for `mixed`, whose 5- and
+    /// 6-byte sequences have no UTF-8).
+    pub transcodable: Vec<u8>,
 }
 
 /// xorshift64*: the same text on every machine and run.
@@ -168,7 +172,8 @@ pub fn make(class: &str, size: usize, seed: u64) -> Text {
             codepoints: Vec::new(),
             corrected: bytes.clone(),
             utf8_codepoints: Vec::new(),
-            utf8: bytes,
+            utf8: bytes.clone(),
+            transcodable: bytes,
         };
     }
     let corrected_len = |cp: u32| corrected::encoded_len(cp).expect("encodable");
@@ -188,7 +193,13 @@ pub fn make(class: &str, size: usize, seed: u64) -> Text {
         .map(|&c| char::from_u32(c).unwrap())
         .collect();
     debug_assert_eq!(corrected.len(), size);
+    let transcodable = if class == "mixed" {
+        corrected::encode(utf8_codepoints.iter().copied()).expect("no C1 control")
+    } else {
+        corrected.clone()
+    };
     Text {
+        transcodable,
         codepoints,
         corrected,
         utf8_codepoints,

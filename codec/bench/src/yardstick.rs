@@ -183,6 +183,14 @@ pub fn simdutf_encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
     written
 }
 
+/// UTF-8 → UTF-32 → UTF-8 with simdutf (`convert_utf8_to_utf32` into `buffer`, then
+/// `convert_utf32_to_utf8` appended to `out`): what transcoding costs through UTF-32.
+#[inline(never)]
+pub fn simdutf_round_trip(bytes: &[u8], buffer: &mut [u32], out: &mut Vec<u8>) {
+    let n = simdutf_decode(bytes, buffer);
+    simdutf_encode(&buffer[..n], out);
+}
+
 /// UTF-8 to UTF-32 with `std`: `str::from_utf8`, then `chars()` into `out` (Rust has
 /// no faster UTF-8 → UTF-32 in `std`). The number of code points, 0 if invalid.
 #[inline(never)]

@@ -64,13 +64,75 @@ CAUSES = {
     "stray-swallows": (
         "a character after a stray continuation byte swallowed",
         "After an unexpected continuation byte the error runs on over the well-formed "
-        "character that follows, which is lost (no model: recognized by its shape, a "
-        "lossy answer that is the expected one without some of its characters).",
+        "character (or truncated sequence) that follows, which is lost (no model: "
+        "recognized by its shape, a lossy answer that is the expected one without some of "
+        "the characters after the stray byte's U+FFFD).",
+    ),
+    "continuation-skipped": (
+        "stray continuation bytes skipped",
+        "A continuation byte 80..BF that follows no lead byte (a maximal subpart of its "
+        "own) is skipped silently: no error, no U+FFFD, instead of an ill-formed sequence.",
+    ),
+    "bytes-as-latin1": (
+        "ill-formed bytes read as Latin-1",
+        "Each byte of an ill-formed sequence decodes to the code point of its value "
+        "(U+0080..U+00FF), as if the text were ISO-8859-1 there, instead of one U+FFFD "
+        "per maximal subpart: the decoder never fails and nothing marks the error.",
+    ),
+    "modified-utf8-nul": (
+        "C0 80 is U+0000",
+        "The overlong C0 80 decodes to U+0000, as in Java's and Tcl's \"modified UTF-8\", "
+        "instead of two errors (C0 and 80 are ill-formed).",
+    ),
+    "cesu-8-pairs": (
+        "CESU-8 surrogate pairs joined",
+        "Two encoded surrogates that form a pair (ED A0..AF xx ED B0..BF xx, CESU-8) decode "
+        "to the supplementary character they stand for, instead of six errors.",
+    ),
+    "nul-rejected": (
+        "NUL rejected",
+        "The byte 00 (U+0000, a scalar value UTF-8 encodes as itself) is an error, as for "
+        "a C string: the validator fails, the replacement mode writes U+FFFD for it, and "
+        "the encoder refuses U+0000.",
+    ),
+    "nul-terminates": (
+        "the encoder stops at U+0000",
+        "The encoder reads its input as a NUL-terminated string even when given a length, "
+        "so U+0000 encodes to nothing instead of 00.",
+    ),
+    "xml-chars-only": (
+        "only XML characters",
+        "The decoder feeds an XML parser, whose Char production (XML 1.0 §2.2) refuses the "
+        "C0 controls other than tab, LF and CR (00..08, 0B, 0C, 0E..1F) and U+FFFE, U+FFFF: "
+        "a document holding them is refused although the bytes are well-formed UTF-8.",
+    ),
+    "bom-dropped": (
+        "a leading U+FEFF dropped",
+        "U+FEFF at the start of the text is taken for a byte order mark and dropped: EF BB "
+        "BF first decodes to nothing, and encoding U+FEFF alone writes nothing.",
+    ),
+    "second-byte-late": (
+        "an out-of-range second byte joins the error",
+        "After E0, ED, F0 or F4, a continuation byte outside the lead's range (E0 80..9F "
+        "overlong, ED A0..BF surrogate, F0 80..8F overlong, F4 90..BF above U+10FFFF) is "
+        "taken into the error, one error of 2 bytes, instead of the lead alone (a maximal "
+        "subpart of 1) followed by a lone continuation byte.",
+    ),
+    "question-mark": (
+        "'?' for U+FFFD",
+        "The replacement is '?' (U+003F), a character the text may hold anyway, instead of "
+        "U+FFFD.",
     ),
     "encode-replaces": (
         "encoder writes U+FFFD",
         "The encoder writes U+FFFD (EF BF BD) for a value that has no UTF-8 encoding (a "
         "lone surrogate, or a value above U+10FFFF) instead of failing.",
+    ),
+    "encode-bmp-only": (
+        "values above U+FFFF encode as U+FFFD",
+        "The string type holds only the Basic Multilingual Plane: a value above U+FFFF "
+        "(a supplementary character, or beyond U+10FFFF) becomes U+FFFD before encoding, "
+        "so it encodes to EF BF BD instead of its 4 bytes (or an error).",
     ),
 }
 
@@ -79,15 +141,21 @@ CAUSES = {
 EXAMPLES = {
     "per-byte": "e282", "per-run": "c0af", "surrogate-sequence": "eda080", "lead-length": "c0af",
     "noncharacters-rejected": "efbfbf", "surrogates-accepted": "eda080", "above-10ffff": "f4908080",
-    "long-forms": "f888808080", "stray-swallows": "80e282ac",
+    "long-forms": "f888808080", "stray-swallows": "80e282ac", "continuation-skipped": "80",
+    "bytes-as-latin1": "c0af", "modified-utf8-nul": "c080",
+    "cesu-8-pairs": "eda080edb080", "nul-rejected": "00",
+    "xml-chars-only": "efbfbe", "bom-dropped": "efbbbf", "question-mark": "c0af", "second-byte-late": "e09f80",
 }
 
 UNEXPLAINED = "unexplained"
 
 # Decode deviations, in the order they are tried.
 DECODE = ["per-byte", "per-run", "surrogate-sequence", "lead-length", "noncharacters-rejected",
-          "surrogates-accepted", "above-10ffff", "long-forms"]
-ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected"]
+          "surrogates-accepted", "above-10ffff", "long-forms", "continuation-skipped", "bytes-as-latin1", "modified-utf8-nul",
+          "cesu-8-pairs", "nul-rejected", "xml-chars-only", "bom-dropped",
+          "second-byte-late", "question-mark"]
+ENCODE = ["encode-replaces", "surrogates-accepted", "above-10ffff", "noncharacters-rejected", "encode-bmp-only",
+          "nul-rejected", "nul-terminates", "bom-dropped"]
 
 
 def is_noncharacter(cp: int) -> bool:
@@ -150,9 +218,31 @@ def decode(data: bytes, on: set) -> list:
     i, n = 0, len(data)
     while i < n:
         b = data[i]
+        if "xml-chars-only" in on and (b < 0x20 and b not in (0x09, 0x0A, 0x0D)
+                                       or data[i:i + 3] in (b"\xef\xbf\xbe", b"\xef\xbf\xbf")):
+            length = 1 if b < 0x80 else 3
+            events.append(("err", i, length))
+            i += length
+            continue
+        if b == 0 and "nul-rejected" in on:
+            events.append(("err", i, 1))
+            i += 1
+            continue
         if b < 0x80:
             events.append(("cp", b))
             i += 1
+            continue
+        pair = data[i:i + 6]
+        if ("cesu-8-pairs" in on and len(pair) == 6 and pair[0] == pair[3] == 0xED
+                and 0xA0 <= pair[1] <= 0xAF and 0xB0 <= pair[4] <= 0xBF
+                and all(0x80 <= c <= 0xBF for c in (pair[2], pair[5]))):
+            high, low = _value(pair[:3]), _value(pair[3:])
+            events.append(("cp", 0x10000 + (high - 0xD800) * 0x400 + (low - 0xDC00)))
+            i += 6
+            continue
+        if "modified-utf8-nul" in on and b == 0xC0 and data[i + 1:i + 2] == b"\x80":
+            events.append(("cp", 0))
+            i += 2
             continue
         if "lead-length" in on and b >= 0xC0:
             want = _declared(b)
@@ -174,6 +264,11 @@ def decode(data: bytes, on: set) -> list:
             i += 1
             continue
         length, lo, hi = lead
+        if ("second-byte-late" in on and b in (0xE0, 0xED, 0xF0, 0xF4) and i + 1 < n
+                and 0x80 <= data[i + 1] <= 0xBF and not lo <= data[i + 1] <= hi):
+            events.append(("err", i, 2))
+            i += 2
+            continue
         j = i + 1
         while j < n and j < i + length and (lo if j == i + 1 else 0x80) <= data[j] <= (hi if j == i + 1 else 0xBF):
             j += 1
@@ -191,6 +286,10 @@ def decode(data: bytes, on: set) -> list:
             continue
         events.append(("err", i, j - i))
         i = j
+    if "bom-dropped" in on and data[:3] == b"\xef\xbb\xbf" and events[:1] == [("cp", 0xFEFF)]:
+        events = events[1:]
+    if "continuation-skipped" in on:
+        events = [e for e in events if not (e[0] == "err" and e[2] == 1 and 0x80 <= data[e[1]] <= 0xBF)]
     if "surrogate-sequence" in on:
         # ED A0..BF 80..BF is one span even though Table 3-7 stops at ED's second byte.
         events = _merge_surrogates(data, events)
@@ -228,8 +327,10 @@ def answers(data: bytes, on: set) -> dict:
         if e[0] == "cp":
             lossy.append(e[1])
             previous_err = False
+        elif "bytes-as-latin1" in on:
+            lossy.extend(data[e[1]:e[1] + e[2]])
         elif not ("per-run" in on and previous_err):
-            lossy.append(0xFFFD)
+            lossy.append(0x3F if "question-mark" in on else 0xFFFD)
             previous_err = True
     errors = [e for e in events if e[0] == "err"]
     return {
@@ -245,6 +346,12 @@ def encode(cp: int, on: set) -> tuple[str, str | None]:
     surrogate = 0xD800 <= cp <= 0xDFFF
     if "noncharacters-rejected" in on and is_noncharacter(cp):
         return "error", None
+    if "nul-rejected" in on and cp == 0:
+        return "error", None
+    if ("nul-terminates" in on and cp == 0) or ("bom-dropped" in on and cp == 0xFEFF):
+        return "bytes", ""
+    if "encode-bmp-only" in on and cp > 0xFFFF:
+        return "bytes", "efbfbd"
     if (surrogate or cp > 0x10FFFF) and "encode-replaces" in on:
         return "bytes", "efbfbd"
     if surrogate and "surrogates-accepted" not in on:
@@ -307,9 +414,10 @@ def _matches(case: dict, mismatches: list, on: set) -> bool:
 
 def _stray_swallows(case: dict, mismatches: list) -> bool:
     """A decode failure whose only difference is a lossy answer missing some of the
-    expected characters (at least one not U+FFFD) in an input starting with a byte 80..BF
-    (a stray continuation byte): the shape of the "stray-swallows" bug, which no model
-    reproduces."""
+    expected characters after the first, in an input starting with a byte 80..BF (a stray
+    continuation byte) whose U+FFFD is kept: the shape of the "stray-swallows" bug, which
+    no model reproduces. What is lost is the sequence after the stray byte: a character
+    (80 E2 82 AC) or the U+FFFD of a truncated sequence (B8 ED 80)."""
     if "input" not in case or [m["field"] for m in mismatches] != ["lossy"]:
         return False
     data = bytes.fromhex(case["input"])
@@ -318,19 +426,16 @@ def _stray_swallows(case: dict, mismatches: list) -> bool:
     if not isinstance(got, list):
         return False
     got = [_cp(x) for x in got]
-    if len(got) >= len(expected) or not (data and 0x80 <= data[0] <= 0xBF):
+    if len(got) >= len(expected) or not (data and 0x80 <= data[0] <= 0xBF) or got[:1] != [0xFFFD]:
         return False
-    rest = iter(expected)
-    dropped = []
-    for cp in got:
+    rest = iter(expected[1:])
+    for cp in got[1:]:
         for e in rest:
             if e == cp:
                 break
-            dropped.append(e)
         else:
             return False
-    dropped.extend(rest)
-    return any(cp != 0xFFFD for cp in dropped)
+    return True
 
 
 def explanations(case: dict, mismatches: list) -> list:
@@ -363,7 +468,11 @@ def classify(failures: list) -> dict:
             for fid in left:
                 result[fid] = "stray-swallows" if _stray_swallows(*cases[fid]) else UNEXPLAINED
             break
-        best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s], sorted(s)))
+        # Ties go to the deviation declared first in CAUSES (the narrower one: NUL
+        # rejected before "only XML characters", which also rejects NUL).
+        order = list(CAUSES)
+        best = max(counts, key=lambda s: (-len(s), len(s & named), counts[s],
+                                          sorted((-order.index(d) for d in s), reverse=True)))
         named |= best
         for fid in [f for f in left if best in explains[f]]:
             result[fid] = name(best)

@@ -21,6 +21,25 @@ want "command -v go" golang-go
 want "command -v perl && perl -MEncode -MJSON::PP -e1" perl
 want "command -v node" nodejs
 want "command -v python3" python3
+want "command -v ruby" ruby
+want "command -v php" php-cli
+want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
+want "command -v lua5.4" lua5.4
+want "command -v tclsh" tcl
+want "echo 'package require json' | tclsh" tcllib
+want "command -v escript" erlang-base
+want "pkg-config --exists gio-2.0" libglib2.0-dev
+want "pkg-config --exists libutf8proc" libutf8proc-dev
+want "pkg-config --exists libxml-2.0" libxml2-dev
+want "test -f /usr/include/boost/locale/encoding_utf.hpp" libboost-locale-dev
+want "pkg-config --exists Qt6Core" qt6-base-dev
+want "command -v chromium" chromium
+want "command -v firefox-esr" firefox-esr
+want "command -v mcs && command -v mono" "mono-mcs mono-runtime"
+want "test -x /usr/lib/postgresql/15/bin/postgres" postgresql-15
+want "/usr/bin/python3 -c 'import psycopg2'" python3-psycopg2
+want "command -v mariadbd && command -v mariadb-install-db" mariadb-server
+want "/usr/bin/python3 -c 'import pymysql'" python3-pymysql
 if [ -n "$need" ]; then
     echo "install.sh: installing:$need"
     sudo=""
@@ -40,6 +59,22 @@ echo "install.sh: C adapters (glibc iconv, ICU)"
 cc -O2 -Wall -Wextra -o build/iconv-adapter c/iconv.c
 # shellcheck disable=SC2046
 cc -O2 -Wall -Wextra -o build/icu-adapter c/icu.c $(pkg-config --cflags --libs icu-uc)
+
+echo "install.sh: C adapters (GLib, utf8proc, libxml2)"
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/glib-adapter c/glib.c $(pkg-config --cflags --libs gio-2.0)
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/utf8proc-adapter c/utf8proc.c $(pkg-config --cflags --libs libutf8proc)
+# shellcheck disable=SC2046
+cc -O2 -Wall -Wextra -o build/libxml2-adapter c/libxml2.c $(pkg-config --cflags --libs libxml-2.0)
+
+echo "install.sh: C++ adapters (Boost.Locale, Qt 6)"
+c++ -O2 -Wall -Wextra -std=c++17 -o build/boost-adapter cpp/boost.cc
+# shellcheck disable=SC2046
+c++ -O2 -Wall -Wextra -std=c++17 -fPIC -o build/qt-adapter cpp/qt.cc $(pkg-config --cflags --libs Qt6Core)
+
+echo "install.sh: .NET adapter (Mono)"
+mcs -warn:4 -warnaserror -optimize -out:build/dotnet-adapter.exe dotnet/Adapter.cs
 
 echo "install.sh: Java adapter"
 javac -Xlint:all -Werror -d build/java java/CharsetDecoderAdapter.java

@@ -1,5 +1,6 @@
-//! `fast_validate`, `fast_decode`: the fast paths (`corrected_utf8::corrected::fast`) against the
-//! reference, on every implementation this CPU runs, at every misalignment.
+//! `fast_validate`, `fast_decode`, `fast_transcode`: the fast paths
+//! (`corrected_utf8::corrected::fast`) against the reference, on every implementation this
+//! CPU runs, at every misalignment.
 //!
 //! Layout of the raw input: one byte whose low 6 bits are the misalignment (0–63), then
 //! the data. The data is copied into an allocation of exactly misalignment + its length
@@ -7,8 +8,8 @@
 //! past it is an out-of-bounds read that AddressSanitizer reports.
 
 use super::fail::{ensure_eq, Ctx};
-use corrected_utf8::corrected;
-use corrected_utf8::corrected::fast::{self, InstructionSet};
+use corrected_utf8::corrected::fast::{self, InstructionSet, TranscodeError};
+use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, Event, Located};
 
 /// The data of a raw input, at its misalignment in a buffer of its own, and the
 /// buffer.
@@ -157,6 +158,135 @@ pub fn fast_decode(bytes: &[u8]) {
     }
 }
 
+/// What a transcoder must give for `data`, worked out with the references: decode all of
+/// it (`events`), then encode every code point (`encode`). The error span wins over a code
+/// point without an encoding before it (decoding comes first); the output is the encoding
+/// of the code points before the first problem in input order.
+fn expected_transcode(
+    events: impl Iterator<Item = Located>,
+    encode: fn(u32) -> Result<Vec<u8>, EncodeError>,
+) -> (Vec<u8>, Result<(), TranscodeError>) {
+    let mut out = Vec::new();
+    let mut unencodable: Option<TranscodeError> = None;
+    for located in events {
+        let valid_up_to = located.offset as usize;
+        match located.event {
+            Event::CodePoint(cp) => {
+                if unencodable.is_some() {
+                    continue;
+                }
+                match encode(cp) {
+                    Ok(bytes) => out.extend_from_slice(&bytes),
+                    Err(e) => {
+                        unencodable = Some(TranscodeError {
+                            kind: e.kind,
+                            offset: located.offset,
+                            length: located.length,
+                            codepoint: Some(cp),
+                            valid_up_to,
+                        })
+                    }
+                }
+            }
+            // An error span, or a reserved span, which a strict decode stops at as
+            // `ErrorKind::Reserved`.
+            _ => {
+                let e = DecodeError {
+                    kind: located
+                        .event
+                        .error()
+                        .map_or(corrected_utf8::ErrorKind::Reserved, |e| e.kind),
+                    offset: located.offset,
+                    length: located.length,
+                };
+                let valid_up_to = unencodable.map_or(valid_up_to, |u| u.valid_up_to);
+                return (
+                    out,
+                    Err(TranscodeError {
+                        kind: e.kind,
+                        offset: e.offset,
+                        length: e.length,
+                        codepoint: None,
+                        valid_up_to,
+                    }),
+                );
+            }
+        }
+    }
+    (out, unencodable.map_or(Ok(()), Err))
+}
+
+/// Checks, for each implementation, that `transcode_to_utf8` (Corrected UTF-8 → UTF-8)
+/// and `utf8_to_corrected` (UTF-8 → Corrected UTF-8) on the data give what decoding with
+/// the reference and encoding with the other encoding's reference encoder give: the same
+/// `Ok` or the same error (kind, offset, length, code point, `valid_up_to`), with the
+/// transcoding of everything before `valid_up_to` appended after what the output held.
+/// The data is tried as it is, and (so that valid text reaches the vector paths, not only
+/// their error exits) as the other encoding's transcoding of its lossy decode.
+pub fn fast_transcode(bytes: &[u8]) {
+    let ctx = Ctx::new("fast_transcode", bytes);
+    let (buffer, shift) = placed(bytes);
+    let data = &buffer[shift..];
+    // In allocations of their exact length, so that a read past the end is out of bounds.
+    let lossy_utf8 = utf8::encode(
+        corrected::decode_lossy(data)
+            .into_iter()
+            .filter(|&c| c <= 0x10_FFFF),
+    )
+    .unwrap_or_default()
+    .into_boxed_slice();
+    let lossy_corrected = corrected::encode(
+        utf8::decode_lossy(data)
+            .into_iter()
+            .filter(|&c| !(0x80..0xA0).contains(&c)),
+    )
+    .unwrap_or_default()
+    .into_boxed_slice();
+    let corrected_inputs = [data, &lossy_corrected[..]];
+    let utf8_inputs = [data, &lossy_utf8[..]];
+    let to_utf8 = |cp: u32| utf8::encode([cp]);
+    let to_corrected = |cp: u32| corrected::encode([cp]);
+    for imp in InstructionSet::available() {
+        let name = imp.name();
+        for input in corrected_inputs {
+            let (want, result) = expected_transcode(corrected::events(input).located(), to_utf8);
+            let mut got = PREFIX.to_vec();
+            ensure_eq!(
+                ctx,
+                result,
+                fast::transcode_to_utf8_with(imp, input, &mut got),
+                "fast::transcode_to_utf8_with({name}) of {} bytes at misalignment {shift}",
+                input.len()
+            );
+            ensure_eq!(
+                ctx,
+                [PREFIX, &want[..]].concat(),
+                got,
+                "fast::transcode_to_utf8_with({name}) output of {} bytes",
+                input.len()
+            );
+        }
+        for input in utf8_inputs {
+            let (want, result) = expected_transcode(utf8::events(input).located(), to_corrected);
+            let mut got = PREFIX.to_vec();
+            ensure_eq!(
+                ctx,
+                result,
+                fast::utf8_to_corrected_with(imp, input, &mut got),
+                "fast::utf8_to_corrected_with({name}) of {} bytes at misalignment {shift}",
+                input.len()
+            );
+            ensure_eq!(
+                ctx,
+                [PREFIX, &want[..]].concat(),
+                got,
+                "fast::utf8_to_corrected_with({name}) output of {} bytes",
+                input.len()
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,10 +300,12 @@ mod tests {
                 input.extend_from_slice(data);
                 fast_validate(&input);
                 fast_decode(&input);
+                fast_transcode(&input);
             }
         }
         fast_validate(b"");
         fast_decode(b"");
+        fast_transcode(b"");
     }
 
     #[test]

@@ -423,7 +423,9 @@ pub fn corpus_payload(target: &str, bytes: &[u8]) -> Option<CorpusPayload> {
     let rest = bytes.get(1..).unwrap_or_default();
     let data = match target {
         "decode" | "differential_literal" | "differential_std" => bytes.to_vec(),
-        "fast_validate" | "fast_decode" | "utf_inf8_differential_literal" => rest.to_vec(),
+        "fast_validate" | "fast_decode" | "fast_transcode" | "utf_inf8_differential_literal" => {
+            rest.to_vec()
+        }
         "streaming" | "document" => ChunkedInput::from_bytes(bytes).data.to_vec(),
         "utf_inf8_streaming" => ChunkedInput::from_bytes(rest).data.to_vec(),
         "roundtrip" => return Some(CorpusPayload::CodePoints(CodePoints::from_bytes(bytes).0)),

@@ -20,7 +20,7 @@
 //! | [`differential_std`] | UTF-8 agrees with `std`; `&str` → Corrected UTF-8 → back is unchanged |
 //! | [`streaming`] | any chunking gives the one-shot events; pending bytes stay bounded |
 //! | [`document`] | the document checker follows §2.6 over the decoder's events, in any chunking |
-//! | [`fast::fast_validate`], [`fast::fast_decode`] | the fast paths agree with the reference, every implementation, every misalignment |
+//! | [`fast::fast_validate`], [`fast::fast_decode`], [`fast::fast_transcode`] | the fast paths agree with the reference, every implementation, every misalignment |
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
 //!
 //! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
@@ -80,7 +80,7 @@ impl Debug for Target {
 }
 
 /// Every target, in the order the nightly job and the corpus replay run them.
-pub const TARGETS: [Target; 11] = [
+pub const TARGETS: [Target; 12] = [
     Target {
         name: "decode",
         check: decode,
@@ -112,6 +112,10 @@ pub const TARGETS: [Target; 11] = [
     Target {
         name: "fast_decode",
         check: fast::fast_decode,
+    },
+    Target {
+        name: "fast_transcode",
+        check: fast::fast_transcode,
     },
     Target {
         name: "utf_inf8_roundtrip",

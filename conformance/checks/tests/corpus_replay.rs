@@ -103,6 +103,11 @@ fn corpus_fast_decode() {
 }
 
 #[test]
+fn corpus_fast_transcode() {
+    replay_target("fast_transcode");
+}
+
+#[test]
 fn corpus_utf_inf8_roundtrip() {
     replay_target("utf_inf8_roundtrip");
 }

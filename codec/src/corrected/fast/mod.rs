@@ -28,6 +28,12 @@
 //! mixed 1- to 3-byte text); SSE2 and the portable version use a scalar loop with a
 //! word-at-a-time ASCII path.
 //!
+//! [`transcode_to_utf8`] and [`utf8_to_corrected`] convert between Corrected UTF-8 and
+//! UTF-8 directly, validating, with the result of decoding with one reference and
+//! encoding with the other ([`TranscodeError`]); vectorized with AVX-512 (each sequence
+//! decoded and re-encoded in a register, no UTF-32 buffer), elsewhere the portable loop
+//! after the instruction set's validator.
+//!
 //! # Examples
 //!
 //! ```
@@ -137,6 +143,13 @@ macro_rules! validate_blocks {
 #[allow(unsafe_code)]
 mod aarch64;
 mod portable;
+#[cfg(feature = "alloc")]
+mod transcode;
+#[cfg(feature = "alloc")]
+pub use transcode::{
+    transcode_to_utf8, transcode_to_utf8_with, utf8_to_corrected, utf8_to_corrected_with,
+    TranscodeError,
+};
 // The only modules with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]

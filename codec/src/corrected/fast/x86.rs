@@ -22,6 +22,11 @@ pub(super) use avx2::encode as encode_avx2;
 mod avx512;
 #[cfg(feature = "alloc")]
 pub(super) use avx512::encode_avx512;
+#[cfg(feature = "alloc")]
+pub(super) use avx512::{
+    corrected_to_utf8_avx512, corrected_to_utf8_valid_avx512, utf8_to_corrected_avx512,
+    utf8_to_corrected_valid_avx512,
+};
 pub(super) use avx512::{decode_avx512, has_avx512};
 
 /// Whether the CPU runs AVX2 (cached by `std`'s detection).

@@ -3,7 +3,7 @@
  * objects with string fields and, for batches, an array of such objects), answers
  * hello, batch and single requests, and flushes after every line. A line it cannot
  * read gets {"id": null, "unsupported": true}; it never exits before end of input.
- * Protocol: conformance/adapters/README.md.
+ * Compiles as C and as C++ (the Boost and Qt adapters). Protocol: conformance/adapters/README.md.
  *
  * The including program defines:
  *   static const char *hello_fields(void);  the hello's members after "id", as JSON text
@@ -34,7 +34,7 @@ static void buf_reserve(struct buf *b, size_t more) {
   if (b->len + more + 1 <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + more + 1) cap *= 2;
-  char *p = realloc(b->data, cap);
+  char *p = (char *)realloc(b->data, cap);
   if (!p) {
     fputs("adapter: out of memory\n", stderr);
     exit(1);
@@ -169,7 +169,7 @@ static int jparse_string(struct jparser *ps, struct buf *out) {
 }
 
 static struct jval *jnew(enum jtype t) {
-  struct jval *v = calloc(1, sizeof *v);
+  struct jval *v = (struct jval *)calloc(1, sizeof *v);
   if (!v) exit(1);
   v->type = t;
   return v;
@@ -178,11 +178,11 @@ static struct jval *jnew(enum jtype t) {
 static int jpush(struct jval *v, char *key, struct jval *item) {
   if ((v->n & (v->n - 1)) == 0) { /* grow at powers of two */
     size_t cap = v->n ? v->n * 2 : 4;
-    struct jval **items = realloc(v->items, cap * sizeof *items);
+    struct jval **items = (struct jval **)realloc(v->items, cap * sizeof *items);
     if (!items) exit(1);
     v->items = items;
     if (v->type == J_OBJ) {
-      char **keys = realloc(v->keys, cap * sizeof *keys);
+      char **keys = (char **)realloc(v->keys, cap * sizeof *keys);
       if (!keys) exit(1);
       v->keys = keys;
     }
@@ -206,7 +206,7 @@ static struct jval *jparse_value(struct jparser *ps) {
   struct jval *v = NULL;
   char c = *ps->p;
   if (c == '"') {
-    struct buf s = {0};
+    struct buf s = {NULL, 0, 0};
     if (!jparse_string(ps, &s)) { free(s.data); return NULL; }
     v = jnew(J_STR);
     v->str = s.data;
@@ -221,7 +221,7 @@ static struct jval *jparse_value(struct jparser *ps) {
       char *key = NULL;
       if (obj) {
         jskip(ps);
-        struct buf k = {0};
+        struct buf k = {NULL, 0, 0};
         if (!jparse_string(ps, &k)) { free(k.data); jfree(v); return NULL; }
         key = k.data;
         jskip(ps);
@@ -292,7 +292,7 @@ static void jwrite(struct buf *b, const struct jval *v) {
 
 static int unhex(const char *s, size_t n, unsigned char **out, size_t *out_len) {
   if (n % 2) return 0;
-  unsigned char *d = malloc(n / 2 + 1);
+  unsigned char *d = (unsigned char *)malloc(n / 2 + 1);
   if (!d) exit(1);
   for (size_t i = 0; i < n; i += 2) {
     int hi = hexval(s[i]), lo = hexval(s[i + 1]);
@@ -328,7 +328,7 @@ static void respond(const struct jval *req, struct buf *out) {
   } else if (op && enc && strcmp(enc, "utf-8") == 0 && strcmp(op, "decode") == 0 && jget(req, "chunks")) {
     struct jval *list = jget(req, "chunks");
     size_t n = list->type == J_ARR ? list->n : 0, got = 0;
-    struct chunk *chunks = calloc(n + 1, sizeof *chunks);
+    struct chunk *chunks = (struct chunk *)calloc(n + 1, sizeof *chunks);
     if (!chunks) exit(1);
     if (list->type == J_ARR)
       while (got < n && list->items[got]->type == J_STR &&
@@ -407,7 +407,7 @@ static int adapter_main(void) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
-  struct buf out = {0};
+  struct buf out = {NULL, 0, 0};
   while ((n = getline(&line, &cap, stdin)) >= 0) {
     size_t len = (size_t)n;
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) len--;

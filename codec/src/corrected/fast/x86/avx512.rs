@@ -533,6 +533,14 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, 
 #[cfg(feature = "alloc")]
 pub(in crate::corrected::fast) use encode::encode_avx512;
 
+#[cfg(feature = "alloc")]
+mod transcode;
+#[cfg(feature = "alloc")]
+pub(in crate::corrected::fast) use transcode::{
+    corrected_to_utf8_avx512, corrected_to_utf8_valid_avx512, utf8_to_corrected_avx512,
+    utf8_to_corrected_valid_avx512,
+};
+
 /// Encoding (it appends to a `Vec`).
 #[cfg(feature = "alloc")]
 mod encode {

@@ -1,0 +1,428 @@
+//! The direct transcoders between Corrected UTF-8 and UTF-8: [`transcode_to_utf8`] and
+//! [`utf8_to_corrected`], validating, with exactly the result of decoding with the
+//! reference and encoding the code points with the other encoding's reference encoder.
+//!
+//! The two encodings put a sequence's bits in the same places and differ only in the
+//! offset each row adds to the raw value, so a sequence goes from one to the other
+//! without a UTF-32 buffer: its code point is formed in a register (AVX-512: 16 lanes at
+//! a time) and re-encoded there. Text that has an encoding in both is 1 to 4 bytes a code
+//! point in each (Corrected UTF-8's 5- and 6-byte rows are all above U+10FFFF).
+//!
+//! Here: the error type, the entry points, and the portable (scalar, word-at-a-time
+//! ASCII) converters that every instruction set finishes with.
+
+use super::{portable, InstructionSet};
+use crate::corrected::{self, codepoint_of, lead_bits};
+use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::utf8;
+use alloc::vec::Vec;
+use core::fmt;
+
+/// Why a transcoding stopped: the first error span of the input (as its encoding's
+/// reference decoder reports it, a Corrected UTF-8 reserved span included, with
+/// [`ErrorKind::Reserved`] as a strict decode gives), or else the first code point that
+/// has no encoding in the target (with the kind the target's reference encoder gives:
+/// [`ErrorKind::OutOfRange`] above U+10FFFF for UTF-8, [`ErrorKind::C1Control`] for
+/// Corrected UTF-8). An error span anywhere wins over a code point without an encoding
+/// before it, as decoding the whole input and then encoding it would report.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::{self, fast}, ErrorKind};
+/// let big = corrected::encode([0x41, 0x11_0000]).unwrap();
+/// let mut out = Vec::new();
+/// let err = fast::transcode_to_utf8(&big, &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::OutOfRange, 1, 4));
+/// assert_eq!((err.codepoint, err.valid_up_to), (Some(0x11_0000), 1));
+/// assert_eq!(out, b"A");
+/// assert_eq!(err.to_string(), "U+110000 at byte 1 (4 bytes) has no encoding: out-of-range");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TranscodeError {
+    /// The error span's kind, or why the code point has no encoding.
+    pub kind: ErrorKind,
+    /// Byte offset of the error span, or of the sequence of the code point, in the input.
+    pub offset: u64,
+    /// Bytes in the error span or in the code point's sequence; at least 1.
+    pub length: u64,
+    /// The code point without an encoding; `None` for an error span.
+    pub codepoint: Option<u32>,
+    /// The input before this offset is whole valid sequences whose code points all have
+    /// an encoding, and their transcoding is what was appended to the output: the first
+    /// problem in input order (`offset`, unless a code point without an encoding comes
+    /// before the error span).
+    pub valid_up_to: usize,
+}
+
+impl TranscodeError {
+    /// The error span, if the input is not valid.
+    pub fn decode_error(&self) -> Option<DecodeError> {
+        self.codepoint.is_none().then_some(DecodeError {
+            kind: self.kind,
+            offset: self.offset,
+            length: self.length,
+        })
+    }
+
+    /// The encoding error, if the input is valid but a code point has no encoding.
+    pub fn encode_error(&self) -> Option<EncodeError> {
+        self.codepoint.map(|codepoint| EncodeError {
+            kind: self.kind,
+            codepoint,
+        })
+    }
+
+    /// The error of a transcoding of `bytes[done..]`, in `bytes`.
+    #[cfg(target_arch = "x86_64")]
+    fn after(self, done: usize) -> TranscodeError {
+        TranscodeError {
+            offset: self.offset + done as u64,
+            valid_up_to: self.valid_up_to + done,
+            ..self
+        }
+    }
+
+    fn decode(e: DecodeError, valid_up_to: usize) -> TranscodeError {
+        TranscodeError {
+            kind: e.kind,
+            offset: e.offset,
+            length: e.length,
+            codepoint: None,
+            valid_up_to,
+        }
+    }
+}
+
+impl fmt::Display for TranscodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.decode_error() {
+            Some(e) => e.fmt(f),
+            None => write!(
+                f,
+                "U+{:04X} at byte {} ({} bytes) has no encoding: {}",
+                self.codepoint.unwrap_or(0),
+                self.offset,
+                self.length,
+                self.kind
+            ),
+        }
+    }
+}
+
+impl core::error::Error for TranscodeError {}
+
+/// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`, validating: the result of
+/// [`corrected::decode`] then [`utf8::encode`], with the first error
+/// span (or, in valid input, the first code point above U+10FFFF) as [`TranscodeError`].
+/// On error, `out` holds what it held and the UTF-8 of `bytes[..valid_up_to]`.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::{self, fast}, ErrorKind};
+/// let text = corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap();
+/// let mut out = Vec::new();
+/// fast::transcode_to_utf8(&text, &mut out).unwrap();
+/// assert_eq!(out, "Größe 大小 🦀".as_bytes());
+/// let err = fast::transcode_to_utf8(b"ok\xE0\x80", &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Truncated, 2, 2));
+/// ```
+pub fn transcode_to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+    transcode_to_utf8_with(InstructionSet::detect(), bytes, out)
+}
+
+/// [`transcode_to_utf8`] with a given instruction set (the portable one if this CPU cannot
+/// run it). For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
+/// for imp in InstructionSet::available() {
+///     let mut out = Vec::new();
+///     assert!(fast::transcode_to_utf8_with(imp, b"\xC0\x80", &mut out).is_ok());
+///     assert_eq!(out, "\u{A0}".as_bytes());
+/// }
+/// ```
+#[doc(hidden)]
+// Its `unsafe` block calls into `x86`, argued at the block.
+#[allow(unsafe_code)]
+pub fn transcode_to_utf8_with(
+    instruction_set: InstructionSet,
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), TranscodeError> {
+    let instruction_set = instruction_set.or_portable();
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx512 {
+        let start = out.len();
+        // Validates as it goes, up to the last few bytes, which the portable steps
+        // finish; anything wrong, and the careful steps below take over.
+        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
+        match unsafe { super::x86::corrected_to_utf8_avx512(bytes, out) } {
+            Some(done) => {
+                return transcode_to_utf8_with(InstructionSet::Portable, &bytes[done..], out)
+                    .map_err(|e| e.after(done))
+            }
+            None => out.truncate(start),
+        }
+    }
+    let valid = super::validate_with(instruction_set, bytes);
+    let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());
+    let reached = corrected_to_utf8_valid_with(instruction_set, &bytes[..valid_len], out);
+    match valid {
+        Err(e) => Err(TranscodeError::decode(e, reached)),
+        Ok(()) if reached == bytes.len() => Ok(()),
+        Ok(()) => {
+            // A code point above U+10FFFF.
+            let len = usize::from(bytes[reached].leading_ones() as u8);
+            let cp = corrected::decode(&bytes[reached..reached + len])
+                .ok()
+                .and_then(|cps| cps.first().copied())
+                .unwrap_or(0);
+            let kind = utf8::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::OutOfRange);
+            Err(TranscodeError {
+                kind,
+                offset: reached as u64,
+                length: len as u64,
+                codepoint: Some(cp),
+                valid_up_to: reached,
+            })
+        }
+    }
+}
+
+/// Converts `valid` (whole valid Corrected UTF-8 sequences) with `instruction_set`:
+/// everything, or up to the first code point above U+10FFFF; returns where it stopped.
+#[allow(unsafe_code)]
+fn corrected_to_utf8_valid_with(
+    instruction_set: InstructionSet,
+    valid: &[u8],
+    out: &mut Vec<u8>,
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx512 {
+        // SAFETY: the caller's `instruction_set` came from `or_portable`, which returned
+        // AVX-512 only because it `is_available()`.
+        return unsafe { super::x86::corrected_to_utf8_valid_avx512(valid, out) };
+    }
+    let _ = instruction_set;
+    corrected_to_utf8_until(valid, 0, valid.len(), out).0
+}
+
+/// Appends the Corrected UTF-8 of UTF-8 `bytes` to `out`, validating: the result of
+/// [`utf8::decode`] then [`corrected::encode`], with the first error
+/// span (or, in valid input, the first C1 control) as [`TranscodeError`]. On error, `out`
+/// holds what it held and the Corrected UTF-8 of `bytes[..valid_up_to]`.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::{self, fast}, ErrorKind};
+/// let mut out = Vec::new();
+/// fast::utf8_to_corrected("Größe 大小 🦀".as_bytes(), &mut out).unwrap();
+/// assert_eq!(out, corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap());
+/// let err = fast::utf8_to_corrected("a\u{85}".as_bytes(), &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.codepoint), (ErrorKind::C1Control, Some(0x85)));
+/// let err = fast::utf8_to_corrected(b"\xED\xA0\x80", &mut out).unwrap_err();
+/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Surrogate, 0, 1));
+/// ```
+pub fn utf8_to_corrected(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
+    utf8_to_corrected_with(InstructionSet::detect(), bytes, out)
+}
+
+/// [`utf8_to_corrected`] with a given instruction set (the portable one if this CPU
+/// cannot run it). For tests and benchmarks.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::corrected::fast::{self, InstructionSet};
+/// for imp in InstructionSet::available() {
+///     let mut out = Vec::new();
+///     assert!(fast::utf8_to_corrected_with(imp, "\u{A0}".as_bytes(), &mut out).is_ok());
+///     assert_eq!(out, b"\xC0\x80");
+/// }
+/// ```
+#[doc(hidden)]
+// Its `unsafe` blocks call into `x86`, argued at each block.
+#[allow(unsafe_code)]
+pub fn utf8_to_corrected_with(
+    instruction_set: InstructionSet,
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), TranscodeError> {
+    let instruction_set = instruction_set.or_portable();
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx512 {
+        let start = out.len();
+        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
+        match unsafe { super::x86::utf8_to_corrected_avx512(bytes, out) } {
+            Some(done) => {
+                return utf8_to_corrected_with(InstructionSet::Portable, &bytes[done..], out)
+                    .map_err(|e| e.after(done))
+            }
+            None => out.truncate(start),
+        }
+    }
+    let valid = utf8::validate(bytes);
+    let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());
+    let valid_bytes = &bytes[..valid_len];
+    #[cfg(target_arch = "x86_64")]
+    let reached = if instruction_set == InstructionSet::Avx512 {
+        // SAFETY: as above.
+        unsafe { super::x86::utf8_to_corrected_valid_avx512(valid_bytes, out) }
+    } else {
+        utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let reached = {
+        // Only AVX-512 has a vector path from UTF-8.
+        let _ = instruction_set;
+        utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
+    };
+    match valid {
+        Err(e) => Err(TranscodeError::decode(e, reached)),
+        Ok(()) if reached == bytes.len() => Ok(()),
+        Ok(()) => {
+            // A C1 control: `C2 80` to `C2 9F`.
+            let cp = u32::from(bytes[reached + 1] & 0x3F) | 0x80;
+            let kind = corrected::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::C1Control);
+            Err(TranscodeError {
+                kind,
+                offset: reached as u64,
+                length: 2,
+                codepoint: Some(cp),
+                valid_up_to: reached,
+            })
+        }
+    }
+}
+
+/// The high bit of every byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The 8 bytes at `at`, if there are 8, as a word whose high bits say which are not
+/// ASCII.
+#[inline(always)]
+fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    let chunk: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(chunk))
+}
+
+/// Converts the valid Corrected UTF-8 sequences of `valid` that start from `i` to before
+/// `limit` (a sequence that starts before `limit` is converted whole), appending their
+/// UTF-8 to `out`; stops before a code point above U+10FFFF. Returns the input position
+/// reached and whether it stopped there.
+///
+/// # Panics
+///
+/// If `valid` is not whole valid sequences (the callers validate first).
+#[inline]
+pub(super) fn corrected_to_utf8_until(
+    valid: &[u8],
+    mut i: usize,
+    limit: usize,
+    out: &mut Vec<u8>,
+) -> (usize, bool) {
+    let limit = limit.min(valid.len());
+    while i < limit {
+        let b = valid[i];
+        if b < 0x80 {
+            if let Some(w) = word_at(valid, i) {
+                if w & HIGH == 0 {
+                    out.extend_from_slice(&valid[i..i + 8]);
+                    i += 8;
+                    continue;
+                }
+            }
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        // 5 and 6 bytes: always above U+10FFFF.
+        if b >= 0xF8 {
+            return (i, true);
+        }
+        let len = b.leading_ones() as u8;
+        let mut raw = lead_bits(b, len);
+        for &c in &valid[i + 1..i + usize::from(len)] {
+            raw = (raw << 6) | u32::from(c & 0x3F);
+        }
+        let cp = codepoint_of(len, raw);
+        if cp > 0x10_FFFF {
+            return (i, true);
+        }
+        push_utf8(cp, out);
+        i += usize::from(len);
+    }
+    (i, false)
+}
+
+/// Appends the UTF-8 of `cp` (U+0080 to U+10FFFF, not a surrogate).
+#[inline(always)]
+fn push_utf8(cp: u32, out: &mut Vec<u8>) {
+    if cp < 0x800 {
+        out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+    } else if cp < 0x1_0000 {
+        out.extend_from_slice(&[
+            0xE0 | (cp >> 12) as u8,
+            0x80 | (cp >> 6 & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    } else {
+        out.extend_from_slice(&[
+            0xF0 | (cp >> 18) as u8,
+            0x80 | (cp >> 12 & 0x3F) as u8,
+            0x80 | (cp >> 6 & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
+    }
+}
+
+/// Converts the valid UTF-8 sequences of `valid` that start from `i` to before `limit`,
+/// appending their Corrected UTF-8 to `out`; stops before a C1 control (which has no
+/// Corrected UTF-8 encoding). Returns the input position reached and whether it stopped
+/// there.
+///
+/// # Panics
+///
+/// If `valid` is not whole valid sequences (the callers validate first).
+#[inline]
+pub(super) fn utf8_to_corrected_until(
+    valid: &[u8],
+    mut i: usize,
+    limit: usize,
+    out: &mut Vec<u8>,
+) -> (usize, bool) {
+    let limit = limit.min(valid.len());
+    let mut buf = [0u8; 8];
+    while i < limit {
+        let b = valid[i];
+        if b < 0x80 {
+            if let Some(w) = word_at(valid, i) {
+                if w & HIGH == 0 {
+                    out.extend_from_slice(&valid[i..i + 8]);
+                    i += 8;
+                    continue;
+                }
+            }
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let len = b.leading_ones() as usize;
+        let mut cp = u32::from(b & (0x7F >> len));
+        for &c in &valid[i + 1..i + len] {
+            cp = (cp << 6) | u32::from(c & 0x3F);
+        }
+        if cp < 0xA0 {
+            return (i, true);
+        }
+        let n = portable::encode_one(cp, &mut buf);
+        out.extend_from_slice(&buf[..n]);
+        i += len;
+    }
+    (i, false)
+}

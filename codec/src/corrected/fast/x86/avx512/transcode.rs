@@ -1,0 +1,435 @@
+//! AVX-512 transcoding between Corrected UTF-8 and UTF-8, one 64-byte block a step,
+//! without a UTF-32 buffer.
+//!
+//! Per block: the validity check (Corrected UTF-8: the validators' check at 3 bytes back,
+//! a block with a byte `F8–FF` leaving the vector path, since every such sequence is
+//! above U+10FFFF or not valid; UTF-8: the same structural check, then each sequence's
+//! value against its length's range, the surrogates and U+10FFFF), accumulated and
+//! tested at the end. An ASCII block is copied. Otherwise the positions of the sequence
+//! starts are compressed into one vector (`vpcompressb`), and 16 at a time each lead and
+//! the bytes after it are gathered into a 32-bit lane (`vpermt2b`) and decoded there
+//! (two multiply-adds and a shift and an offset looked up by the lead's count of leading
+//! ones), re-encoded in the lane in the other encoding (`vpmultishiftqb` spreads the
+//! 6-bit groups, a shift drops the unused bytes, the lead's mark is OR'ed in), and the
+//! lanes' bytes packed by one `vpcompressb`.
+//!
+//! Two versions of each loop: one that checks validity (the entry points, which return
+//! `false` on anything wrong so that the careful path in `fast::transcode` takes over),
+//! and one for input already known valid, which stops exactly at the first code point
+//! that has no encoding in the target.
+
+use super::{bad_avx512, decode16, has_avx512, table, IOTA};
+use crate::corrected::fast::transcode as scalar;
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+/// Per sequence length (1–4) in the target: how far the 4-byte form shifts right, in
+/// bits; the lead's mark OR'ed into its first byte (the `80` is already there); and the
+/// length in every byte.
+static SHIFT_BY_LEN: [u32; 16] = [0, 24, 16, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static MARK_BY_LEN: [u32; 16] = [0, 0, 0x40, 0x60, 0x70, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static LEN_BYTES: [u32; 16] = [
+    0,
+    0x0101_0101,
+    0x0202_0202,
+    0x0303_0303,
+    0x0404_0404,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+/// For `vpmultishiftqb`: the bit offsets of the 6-bit groups c0–c3 (value bits 18, 12,
+/// 6, 0) of the low and the high dword of each qword, c0 first.
+static FOUR_GROUPS: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = [18, 12, 6, 0, 50, 44, 38, 32][i % 8];
+        i += 1;
+    }
+    t
+};
+/// Byte k of each dword is k: compared with a lane's length, it keeps its bytes.
+static BYTE_INDEX: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i % 4) as u8;
+        i += 1;
+    }
+    t
+};
+/// UTF-8, by the lead's count of leading ones (0 for ASCII, else the length): how far
+/// `w = b0 << 18 | c1 << 12 | c2 << 6 | c3` shifts right to drop the bytes after the
+/// sequence, what to add (wrapping) to take the lead's marker bits off, and the
+/// smallest code point of that length (above it is overlong; `u32::MAX` where the lead
+/// is not one).
+static UTF8_SHR: [u32; 16] = [18, 0, 12, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static UTF8_ADJUST: [u32; 16] = [
+    0,
+    0,
+    0u32.wrapping_sub(0xC0 << 6),
+    0u32.wrapping_sub(0xE0 << 12),
+    0u32.wrapping_sub(0xF0 << 18),
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+];
+static UTF8_MIN: [u32; 16] = [
+    0,
+    u32::MAX,
+    0x80,
+    0x800,
+    0x1_0000,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+    u32::MAX,
+];
+
+/// The bytes of the sequences of `len` (1 to 4) bytes whose value bits are `value`
+/// (ASCII lanes: the byte itself), for the lanes of `lanes`, packed at the start of the
+/// vector, and how many there are.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
+#[inline]
+fn encode_lanes(value: __m512i, len: __m512i, lanes: u16) -> (__m512i, usize) {
+    let set = _mm512_set1_epi32;
+    let groups = _mm512_multishift_epi64_epi8(table(&FOUR_GROUPS), value);
+    // (groups & 3F) | 80: the 4-byte form's continuation bytes, the lead's too.
+    let four =
+        _mm512_ternarylogic_epi32::<0xEA>(groups, set(0x3F3F_3F3F), set(0x8080_8080u32 as i32));
+    let shifted = _mm512_srlv_epi32(four, _mm512_permutexvar_epi32(len, table(&SHIFT_BY_LEN)));
+    let encoded = _mm512_or_si512(shifted, _mm512_permutexvar_epi32(len, table(&MARK_BY_LEN)));
+    let ascii = _mm512_cmpeq_epi32_mask(len, set(1));
+    let encoded = _mm512_mask_mov_epi32(encoded, ascii, value);
+    // Lanes past the last sequence keep no byte.
+    let len_bytes = _mm512_maskz_permutexvar_epi32(lanes, len, table(&LEN_BYTES));
+    let keep = _mm512_cmplt_epu8_mask(table(&BYTE_INDEX), len_bytes);
+    (
+        _mm512_maskz_compress_epi8(keep, encoded),
+        keep.count_ones() as usize,
+    )
+}
+
+/// Which direction a block loop converts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    CorrectedToUtf8,
+    Utf8ToCorrected,
+}
+
+/// How a block loop ended.
+enum Outcome {
+    /// The input before `input` (a sequence boundary) is valid (if checked) and its
+    /// conversion is the output's first `output` bytes; the rest (fewer than 200 bytes:
+    /// from the first sequence that starts in the last block converted) is the caller's.
+    Tail { input: usize, output: usize },
+    /// Stopped before the sequence at this position, which has no encoding in the
+    /// target (input known valid only).
+    Stopped(usize),
+    /// Something is not valid, or has no encoding (checking loop only).
+    Bad,
+}
+
+/// The vectorized part of every transcoder here. `CHECK`: validate as it goes and give
+/// up at the first problem; else the input is known valid and the loop stops exactly
+/// before the first code point without an encoding.
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512cd,avx512vbmi,avx512vbmi2,avx512vl,bmi1,bmi2,popcnt"
+)]
+unsafe fn blocks<const CHECK: bool>(
+    direction: Direction,
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> Outcome {
+    let len = bytes.len();
+    let iota = table(&IOTA);
+    let set = _mm512_set1_epi32;
+    let (mut i, mut bad) = (0usize, 0u64);
+    // The start of the last block converted: its first lead and the output length then.
+    let (mut safe_in, mut safe_out) = (0, out.len());
+    // Every block keeps at most 99 bytes (64 bytes and the 2 after, each grown by half
+    // at most: 2 bytes to 3) and each store writes 64 from where the bytes kept so far
+    // end: 163 bytes at most.
+    const ROOM: usize = 192;
+    while i + 128 <= len {
+        out.reserve(ROOM);
+        let p = bytes.as_ptr().wrapping_add(i);
+        // SAFETY: i + 128 <= len: both blocks are in `bytes`.
+        let (block, next) = unsafe {
+            (
+                _mm512_loadu_si512(p as *const __m512i),
+                _mm512_loadu_si512(p.add(64) as *const __m512i),
+            )
+        };
+        // The leads to convert: bit k, byte k is not 80–BF (signed < −64).
+        let mut leads = !_mm512_cmplt_epi8_mask(block, _mm512_set1_epi8(-64));
+        (safe_in, safe_out) = (i + leads.trailing_zeros() as usize, out.len());
+        // Where the block has a sequence without an encoding in the target: Corrected
+        // UTF-8 leads F8–FF (above U+10FFFF, or not valid), UTF-8 C1 controls (`C2`
+        // then `80–9F`). (Corrected UTF-8 4-byte sequences above U+10FFFF are found in
+        // their lanes.)
+        let mut stop = match direction {
+            Direction::CorrectedToUtf8 => {
+                _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(0xF8u8 as i8))
+            }
+            Direction::Utf8ToCorrected => {
+                // SAFETY: i + 65 <= len.
+                let after = unsafe { _mm512_loadu_si512(p.add(1) as *const __m512i) };
+                _mm512_cmpeq_epi8_mask(block, _mm512_set1_epi8(0xC2u8 as i8))
+                    & _mm512_cmplt_epu8_mask(after, _mm512_set1_epi8(0xA0u8 as i8))
+            }
+        };
+        if stop != 0 {
+            if CHECK {
+                return Outcome::Bad;
+            }
+            // Only the sequences before it (in valid input they end before it).
+            leads &= (1u64 << stop.trailing_zeros()) - 1;
+        }
+        if CHECK {
+            bad |= if i == 0 {
+                // The first block, with 3 ASCII bytes of context in front.
+                let mut first = [0u8; 5 + 64];
+                first[5..].copy_from_slice(&bytes[..64]);
+                // SAFETY: the block and its context are the 69 bytes of `first`.
+                unsafe { bad_avx512::<false>(first.as_ptr().add(5)) }.0
+            } else {
+                // SAFETY: i >= 64 > 3 and i + 64 <= len: p − 3 .. p + 64 is in `bytes`.
+                unsafe { bad_avx512::<false>(p) }.0
+            };
+        }
+        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+        if _mm512_movepi8_mask(block) == 0 {
+            // SAFETY: 64 bytes into the ≥ ROOM bytes of spare capacity reserved above,
+            // written before `set_len` counts them.
+            unsafe {
+                _mm512_storeu_si512(dst as *mut __m512i, block);
+                out.set_len(out.len() + 64);
+            }
+            i += 64;
+            continue;
+        }
+        let n = leads.count_ones() as usize;
+        let positions = _mm512_maskz_compress_epi8(leads, iota);
+        let mut written = 0;
+        let mut stopped_in_lane = false;
+        for g in 0..n.div_ceil(16) {
+            let mut lanes = (u32::MAX >> (32 - (n - 16 * g).min(16))) as u16;
+            let (packed, count) = match direction {
+                Direction::CorrectedToUtf8 => {
+                    // Sequences of 1 to 4 bytes here (a lead F8–FF stopped above).
+                    let cp = decode16::<false>(block, next, positions, g);
+                    let big = _mm512_cmpgt_epu32_mask(cp, set(0x10_FFFF)) & lanes;
+                    if big != 0 {
+                        if CHECK {
+                            return Outcome::Bad;
+                        }
+                        // Stop before that lane's sequence: the (16g + k)-th lead.
+                        let k = big.trailing_zeros();
+                        lanes &= (1 << k) - 1;
+                        let at = _pdep_u64(1 << (16 * g as u32 + k), leads).trailing_zeros();
+                        stop = 1 << at;
+                        stopped_in_lane = true;
+                    }
+                    let mut utf8_len = set(1);
+                    for first in [0x80, 0x800, 0x1_0000] {
+                        let k = _mm512_cmpge_epu32_mask(cp, set(first));
+                        utf8_len = _mm512_mask_add_epi32(utf8_len, k, utf8_len, set(1));
+                    }
+                    encode_lanes(cp, utf8_len, lanes)
+                }
+                Direction::Utf8ToCorrected => {
+                    let (cp, lane_bad) = decode16_utf8(block, next, positions, g);
+                    if CHECK {
+                        bad |= u64::from(lane_bad & lanes);
+                    }
+                    // The row: 2 bytes from U+00A0, 3 from U+08A0 (offset 2208) and from
+                    // U+E000 (offset 4256), 4 from U+110A0.
+                    let ge = |first: i32| _mm512_cmpge_epu32_mask(cp, set(first));
+                    let (two, three, high, four) = (ge(0xA0), ge(0x8A0), ge(0xE000), ge(0x1_10A0));
+                    let mut offset = _mm512_maskz_mov_epi32(two, set(160));
+                    offset = _mm512_mask_mov_epi32(offset, three, set(2_208));
+                    offset = _mm512_mask_mov_epi32(offset, high, set(4_256));
+                    offset = _mm512_mask_mov_epi32(offset, four, set(69_792));
+                    let mut corrected_len = set(1);
+                    for k in [two, three, four] {
+                        corrected_len =
+                            _mm512_mask_add_epi32(corrected_len, k, corrected_len, set(1));
+                    }
+                    encode_lanes(_mm512_sub_epi32(cp, offset), corrected_len, lanes)
+                }
+            };
+            // SAFETY: 64 bytes at dst + written, where `written` ≤ 99 − count: within
+            // the ≥ ROOM bytes of spare capacity reserved above. `set_len` below counts
+            // only the bytes kept, all written by then.
+            unsafe { _mm512_storeu_si512(dst.add(written) as *mut __m512i, packed) };
+            written += count;
+            if stopped_in_lane {
+                break;
+            }
+        }
+        // SAFETY: the `written` bytes after the length were written above.
+        unsafe { out.set_len(out.len() + written) };
+        if stop != 0 {
+            return Outcome::Stopped(i + stop.trailing_zeros() as usize);
+        }
+        i += 64;
+    }
+    if bad != 0 {
+        return Outcome::Bad;
+    }
+    Outcome::Tail {
+        input: safe_in.min(len),
+        output: safe_out,
+    }
+}
+
+/// The code points of 16 UTF-8 sequences whose leads are at the block positions in
+/// bytes `16g .. 16g + 16` of `positions`, and the lanes whose sequence is not valid
+/// UTF-8 by its value (overlong, surrogate, above U+10FFFF, a lead `F8–FF`); whether
+/// the continuation bytes are where they should be is the structural check's.
+#[target_feature(enable = "avx512f,avx512bw,avx512cd,avx512vbmi")]
+#[inline]
+fn decode16_utf8(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> (__m512i, u16) {
+    let set = _mm512_set1_epi32;
+    let spread = _mm512_permutexvar_epi8(table(&super::DUP[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&super::REV)), next);
+    let bits = _mm512_and_si512(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm512_madd_epi16(
+        _mm512_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let ones = _mm512_lzcnt_epi32(_mm512_xor_si512(lanes, set(-1)));
+    let look = |t: &'static [u32; 16]| _mm512_permutexvar_epi32(ones, table(t));
+    let cp = _mm512_add_epi32(_mm512_srlv_epi32(w, look(&UTF8_SHR)), look(&UTF8_ADJUST));
+    // `ones` above 15 (FF) reads its table at ones & 15: a lead of more than 4 bytes is
+    // caught by the `ones >= 5` test, whatever the tables give.
+    let bad = _mm512_cmplt_epu32_mask(cp, look(&UTF8_MIN))
+        | _mm512_cmpgt_epu32_mask(cp, set(0x10_FFFF))
+        | _mm512_cmpeq_epi32_mask(_mm512_and_si512(cp, set(!0x7FF)), set(0xD800))
+        | _mm512_cmpge_epu32_mask(ones, set(5));
+    (cp, bad)
+}
+
+/// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`, validating, up to a
+/// sequence boundary near the end: `Some(done)` when `bytes[..done]` is valid, has a
+/// UTF-8 encoding and is what `out` got (the caller finishes the rest, fewer than 200
+/// bytes); `None` when something is not valid or has no UTF-8, with `out` holding
+/// anything after what it held (the caller truncates it and takes the careful path).
+///
+/// # Safety
+///
+/// The CPU must have every feature of `has_avx512`: the caller has checked
+/// `InstructionSet::Avx512.is_available()`.
+pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_avx512(
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> Option<usize> {
+    debug_assert!(has_avx512());
+    out.reserve(bytes.len() + bytes.len() / 2);
+    // SAFETY: this function's contract.
+    finish(
+        unsafe { blocks::<true>(Direction::CorrectedToUtf8, bytes, out) },
+        out,
+    )
+}
+
+/// What a checking loop's outcome means to its caller (see [`corrected_to_utf8_avx512`]).
+fn finish(outcome: Outcome, out: &mut Vec<u8>) -> Option<usize> {
+    match outcome {
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            Some(input)
+        }
+        _ => None,
+    }
+}
+
+/// Converts `valid`, whole valid Corrected UTF-8 sequences, to UTF-8 up to its first
+/// code point above U+10FFFF; returns where it stopped (the end if there is none).
+///
+/// # Safety
+///
+/// As [`corrected_to_utf8_avx512`].
+pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid_avx512(
+    valid: &[u8],
+    out: &mut Vec<u8>,
+) -> usize {
+    // SAFETY: this function's contract.
+    match unsafe { blocks::<false>(Direction::CorrectedToUtf8, valid, out) } {
+        Outcome::Stopped(at) => at,
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            scalar::corrected_to_utf8_until(valid, input, valid.len(), out).0
+        }
+        Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
+    }
+}
+
+/// [`corrected_to_utf8_avx512`] from UTF-8 to Corrected UTF-8 (a C1 control has no
+/// encoding).
+///
+/// # Safety
+///
+/// As [`corrected_to_utf8_avx512`].
+pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_avx512(
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+) -> Option<usize> {
+    debug_assert!(has_avx512());
+    out.reserve(bytes.len());
+    // SAFETY: this function's contract.
+    finish(
+        unsafe { blocks::<true>(Direction::Utf8ToCorrected, bytes, out) },
+        out,
+    )
+}
+
+/// Converts `valid`, whole valid UTF-8 sequences, to Corrected UTF-8 up to its first C1
+/// control; returns where it stopped (the end if there is none).
+///
+/// # Safety
+///
+/// As [`corrected_to_utf8_avx512`].
+pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid_avx512(
+    valid: &[u8],
+    out: &mut Vec<u8>,
+) -> usize {
+    // SAFETY: this function's contract.
+    match unsafe { blocks::<false>(Direction::Utf8ToCorrected, valid, out) } {
+        Outcome::Stopped(at) => at,
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            scalar::utf8_to_corrected_until(valid, input, valid.len(), out).0
+        }
+        Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
+    }
+}

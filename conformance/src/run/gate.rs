@@ -1,0 +1,176 @@
+//! The gate's floor: what makes a run fail though no case failed — an implementation
+//! that answered less than it declared, declared nothing, had nothing checked of what it
+//! declared, left cases not run, or missed a `--require`.
+
+use super::handshake::{self, describe_supports, Declared};
+use super::outcome::{CaseResult, ImplResult, Status};
+use super::suite::{Case, Suite};
+use super::RunArgs;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The gate's floor: what makes a run fail though no case did.
+pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
+    let mut problems = Vec::new();
+    let tested: BTreeSet<(&str, &str)> = suite
+        .cases
+        .iter()
+        .map(|c| (c.encoding.as_str(), c.op()))
+        .collect();
+    for imp in results {
+        let name = &imp.name;
+        let requires: Vec<_> = args.require.iter().filter(|r| r.applies_to(name)).collect();
+        let pairs = || suite.cases.iter().zip(&imp.results);
+        match &imp.declared {
+            Declared::Protocol2(d) => {
+                if !d
+                    .supports
+                    .iter()
+                    .any(|s| tested.contains(&(s.encoding.as_str(), s.op.as_str())))
+                {
+                    problems.push(format!(
+                        "[{name}] declared nothing that these vectors test (declared: {}; \
+                         tested: {})",
+                        describe_supports(&d.supports),
+                        tested
+                            .iter()
+                            .map(|(e, o)| format!("{e} {o}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                // Every declared encoding and operation that the vectors test had at least
+                // one case checked: a declaration is no floor if nothing was compared.
+                for s in &d.supports {
+                    let of_it = |c: &&Case| c.encoding == s.encoding && c.op() == s.op;
+                    let total = suite.cases.iter().filter(of_it).count();
+                    let checked = pairs()
+                        .filter(|(c, r)| of_it(c) && !r.checked.is_empty())
+                        .count();
+                    if total > 0 && checked == 0 {
+                        problems.push(format!(
+                            "[{name}] declared {} {} but none of its {total} case(s) was \
+                             checked",
+                            s.encoding, s.op
+                        ));
+                    }
+                }
+                // Cases that answered less than declared, per encoding, op and shortfall.
+                let mut short: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+                for (case, r) in pairs() {
+                    if let (Some(what), true) = (&r.undeclared, r.status.is_failure()) {
+                        short.entry(what).or_insert((0, &case.id)).0 += 1;
+                    }
+                }
+                for (what, (n, first)) in short {
+                    problems.push(format!(
+                        "[{name}] answered less than it declared: {what} on {n} case(s) \
+                         (first: {first})"
+                    ));
+                }
+            }
+            Declared::Protocol1 | Declared::Unknown
+                if requires.is_empty() && !args.allow_undeclared =>
+            {
+                let how = if imp.declared == Declared::Protocol1 {
+                    "declared nothing (protocol 1)"
+                } else {
+                    "never completed the handshake, so declared nothing"
+                };
+                problems.push(format!(
+                    "[{name}] {how}: skipped cases could hide a regression. Add a handshake \
+                     (protocol 2, conformance/adapters/README.md) or pass --require \
+                     [{name}=]ENCODING:OP[:FIELD,…] (or --allow-undeclared)"
+                ));
+            }
+            _ => {}
+        }
+        // Whatever it declared: a run that checked nothing of an implementation passes
+        // nothing.
+        if pairs().all(|(_, r)| r.checked.is_empty()) {
+            problems.push(format!(
+                "[{name}] no case was checked: none of its {} case(s) was answered with a \
+                 field the vectors compare",
+                suite.cases.len()
+            ));
+        }
+        // Cases never sent.
+        let not_run: Vec<(&Case, &CaseResult)> =
+            pairs().filter(|(_, r)| r.raw == Status::NotRun).collect();
+        if let Some((first, r)) = not_run.first() {
+            problems.push(format!(
+                "[{name}] {} case(s) {} (first: {})",
+                not_run.len(),
+                r.message.as_deref().unwrap_or("not run"),
+                first.id
+            ));
+        }
+        for req in requires {
+            // The cases a floor counts: those of its encoding and operation that apply to
+            // this implementation (a chunked variant it declared no streaming for is never
+            // sent), and of those only the whole-input ones must carry the fields (a
+            // chunked answer gives what a streaming decoder gives).
+            let cases: Vec<(&Case, &CaseResult)> = pairs()
+                .filter(|(c, r)| {
+                    c.encoding == req.encoding && c.op() == req.op && !r.not_applicable
+                })
+                .collect();
+            if cases.is_empty() {
+                continue; // said once below, not per implementation
+            }
+            if let Some(d) = imp.declared.declaration() {
+                let declared = d.fields(&req.encoding, &req.op);
+                let missing: Vec<&String> = req
+                    .fields
+                    .iter()
+                    .filter(|f| declared.is_none_or(|d| !d.contains(f)))
+                    .collect();
+                if declared.is_none() {
+                    problems.push(format!("[{name}] --require {req}: not declared"));
+                } else if !missing.is_empty() {
+                    problems.push(format!(
+                        "[{name}] --require {req}: declared without {}",
+                        missing
+                            .iter()
+                            .map(|f| f.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+            let short: Vec<&Case> = cases
+                .iter()
+                .filter(|(c, r)| {
+                    !matches!(r.raw, Status::Pass | Status::Fail)
+                        || (c.chunking.is_none()
+                            && req
+                                .fields
+                                .iter()
+                                .any(|f| !handshake::has_answered(&req.op, f, &r.answered)))
+                })
+                .map(|(c, _)| *c)
+                .collect();
+            if let Some(first) = short.first() {
+                problems.push(format!(
+                    "[{name}] --require {req}: {} of {} case(s) not answered{} (first: {})",
+                    short.len(),
+                    cases.len(),
+                    if req.fields.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" with {}", req.fields.join(", "))
+                    },
+                    first.id
+                ));
+            }
+        }
+    }
+    for req in &args.require {
+        if !tested.contains(&(req.encoding.as_str(), req.op.as_str())) {
+            problems.push(format!(
+                "--require {req}: no vector of this run tests {} {}",
+                req.encoding, req.op
+            ));
+        }
+    }
+    problems
+}
