@@ -3,8 +3,6 @@
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsFd, BorrowedFd};
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -170,7 +168,10 @@ pub(crate) struct Closed {
 /// 0 with its output lost and `check <&-` would pass empty input. A shell's `>/dev/null`
 /// opens it for writing only and `</dev/null` for reading only: `/dev/null` open for
 /// both on 0 or 1 is taken for a closed stream (`1<>/dev/null` is too, a rare spelling).
+#[cfg(unix)]
 pub(crate) fn closed_streams() -> Closed {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
     let null = std::fs::metadata("/dev/null")
         .ok()
         .map(|m| (m.dev(), m.ino()));
@@ -183,8 +184,16 @@ pub(crate) fn closed_streams() -> Closed {
     closed
 }
 
+/// Elsewhere (Windows) std keeps no stand-in to look for: a closed stream is not detected
+/// (cli/README.md, "Errors").
+#[cfg(not(unix))]
+pub(crate) fn closed_streams() -> Closed {
+    Closed::default()
+}
+
 /// Whether `fd` is closed, or is the runtime's stand-in for a closed stream.
-fn was_closed(fd: BorrowedFd<'_>, null: Option<(u64, u64)>) -> bool {
+#[cfg(unix)]
+fn was_closed(fd: std::os::fd::BorrowedFd<'_>, null: Option<(u64, u64)>) -> bool {
     use rustix::fs::OFlags;
     let Ok(flags) = rustix::fs::fcntl_getfl(fd) else {
         // EBADF: still closed (a runtime that does not reopen it).
@@ -239,7 +248,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn dev_null_is_a_closed_stream_only_when_open_for_both() {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
         let null = std::fs::metadata("/dev/null")
             .ok()
             .map(|m| (m.dev(), m.ino()));

@@ -12,6 +12,9 @@
 //! * Every streaming command on 16 MiB of NUL bytes from standard input, under
 //!   [`STREAM_CAP_MIB`].
 
+// Unix only: `setrlimit` in a `pre_exec` hook, and the child's peak RSS from `wait4`.
+#![cfg(unix)]
+
 mod common;
 
 use std::collections::BTreeMap;

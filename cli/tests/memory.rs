@@ -12,6 +12,9 @@
 //!   (or, for the second, its output of a line per byte) would fail.
 //! * `transcode --from utf-inf-8` of those codes of the limit's length.
 
+// Unix only: `pre_exec`, and the child's peak RSS from `wait4`.
+#![cfg(unix)]
+
 mod common;
 
 use common::{self_rss_kib, wait_with_peak_rss};

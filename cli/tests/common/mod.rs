@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// The binary cargo built for these tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_cutf8");
@@ -76,6 +76,7 @@ pub fn transcript(output: &Output, bytes: bool) -> String {
 }
 
 /// This process's resident memory now, in KiB (`/proc/self/statm` counts pages).
+#[cfg(unix)]
 pub fn self_rss_kib() -> i64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     let pages: i64 = statm
@@ -89,12 +90,17 @@ pub fn self_rss_kib() -> i64 {
 /// Waits for `child`; its exit code and its own peak RSS in KiB (Linux reports
 /// `ru_maxrss` in KiB). `wait4` measures this child alone, whatever else the tests run
 /// at the same time.
-pub fn wait_with_peak_rss(child: &mut Child) -> (Option<i32>, i64) {
+#[cfg(unix)]
+pub fn wait_with_peak_rss(child: &mut std::process::Child) -> (Option<i32>, i64) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
-    // SAFETY: `wait4` only writes the status and the struct it is given.
+    // SAFETY: `rusage` is a plain C struct of integers and `timeval`s, for which all
+    // zero bytes are a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     loop {
+        // SAFETY: `pid` is our own child, not yet waited for (std's `Child` never reaped
+        // it: nothing called `wait` on it); `wait4` only writes `status` and `usage`,
+        // both live locals of the types it expects.
         let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
         if rc == pid {
             break;
