@@ -301,11 +301,10 @@ impl Repeat {
     /// offset one more (`f` has the kind of the last line, and no length); returns its
     /// length.
     fn next(&mut self, f: Finding, room: &mut [u8]) -> Option<usize> {
-        // The offset first: it tells most lines apart.
-        if Some(f.offset) != self.offset.checked_add(1)
-            || Some(f.column) != self.column.checked_add(1)
+        if self.words == 0
             || f.line != self.line
-            || self.words == 0
+            || Some(f.column) != self.column.checked_add(1)
+            || Some(f.offset) != self.offset.checked_add(1)
         {
             return None;
         }
@@ -335,20 +334,15 @@ fn copy_words<const W: usize>(words: &[[u64; 2]; REPEAT_WORDS], room: &mut [u8])
 /// number to add to the word that holds it: `(word, add)`. `None` when the carry would
 /// cross into the word before, or add a digit (`…99` to `…100`).
 fn count_up(words: &[[u64; 2]; REPEAT_WORDS], at: usize) -> Option<(usize, u64)> {
-    let (index, last) = (at / 8, at % 8);
-    let word = words.get(index)?[0];
-    // Nine times in ten the last digit is not a 9: one more, no carry.
-    if matches!((word >> (8 * last)) as u8, b'0'..=b'8') {
-        return Some((index, 1 << (8 * last)));
-    }
+    let word = words.get(at / 8)?[0];
     let mut add = 0u64;
-    let mut i = last;
+    let mut i = at % 8;
     loop {
         let one = 1u64 << (8 * i);
         match (word >> (8 * i)) as u8 {
             // No byte borrows from or carries into another: '9' − 9 is '0', and the
             // digit that gets one more is at most '8'.
-            b'0'..=b'8' => return Some((index, add.wrapping_add(one))),
+            b'0'..=b'8' => return Some((at / 8, add.wrapping_add(one))),
             b'9' if i > 0 => {
                 add = add.wrapping_sub(9 * one);
                 i -= 1;
