@@ -23,8 +23,6 @@ targets=("$@")
 # TARGET<TAB>PASS<TAB>cargo's name of the unit ("PACKAGE (KIND)")<TAB>why.
 KNOWN=$(
   cat <<'EOF'
-x86_64-pc-windows-gnu	check	cutf8 (test "memory")	Unix-only test (pre_exec + setrlimit, wait4/getrusage, sysconf): needs #![cfg(unix)]
-x86_64-pc-windows-gnu	clippy	cutf8 (test "memory")	as in check
 EOF
 )
 

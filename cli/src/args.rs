@@ -72,9 +72,12 @@ pub(crate) struct EncodeArgs {
 
 /// Check Corrected UTF-8 documents: the magic number, errors and warnings.
 ///
-/// Shows each finding on its line with a caret under it (`--format short`: prints
-/// `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)`), then a summary. Exits 1 if there is an error (or, with --strict, a warning: a reserved span
-/// or an inner magic number is one). Works in constant memory on input of any size.
+/// Shows each finding on its line with a caret under it, the first 20 of a run of one
+/// kind and a count of the rest (`--format short`: prints every finding,
+/// `FILE:LINE:COLUMN: error|warning: KIND (byte OFFSET)`), then a summary. Exits 1 if
+/// there is an error (or, with --strict, a warning: a reserved span or an inner magic
+/// number is one). Works in constant memory on input of any size, a directory of any
+/// size included.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Exit 1 on warnings too.
@@ -85,6 +88,10 @@ pub(crate) struct CheckArgs {
     /// `json`: one JSON object per finding and one for the totals, a line each.
     #[arg(long, value_name = "FORMAT", default_value = "human")]
     pub format: CheckFormat,
+    /// A directory's files checked at once, 1 to 64 (default: the cores, at most 8); the
+    /// output is the same whatever the number.
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(crate::tree::MAX_JOBS)))]
+    pub jobs: Option<u16>,
     /// The files; `-` (the default) reads standard input. A directory: every file
     /// under it that is not hidden or ignored (`.gitignore`), checked in parallel,
     /// each with a summary line.
@@ -246,6 +253,14 @@ mod tests {
             let help = cli.find_subcommand_mut(name).unwrap().render_long_help();
             assert!(help.to_string().contains(&default), "{name}");
         }
+    }
+
+    #[test]
+    fn check_help_states_the_run_length() {
+        let mut cli = Cli::command();
+        let help = cli.find_subcommand_mut("check").unwrap().render_long_help();
+        let shown = format!("the first {} of a run", crate::check::SHOWN_PER_RUN);
+        assert!(help.to_string().contains(&shown));
     }
 
     #[test]

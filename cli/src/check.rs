@@ -2,24 +2,26 @@
 
 use crate::args::{CheckArgs, CheckFormat};
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
+use crate::lines::Lines;
+use crate::tree;
 use annotate_snippets::{Level, Renderer, Snippet};
 use corrected_utf8::{corrected, DocumentChecker, Event, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 /// Files at least this large get a progress bar (when stderr is a terminal): smaller
 /// ones are checked before a bar would be worth drawing.
-const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
 
-#[derive(Default)]
-struct Totals {
-    files: u64,
-    errors: u64,
-    warnings: u64,
-    unreadable: u64,
+/// Counts over the files checked.
+#[derive(Debug, Default)]
+pub(crate) struct Totals {
+    pub files: u64,
+    pub errors: u64,
+    pub warnings: u64,
+    pub unreadable: u64,
 }
 
 pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
@@ -28,7 +30,10 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     let terminal = std::io::stderr().is_terminal();
     for path in &args.files {
         if path.is_dir() {
-            check_tree(path, args.format, &mut out, &mut totals)?;
+            match tree::jobs(args.jobs.map(usize::from)) {
+                1 => tree::check_tree_here(path, args.format, &mut out, &mut totals)?,
+                jobs => tree::check_tree(path, args.format, jobs, &mut out, &mut totals)?,
+            }
             continue;
         }
         match check_file(path, args.format, &mut out, &mut totals, terminal) {
@@ -58,64 +63,8 @@ pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
     Ok(if failing { Status::Invalid } else { Status::Ok })
 }
 
-/// How many files of a tree are checked in parallel before their outputs are printed:
-/// the outputs wait in memory until then.
-const BATCH: usize = 64;
-
-/// Every file under `dir` that is not hidden or ignored (`.gitignore`, `.ignore`, in a
-/// git repository or not), checked in parallel and printed in path order, each with its
-/// own summary line after its findings.
-fn check_tree(
-    dir: &Path,
-    format: CheckFormat,
-    out: &mut io::Out,
-    totals: &mut Totals,
-) -> Result<()> {
-    let mut files = Vec::new();
-    for entry in ignore::WalkBuilder::new(dir).require_git(false).build() {
-        match entry {
-            Ok(e) if e.file_type().is_some_and(|t| t.is_file()) => files.push(e.into_path()),
-            Ok(_) => {}
-            Err(e) => {
-                out.flush().out()?;
-                io::report(&format!("cannot walk '{}': {e}", dir.display()));
-                totals.unreadable += 1;
-            }
-        }
-    }
-    files.sort();
-    for batch in files.chunks(BATCH) {
-        let checked: Vec<(Vec<u8>, Totals, Result<()>)> = batch
-            .par_iter()
-            .map(|path| {
-                let (mut text, mut t) = (Vec::new(), Totals::default());
-                let result = check_file(path, format, &mut text, &mut t, false);
-                (text, t, result)
-            })
-            .collect();
-        for (path, (text, t, result)) in batch.iter().zip(checked) {
-            out.write_all(&text).out()?;
-            match result {
-                Ok(()) => {
-                    totals.files += 1;
-                    file_summary(out, format, path, &t).out()?;
-                }
-                Err(Failure::Trouble(message)) => {
-                    out.flush().out()?;
-                    io::report(&message);
-                    totals.unreadable += 1;
-                }
-                Err(other) => return Err(other),
-            }
-            totals.errors += t.errors;
-            totals.warnings += t.warnings;
-        }
-    }
-    Ok(())
-}
-
 /// `FILE: 1 error, 2 warnings` (or its JSON object), after a file of a tree.
-fn file_summary(
+pub(crate) fn file_summary(
     out: &mut dyn Write,
     format: CheckFormat,
     path: &Path,
@@ -140,7 +89,9 @@ fn file_summary(
     }
 }
 
-fn check_file(
+/// Checks one file (or standard input), writing its findings to `out` and counting
+/// them in `totals`.
+pub(crate) fn check_file(
     path: &Path,
     format: CheckFormat,
     out: &mut dyn Write,
@@ -151,16 +102,7 @@ fn check_file(
     let progress = progress_bar(terminal, input.len());
     let mut checker = DocumentChecker::new();
     let mut buf = vec![0; io::CHUNK];
-    let mut reporter = Reporter {
-        out,
-        name: input.name().to_string(),
-        totals,
-        format,
-        context: Context::default(),
-        reserved: ReservedSpans::default(),
-        failed: None,
-        unflushed: false,
-    };
+    let mut reporter = Reporter::new(out, input.name(), totals, format);
     loop {
         let n = input.read(&mut buf)?;
         if n == 0 {
@@ -173,6 +115,7 @@ fn check_file(
         if format == CheckFormat::Human {
             reporter.context.keep(chunk);
         }
+        reporter.flush_lines();
         if let Some(bar) = &progress {
             bar.inc(n as u64);
             // Findings go out above the bar, not through it, when both share a terminal;
@@ -187,6 +130,7 @@ fn check_file(
     }
     reporter.reserved.finish();
     checker.finish(|f| reporter.finding(f, &[]));
+    reporter.end();
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -199,17 +143,44 @@ struct Reporter<'a> {
     out: &'a mut dyn Write,
     name: String,
     totals: &'a mut Totals,
-    format: CheckFormat,
     /// The end of the bytes before the chunk being checked, to show findings on their
     /// line (`--format human`).
     context: Context,
     reserved: ReservedSpans,
+    /// `--format human`: which findings are shown, which summarized.
+    runs: Runs,
+    /// `--format short` and `json`: the lines, written out a buffer at a time.
+    lines: Option<Lines>,
     failed: Option<std::io::Error>,
     /// Findings written since the last flush.
     unflushed: bool,
 }
 
-impl Reporter<'_> {
+impl<'a> Reporter<'a> {
+    fn new(
+        out: &'a mut dyn Write,
+        name: &str,
+        totals: &'a mut Totals,
+        format: CheckFormat,
+    ) -> Self {
+        let lines = match format {
+            CheckFormat::Human => None,
+            CheckFormat::Short => Some(Lines::new(false, name)),
+            CheckFormat::Json => Some(Lines::new(true, name)),
+        };
+        Reporter {
+            out,
+            name: name.to_string(),
+            totals,
+            context: Context::default(),
+            reserved: ReservedSpans::default(),
+            runs: Runs::default(),
+            lines,
+            failed: None,
+            unflushed: false,
+        }
+    }
+
     /// `chunk`: the bytes being checked (the finding may be in them or before them).
     fn finding(&mut self, f: Finding, chunk: &[u8]) {
         match f.severity() {
@@ -222,52 +193,42 @@ impl Reporter<'_> {
             FindingKind::Reserved => self.reserved.length_at(f.offset),
             _ => None,
         };
-        if self.failed.is_none() {
-            self.unflushed = true;
-            let written = match self.format {
-                CheckFormat::Short => self.short(f, length),
-                CheckFormat::Json => self.json(f, length),
-                CheckFormat::Human => self.human(f, length, chunk),
-            };
-            if let Err(e) = written {
+        if self.failed.is_some() {
+            return;
+        }
+        let written = match &mut self.lines {
+            Some(lines) => lines.push(f, length, self.out),
+            None => {
+                if !self.runs.admit(f) {
+                    return;
+                }
+                self.summaries().and_then(|()| self.human(f, length, chunk))
+            }
+        };
+        self.unflushed = true;
+        if let Err(e) = written {
+            self.failed = Some(e);
+        }
+    }
+
+    /// After a chunk: the lines so far to the output.
+    fn flush_lines(&mut self) {
+        if let (Some(lines), None) = (&mut self.lines, &self.failed) {
+            if let Err(e) = lines.flush(self.out) {
                 self.failed = Some(e);
             }
         }
     }
 
-    /// `FILE:LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`, or `(bytes FIRST-LAST)` for a
-    /// reserved span.
-    fn short(&mut self, f: Finding, length: Option<u64>) -> std::io::Result<()> {
-        match length {
-            // A reserved span can be gigabytes: its extent says more than its start.
-            Some(length) if length > 1 => writeln!(
-                self.out,
-                "{}:{}:{}: {}: {} (bytes {}-{})",
-                self.name,
-                f.line,
-                f.column,
-                f.severity(),
-                f.kind,
-                f.offset,
-                f.offset + length - 1
-            ),
-            // `{f}` is `LINE:COLUMN: SEVERITY: KIND (byte OFFSET)`.
-            _ => writeln!(self.out, "{}:{f}", self.name),
+    /// After the file's last finding: the lines not yet written, and the summaries of
+    /// the findings not shown.
+    fn end(&mut self) {
+        self.flush_lines();
+        if self.failed.is_none() {
+            if let Err(e) = self.summaries() {
+                self.failed = Some(e);
+            }
         }
-    }
-
-    /// One JSON object on a line; `length` for a reserved span.
-    fn json(&mut self, f: Finding, length: Option<u64>) -> std::io::Result<()> {
-        let object = JsonFinding {
-            file: &self.name,
-            line: f.line,
-            column: f.column,
-            severity: f.severity().as_str(),
-            kind: f.kind.as_str(),
-            offset: f.offset,
-            length,
-        };
-        writeln!(self.out, "{}", json_line(&object))
     }
 
     /// The finding on its line with a caret under it, as rustc shows an error; the
@@ -305,10 +266,145 @@ impl Reporter<'_> {
         writeln!(self.out, "{rendered}\n")
     }
 
+    /// `… and 2,147,483,628 more nul errors in FILE, bytes 20-2147483647`: for each
+    /// kind, the findings not shown since the last line written.
+    fn summaries(&mut self) -> std::io::Result<()> {
+        for hidden in self.runs.take_hidden() {
+            let what = match (hidden.kind.severity(), hidden.count) {
+                (Severity::Error, 1) => "error",
+                (Severity::Error, _) => "errors",
+                (Severity::Warning, 1) => "warning",
+                (Severity::Warning, _) => "warnings",
+            };
+            let place = match hidden.first == hidden.last {
+                true => format!("byte {}", hidden.first),
+                false => format!("bytes {}-{}", hidden.first, hidden.last),
+            };
+            writeln!(
+                self.out,
+                "… and {} more {} {what} in {}, {place}\n",
+                grouped(hidden.count),
+                hidden.kind,
+                self.name
+            )?;
+        }
+        Ok(())
+    }
+
     fn check(&mut self) -> Result<()> {
         self.failed
             .take()
             .map_or(Ok(()), |e| Err(io::write_failed(e)))
+    }
+}
+
+/// `n` with its digits in groups of three: `2,147,483,628`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut text = String::with_capacity(digits.len() * 4 / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// The most findings of one kind in a run shown in `--format human`; the rest of the
+/// run are counted and summarized in a line.
+pub(crate) const SHOWN_PER_RUN: u32 = 20;
+
+/// Which findings `--format human` shows. A *run* is findings of one kind, each on the
+/// line of the one before it or the next line, or with no finding of another kind
+/// between them (so `\0\0\0…` on one line, a `\t` on each line of a table, and NUL
+/// bytes between newlines are each one run). Of each run the first [`SHOWN_PER_RUN`]
+/// are shown; the others are counted, and their count and extent are written as soon
+/// as anything else is shown, or the file ends: the output stays in file order, and a
+/// file of NUL bytes is checked as fast as the checker goes, not as the renderer does.
+#[derive(Debug, Default)]
+struct Runs {
+    /// Findings so far.
+    seen: u64,
+    /// One per kind met (a few).
+    runs: Vec<Run>,
+    /// Whether any run has findings not shown and not yet summarized.
+    hiding: bool,
+}
+
+#[derive(Debug)]
+struct Run {
+    kind: FindingKind,
+    /// The line of the last finding of this kind, and its number among all findings.
+    last_line: u64,
+    last_seen: u64,
+    /// Findings shown in the current run.
+    shown: u32,
+    hidden: Option<Hidden>,
+}
+
+/// Findings of a kind not shown: how many, and the offsets of the first and the last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Hidden {
+    kind: FindingKind,
+    count: u64,
+    first: u64,
+    last: u64,
+}
+
+impl Runs {
+    /// Whether `f` is shown; if not, it is counted for its run's summary.
+    fn admit(&mut self, f: Finding) -> bool {
+        self.seen += 1;
+        let seen = self.seen;
+        let run = match self.runs.iter().position(|r| r.kind == f.kind) {
+            Some(i) => &mut self.runs[i],
+            None => {
+                self.runs.push(Run {
+                    kind: f.kind,
+                    last_line: f.line,
+                    last_seen: seen,
+                    shown: 0,
+                    hidden: None,
+                });
+                self.runs.last_mut().expect("just pushed")
+            }
+        };
+        let continues = f.line <= run.last_line.saturating_add(1) || run.last_seen + 1 == seen;
+        if !continues {
+            run.shown = 0;
+        }
+        run.last_line = f.line;
+        run.last_seen = seen;
+        if run.shown < SHOWN_PER_RUN {
+            run.shown += 1;
+            return true;
+        }
+        let hidden = run.hidden.get_or_insert(Hidden {
+            kind: f.kind,
+            count: 0,
+            first: f.offset,
+            last: f.offset,
+        });
+        hidden.count += 1;
+        hidden.last = f.offset;
+        self.hiding = true;
+        false
+    }
+
+    /// The findings not shown since the last call, a [`Hidden`] per kind, in the order
+    /// of their first.
+    fn take_hidden(&mut self) -> Vec<Hidden> {
+        if !std::mem::take(&mut self.hiding) {
+            return Vec::new();
+        }
+        let mut hidden: Vec<Hidden> = self
+            .runs
+            .iter_mut()
+            .filter_map(|r| r.hidden.take())
+            .collect();
+        hidden.sort_by_key(|h| h.first);
+        hidden
     }
 }
 
@@ -388,7 +484,7 @@ impl ReservedSpans {
 
 /// The most bytes of a line before a finding that are shown, and kept from one chunk to
 /// the next for that.
-const CONTEXT: usize = 240;
+pub(crate) const CONTEXT: usize = 240;
 
 /// The end of the bytes checked before the current chunk: from the start of the last
 /// line, at most [`CONTEXT`] bytes.
@@ -651,19 +747,6 @@ struct JsonFileSummary<'a> {
     file: &'a str,
     errors: u64,
     warnings: u64,
-}
-
-/// One finding; `length` for a reserved span.
-#[derive(serde::Serialize)]
-struct JsonFinding<'a> {
-    file: &'a str,
-    line: u64,
-    column: u64,
-    severity: &'static str,
-    kind: &'static str,
-    offset: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    length: Option<u64>,
 }
 
 /// One line of JSON (serializing these structs cannot fail).

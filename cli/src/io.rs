@@ -4,6 +4,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Every command reads in chunks of this size, whatever the input's size: memory stays
 /// constant.
@@ -27,9 +28,15 @@ pub(crate) enum Failure {
     Trouble(String),
     /// Exit 1 after one line on stderr: the input has no valid decoding or encoding.
     Invalid(String),
-    /// Standard output was closed (`| head`): stop quietly.
+    /// Standard output was closed (`| head`): stop quietly, with
+    /// [`BROKEN_PIPE_STATUS`].
     BrokenPipe,
 }
+
+/// The exit status after the reader of standard output went away (`| head`): what a
+/// shell reports for `cat`, killed by SIGPIPE (128 + 13). Not 0: the output was cut
+/// short, so not everything was checked or written.
+pub(crate) const BROKEN_PIPE_STATUS: u8 = 141;
 
 pub(crate) type Result<T> = std::result::Result<T, Failure>;
 
@@ -44,7 +51,10 @@ pub(crate) fn write_failed(e: io::Error) -> Failure {
     if e.kind() == io::ErrorKind::BrokenPipe {
         Failure::BrokenPipe
     } else {
-        Failure::trouble(format_args!("cannot write to standard output: {e}"))
+        Failure::trouble(format_args!(
+            "cannot write to standard output: {}",
+            io_message(&e)
+        ))
     }
 }
 
@@ -80,6 +90,12 @@ enum Source {
 impl Input {
     pub(crate) fn open(path: &Path) -> Result<Input> {
         if path == Path::new("-") {
+            if STDIN_CLOSED.load(Ordering::Relaxed) {
+                // Read, it would be /dev/null: empty input, which would pass.
+                return Err(Failure::trouble(
+                    "cannot read '<stdin>': standard input is closed",
+                ));
+            }
             return Ok(Input {
                 name: "<stdin>".to_string(),
                 source: Source::Stdin(io::stdin().lock()),
@@ -133,6 +149,68 @@ impl Input {
     }
 }
 
+/// Set at start-up: standard input was closed.
+static STDIN_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// The standard streams that were closed when the process started.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Closed {
+    pub stdin: bool,
+    pub stdout: bool,
+}
+
+/// Which standard streams were closed at start-up (`cutf8 … >&-`, `<&-`), and
+/// remembers a closed standard input for [`Input::open`].
+///
+/// Rust's runtime opens `/dev/null` for reading and writing on each of descriptors 0, 1
+/// and 2 that it finds closed, before `main`: so that no file opened later takes its
+/// number. Writes to it succeed and reads find nothing, so `encode U+41 >&-` would exit
+/// 0 with its output lost and `check <&-` would pass empty input. A shell's `>/dev/null`
+/// opens it for writing only and `</dev/null` for reading only: `/dev/null` open for
+/// both on 0 or 1 is taken for a closed stream (`1<>/dev/null` is too, a rare spelling).
+#[cfg(unix)]
+pub(crate) fn closed_streams() -> Closed {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let null = std::fs::metadata("/dev/null")
+        .ok()
+        .map(|m| (m.dev(), m.ino()));
+    let (stdin, stdout) = (io::stdin(), io::stdout());
+    let closed = Closed {
+        stdin: was_closed(stdin.as_fd(), null),
+        stdout: was_closed(stdout.as_fd(), null),
+    };
+    STDIN_CLOSED.store(closed.stdin, Ordering::Relaxed);
+    closed
+}
+
+/// Elsewhere (Windows) std keeps no stand-in to look for: a closed stream is not detected
+/// (cli/README.md, "Errors").
+#[cfg(not(unix))]
+pub(crate) fn closed_streams() -> Closed {
+    Closed::default()
+}
+
+/// Whether `fd` is closed, or is the runtime's stand-in for a closed stream.
+#[cfg(unix)]
+fn was_closed(fd: std::os::fd::BorrowedFd<'_>, null: Option<(u64, u64)>) -> bool {
+    use rustix::fs::OFlags;
+    let Ok(flags) = rustix::fs::fcntl_getfl(fd) else {
+        // EBADF: still closed (a runtime that does not reopen it).
+        return true;
+    };
+    if flags & OFlags::RWMODE != OFlags::RDWR {
+        return false;
+    }
+    let Ok(stat) = rustix::fs::fstat(fd) else {
+        return true;
+    };
+    // The `as` casts: the field types vary by platform.
+    #[allow(clippy::unnecessary_cast)]
+    let id = (stat.st_dev as u64, stat.st_ino as u64);
+    null == Some(id)
+}
+
 /// An I/O error's message without std's "(os error N)" suffix, which says nothing more
 /// to a user.
 pub(crate) fn io_message(e: &io::Error) -> String {
@@ -167,5 +245,36 @@ mod tests {
         assert!(matches!(write_failed(e), Failure::BrokenPipe));
         let e = io::Error::from(io::ErrorKind::PermissionDenied);
         assert!(matches!(write_failed(e), Failure::Trouble(_)));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn dev_null_is_a_closed_stream_only_when_open_for_both() {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let null = std::fs::metadata("/dev/null")
+            .ok()
+            .map(|m| (m.dev(), m.ino()));
+        let open = |read, write| {
+            std::fs::OpenOptions::new()
+                .read(read)
+                .write(write)
+                .open("/dev/null")
+                .unwrap()
+        };
+        assert!(was_closed(open(true, true).as_fd(), null));
+        assert!(!was_closed(open(false, true).as_fd(), null));
+        assert!(!was_closed(open(true, false).as_fd(), null));
+        // Another file open for both is a file.
+        let dir = std::env::temp_dir().join(format!("cutf8-io-{}", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&dir)
+            .unwrap();
+        assert!(!was_closed(file.as_fd(), null));
+        let _ = std::fs::remove_file(&dir);
     }
 }

@@ -14,8 +14,10 @@ mod encode;
 mod explain;
 mod hex;
 mod io;
+mod lines;
 mod stretch;
 mod transcode;
+mod tree;
 
 use args::{Cli, Command};
 use clap::error::ErrorKind as ClapErrorKind;
@@ -26,6 +28,11 @@ use std::process::ExitCode;
 /// Runs `cutf8` with the process's arguments and standard streams; returns the exit
 /// status: 0 all well, 1 invalid input, 2 the command could not run.
 pub fn main() -> ExitCode {
+    // Before anything is written, `--help` included (as coreutils' `ls --help >&-`).
+    if io::closed_streams().stdout {
+        io::report("cannot write to standard output: it is closed");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
@@ -50,7 +57,7 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
         // The reader went away (`| head`): nobody is left to tell.
-        Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::BrokenPipe) => ExitCode::from(io::BROKEN_PIPE_STATUS),
     }
 }
 
@@ -59,9 +66,22 @@ pub fn main() -> ExitCode {
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ClapErrorKind::DisplayHelp | ClapErrorKind::DisplayVersion => {
-            // Help on a closed pipe is no failure either.
-            let _ = e.print();
-            ExitCode::SUCCESS
+            // Help and version are output like any other: a failed write fails.
+            match e
+                .print()
+                .and_then(|()| std::io::Write::flush(&mut std::io::stdout()))
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => match io::write_failed(e) {
+                    Failure::BrokenPipe => ExitCode::from(io::BROKEN_PIPE_STATUS),
+                    failure => {
+                        if let Failure::Trouble(message) | Failure::Invalid(message) = failure {
+                            io::report(&message);
+                        }
+                        ExitCode::from(2)
+                    }
+                },
+            }
         }
         ClapErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             io::report("no command given: decode, encode, check, explain or transcode (see 'cutf8 --help')");
@@ -90,6 +110,62 @@ fn one_line(rendered: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `cli/README.md`'s "Limits" table states the constants of the code (the two
+    /// memory rows are the caps `cli/tests/limits.rs` runs under, and checks).
+    #[test]
+    fn the_readme_limits_are_the_code_s() {
+        let readme = include_str!("../README.md");
+        let table = &readme[readme.find("## Limits").expect("a Limits section")..];
+        let row = |label: &str| -> &str {
+            table
+                .lines()
+                .find(|line| line.starts_with(&format!("| {label} |")))
+                .unwrap_or_else(|| panic!("no row '{label}'"))
+        };
+        let has = |label: &str, text: String| {
+            assert!(
+                row(label).contains(&text),
+                "'{label}' should say '{text}': {}",
+                row(label)
+            );
+        };
+        has("read size", format!("{} KiB a chunk", io::CHUNK >> 10));
+        has(
+            "files checked at once (`check DIR`)",
+            format!("at most {}", tree::MAX_DEFAULT_JOBS),
+        );
+        has(
+            "files checked at once (`check DIR`)",
+            format!("1 to {}", tree::MAX_JOBS),
+        );
+        let held = "a file's output held before its turn (`check DIR`)";
+        has(held, format!("{} KiB", tree::SLOT_BYTES >> 10));
+        has(held, format!("{} MiB in all", tree::OUTPUT_BYTES >> 20));
+        let full_slots = tree::OUTPUT_BYTES / tree::SLOT_BYTES / tree::WINDOW_PER_JOB;
+        has(held, format!("more than {full_slots} jobs"));
+        has(
+            "files checked ahead of the one printing (`check DIR`)",
+            format!("{} per job", tree::WINDOW_PER_JOB),
+        );
+        has(
+            "findings of a run shown (`check`, default format)",
+            format!("{}, then counted", check::SHOWN_PER_RUN),
+        );
+        has(
+            "a line's bytes shown before and after a finding (`check`)",
+            format!("| {} |", check::CONTEXT),
+        );
+        has(
+            "progress bar (`check`, stderr a terminal)",
+            format!("{} MiB or more", check::PROGRESS_MIN_BYTES >> 20),
+        );
+        let code = corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN;
+        has(
+            "a UTF-∞-8 code (`decode`, `explain`, `transcode`)",
+            format!("{},{:03} bytes", code / 1000, code % 1000),
+        );
+    }
 
     #[test]
     fn clap_errors_become_one_line() {

@@ -3,11 +3,9 @@
 
 mod common;
 
-use common::{run_in, run_with, scratch, transcript, BIN};
+use common::{run_in, run_with, scratch, transcript};
 use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, Event};
-use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 const MAGIC: [u8; 8] = corrected::MAGIC;
 
@@ -406,6 +404,59 @@ fn check_tree() {
     insta::assert_snapshot!(
         "check_tree_json",
         snap(&d, &["check", "--format", "json", "tree/sub"], b"")
+    );
+    // One job or many, in this thread or in workers: the same output.
+    let args = ["check", "--format", "short", "tree", "good.txt"];
+    let many = run_in(&d, &args, b"");
+    for jobs in ["1", "3", "64"] {
+        let one = run_in(&d, &[&args[..], &["--jobs", jobs]].concat(), b"");
+        assert_eq!(
+            transcript(&one, false),
+            transcript(&many, false),
+            "--jobs {jobs}"
+        );
+    }
+}
+
+/// The default format shows 20 findings of a run (one kind, on one line or on lines
+/// in a row, or with nothing else between them) and summarizes the rest, exactly
+/// counted, before the next thing shown; `--format short` lists every one.
+#[test]
+fn check_summarizes_runs() {
+    let d = scratch("check_summarizes_runs");
+    let mut text = MAGIC.to_vec();
+    // 30 NUL bytes on one line: 20 shown, then 10 summarized when the tab is shown.
+    text.extend_from_slice(&[0; 30]);
+    text.extend_from_slice(b"\t\n");
+    // A tab on each of 23 lines in a row: one run with the tab above (24 in all).
+    for _ in 0..23 {
+        text.extend_from_slice(b"a\tb\n");
+    }
+    // NUL bytes on every other line, nothing else between them: one run, 20 + 1.
+    for _ in 0..21 {
+        text.extend_from_slice(b"\x00\n\n");
+    }
+    text.extend_from_slice(b"end\n");
+    std::fs::write(d.join("runs.txt"), &text).unwrap();
+    let human = run_in(&d, &["check", "runs.txt"], b"");
+    let human = String::from_utf8(human.stdout).unwrap();
+    let summaries: Vec<&str> = human.lines().filter(|l| l.starts_with('…')).collect();
+    assert_eq!(
+        summaries,
+        [
+            "… and 10 more nul errors in runs.txt, bytes 28-37",
+            "… and 4 more c0-control warnings in runs.txt, bytes 117-129",
+            "… and 1 more nul error in runs.txt, byte 192",
+        ]
+    );
+    // 20 + 20 + 20 findings shown, each with its ` --> ` line.
+    assert_eq!(human.matches(" --> ").count(), 60);
+    let short = run_in(&d, &["check", "--format", "short", "runs.txt"], b"");
+    let short = String::from_utf8(short.stdout).unwrap();
+    assert_eq!(short.lines().count(), 30 + 24 + 21 + 1);
+    assert!(
+        human.ends_with("1 file: 51 errors, 24 warnings\n"),
+        "{human}"
     );
 }
 
@@ -852,52 +903,5 @@ fn usage() {
     let help = String::from_utf8(help.stdout).unwrap();
     for command in ["decode", "encode", "check", "explain", "transcode"] {
         assert!(help.contains(command), "{command} missing from --help");
-    }
-}
-
-/// `cutf8 … | head`: when the reader goes away, stop quietly with status 0, for every
-/// command that can write a lot.
-#[test]
-fn broken_pipe_is_quiet() {
-    let d = scratch("broken_pipe");
-    let zeros = vec![0u8; 8 << 20];
-    for args in [
-        &["decode"][..],
-        &["decode", "--json"],
-        &["check"],
-        &["transcode", "--from", "utf-8", "--to", "corrected-utf8"],
-        &["encode", "--from-utf8", "-"],
-        &["decode", "-e", "utf-inf-8"],
-        &["transcode", "--from", "utf-inf-8", "--to", "utf-inf-8"],
-    ] {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .current_dir(&d)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let input = zeros.clone();
-        let writer = std::thread::spawn(move || {
-            use std::io::Write;
-            let _ = stdin.write_all(&input);
-        });
-        // Read a little, then hang up like `head -c 100`.
-        let mut stdout = child.stdout.take().unwrap();
-        let mut first = [0; 100];
-        stdout.read_exact(&mut first).unwrap();
-        drop(stdout);
-        let mut stderr = String::new();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_string(&mut stderr)
-            .unwrap();
-        let status = child.wait().unwrap();
-        writer.join().unwrap();
-        assert_eq!((status.code(), stderr.as_str()), (Some(0), ""), "{args:?}");
     }
 }

@@ -12,11 +12,15 @@
 //!   (or, for the second, its output of a line per byte) would fail.
 //! * `transcode --from utf-inf-8` of those codes of the limit's length.
 
+// Unix only: `pre_exec`, and the child's peak RSS from `wait4`.
+#![cfg(unix)]
+
 mod common;
 
+use common::{self_rss_kib, wait_with_peak_rss};
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 const LIMIT_KIB: i64 = 16 * 1024;
@@ -285,35 +289,4 @@ where
         stderr: stderr.join().unwrap(),
         peak_kib,
     }
-}
-
-/// This process's resident memory now, in KiB (`/proc/self/statm` counts pages).
-fn self_rss_kib() -> i64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: i64 = statm
-        .split_whitespace()
-        .nth(1)
-        .map_or(0, |p| p.parse().unwrap_or(0));
-    // SAFETY: `sysconf` reads a constant.
-    pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as i64 / 1024
-}
-
-/// Waits for `child`; its exit code and its own peak RSS in KiB (Linux reports
-/// `ru_maxrss` in KiB). `wait4` measures this child alone, whatever else the tests run
-/// at the same time.
-fn wait_with_peak_rss(child: &mut Child) -> (Option<i32>, i64) {
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: `wait4` only writes the status and the struct it is given.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if rc == pid {
-            break;
-        }
-        let e = std::io::Error::last_os_error();
-        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "wait4: {e}");
-    }
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
-    (code, usage.ru_maxrss as i64)
 }

@@ -74,3 +74,40 @@ pub fn transcript(output: &Output, bytes: bool) -> String {
         String::from_utf8_lossy(&output.stderr)
     )
 }
+
+/// This process's resident memory now, in KiB (`/proc/self/statm` counts pages).
+#[cfg(unix)]
+pub fn self_rss_kib() -> i64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: i64 = statm
+        .split_whitespace()
+        .nth(1)
+        .map_or(0, |p| p.parse().unwrap_or(0));
+    // SAFETY: `sysconf` reads a constant.
+    pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as i64 / 1024
+}
+
+/// Waits for `child`; its exit code and its own peak RSS in KiB (Linux reports
+/// `ru_maxrss` in KiB). `wait4` measures this child alone, whatever else the tests run
+/// at the same time.
+#[cfg(unix)]
+pub fn wait_with_peak_rss(child: &mut std::process::Child) -> (Option<i32>, i64) {
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: `rusage` is a plain C struct of integers and `timeval`s, for which all
+    // zero bytes are a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is our own child, not yet waited for (std's `Child` never reaped
+        // it: nothing called `wait` on it); `wait4` only writes `status` and `usage`,
+        // both live locals of the types it expects.
+        let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if rc == pid {
+            break;
+        }
+        let e = std::io::Error::last_os_error();
+        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted, "wait4: {e}");
+    }
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    (code, usage.ru_maxrss as i64)
+}
