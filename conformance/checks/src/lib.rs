@@ -24,18 +24,13 @@
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
 //! | [`encoding`] | the run-time handles (`Encoding`, `Decoder`) agree with each encoding's module |
 //!
-<<<<<<< HEAD
-//! A new target (UTF-∞-8, a fast path) is registered in five places besides its function
+//! A new target (UTF-∞-8, a fast path) is registered in six places besides its function
 //! here: a row in [`TARGETS`], a `[[bin]]` in `fuzz/Cargo.toml`, a one-line file in
-//! `fuzz/fuzz_targets/` and one in `fuzz/afl/src/bin/`, and a `corpus_<target>` test in
+//! `fuzz/fuzz_targets/` and one in `fuzz/afl/src/bin/`, its input bound in
+//! `fuzz/options/<target>.options` and a `corpus_<target>` test in
 //! `tests/corpus_replay.rs` (`fuzz/README.md`); `every_target_is_wired_up` fails until
-//! all of them exist. The nightly scripts find the targets in `fuzz/Cargo.toml`.
-=======
-//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], a
-//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`, its input bound in
-//! `fuzz/options/<target>.options` and a mutation in `fuzz/teeth.sh`; the corpus replay
-//! and the nightly script pick it up from there.
->>>>>>> fuzz
+//! all of them exist. A mutation in `fuzz/teeth.sh` shows the target catches a bug. The
+//! nightly scripts find the targets in `fuzz/Cargo.toml`.
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.
