@@ -10,6 +10,8 @@ pub(crate) mod table;
 use crate::error::{DecodeError, EncodeError, ErrorKind};
 use crate::event::Validity;
 use crate::events::{Events, Step};
+use crate::pack::pack;
+use crate::stream::Start;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 pub(crate) use table::{codepoint_of, is_recognized_lead, lead, lead_bits, Lead};
@@ -200,7 +202,7 @@ pub fn encode_into(codepoint: u32, buf: &mut [u8; MAX_LEN]) -> Result<&[u8], Enc
         buf[0] = codepoint as u8;
         return Ok(&buf[..1]);
     }
-    Ok(crate::pack(codepoint - row.offset, len, buf))
+    Ok(pack(codepoint - row.offset, len, buf))
 }
 
 /// Encodes code points into a new `Vec`; fails at the first one that has no encoding.
@@ -223,11 +225,41 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     Ok(out)
 }
 
-crate::stream::stream_decoder!(
-    "corrected",
-    crate::stream::Scheme::Corrected,
-    "Corrected UTF-8"
-);
+/// Corrected UTF-8's byte classes for the streaming decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Classes;
+
+impl crate::stream::Table for Classes {
+    fn start(byte: u8) -> Start {
+        match lead(byte) {
+            Lead::Len(len) => Start::Seq {
+                len,
+                bits: lead_bits(byte, len),
+            },
+            Lead::Continuation => Start::Error(ErrorKind::UnexpectedContinuation),
+            Lead::Reserved => Start::Reserved,
+        }
+    }
+
+    // Every continuation byte continues every sequence.
+    fn second_byte_range(_lead: u8) -> (u8, u8) {
+        (0x80, 0xBF)
+    }
+
+    fn stopped(_lead: u8, _have: u8, _byte: u8) -> ErrorKind {
+        ErrorKind::Truncated
+    }
+
+    fn codepoint(len: u8, value: u32) -> u32 {
+        codepoint_of(len, value)
+    }
+
+    fn ends_reserved(byte: u8) -> bool {
+        is_recognized_lead(byte)
+    }
+}
+
+crate::stream::stream_decoder!("corrected", Classes, "Corrected UTF-8");
 
 #[cfg(test)]
 mod tests {

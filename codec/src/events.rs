@@ -68,8 +68,8 @@ impl<'a> Events<'a> {
     /// events.next();
     /// assert_eq!(events.offset(), 3);
     /// ```
-    pub fn offset(&self) -> usize {
-        self.pos
+    pub fn offset(&self) -> u64 {
+        self.pos as u64
     }
 
     /// The next event with its byte range.

@@ -77,6 +77,7 @@ mod encoding;
 mod error;
 mod event;
 mod events;
+mod pack;
 mod stream;
 pub mod utf8;
 #[cfg(feature = "alloc")]
@@ -87,26 +88,28 @@ pub use big::{BigCodePoint, ParseCodePointError};
 #[cfg(feature = "alloc")]
 pub use document::check_document;
 pub use document::{DocumentChecker, Finding, FindingKind, Severity};
-#[cfg(feature = "alloc")]
-pub use encoding::Decoder;
 pub use encoding::Encoding;
+#[cfg(feature = "alloc")]
+pub use encoding::{Decoder, EventsLocated};
 pub use error::{DecodeError, EncodeError, ErrorKind};
 pub use event::{Event, Located, ReservedSpan, Validity};
 pub use events::Events;
-pub use stream::MAX_PENDING;
 
-/// Writes `raw` as an RFC 2044 sequence of `len` bytes (2 to 6) into `buf`: a lead of
-/// `len` one bits, a zero and the high bits, then continuation bytes of 6 bits each.
-/// Corrected UTF-8 and UTF-8 share this bit layout; they differ in what `raw` is.
-fn pack(raw: u32, len: usize, buf: &mut [u8]) -> &[u8] {
-    let mut rest = raw;
-    for byte in buf[1..len].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
-    &buf[..len]
-}
+/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back
+/// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
+/// byte.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::StreamDecoder, MAX_PENDING};
+/// let mut decoder = StreamDecoder::new();
+/// decoder.push(b"\xFC\x84\x80\x80\x80", |_| unreachable!()); // 5 of 6 bytes
+/// assert_eq!(decoder.pending_len(), MAX_PENDING); // the bound is tight
+/// decoder.push(b"\x80", |_| {}); // the 6th byte completes it
+/// assert_ne!(decoder.pending_len(), MAX_PENDING);
+/// ```
+pub const MAX_PENDING: u64 = corrected::MAX_LEN as u64 - 1;
 
 // The crate's README (its crates.io page) is compiled and run as a doctest, so its
 // example cannot go stale.

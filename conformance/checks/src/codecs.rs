@@ -57,7 +57,7 @@ pub(crate) const UTF8: Codec = Codec {
     decode: utf8::decode,
     decode_lossy: utf8::decode_lossy,
     validate: utf8::validate,
-    validity: |bytes| Encoding::Utf8.validity(bytes),
+    validity: utf8::validity,
     encoded_len: utf8::encoded_len,
     encode_into: |cp, buf| {
         let mut small = [0; utf8::MAX_LEN];

@@ -172,7 +172,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
     ensure_eq!(ctx, None, events.next(), "{name}: events after the end");
     ensure_eq!(
         ctx,
-        bytes.len(),
+        bytes.len() as u64,
         events.offset(),
         "{name}: Events::offset() at the end"
     );

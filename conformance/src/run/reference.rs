@@ -626,7 +626,6 @@ pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
     let input = from_hex(&t.input).ok()?;
     let output: Vec<OutputEvent> = encoding
         .events_located(&input)
-        .iter()
         .map(|l| event_json(&l.event, ToString::to_string))
         .collect();
     // `decode`'s code points, when it succeeds, must be the events' (all code points):

@@ -72,12 +72,7 @@ impl Implementation for Reference {
     }
 
     fn decode(&self, input: &[u8]) -> Option<Vec<Event>> {
-        let mut events: Vec<Event> = self
-            .encoding
-            .events_located(input)
-            .into_iter()
-            .map(event)
-            .collect();
+        let mut events: Vec<Event> = self.encoding.events_located(input).map(event).collect();
         if self.bug == Break::LongTruncated {
             for e in &mut events {
                 if let Event::Error {
