@@ -7,8 +7,8 @@
 pub mod fast;
 pub(crate) mod table;
 
-use crate::error::{DecodeError, EncodeError, ErrorKind};
-use crate::event::Validity;
+use crate::error::{EncodeError, ErrorKind};
+use crate::event::{Stop, Validity};
 use crate::events::{Events, Step};
 use crate::pack::pack;
 use crate::stream::Start;
@@ -67,22 +67,22 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
     Events::new(bytes, step)
 }
 
-/// Strict decode: every code point, or why it stops at the first span: the error span,
-/// or for a reserved span a [`DecodeError`] of kind [`ErrorKind::Reserved`].
+/// Strict decode: every code point, or where and why it stops: at the first error span
+/// or reserved span.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected, DecodeError, ErrorKind};
+/// use corrected_utf8::{corrected, ErrorKind, ReservedSpan, Stop};
 /// assert_eq!(corrected::decode(b"\xEF\xB7\x9D"), Ok(vec![0x10E7D]));
-/// let err = corrected::decode(b"ok\x80").unwrap_err();
+/// let err = *corrected::decode(b"ok\x80").unwrap_err().error().unwrap();
 /// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::UnexpectedContinuation, 2, 1));
 /// let stop = corrected::decode(b"\xFE").unwrap_err();
-/// assert_eq!(stop, DecodeError { kind: ErrorKind::Reserved, offset: 0, length: 1 });
-/// assert_eq!(stop.to_string(), "reserved sequence of 1 byte at byte 0: reserved");
+/// assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 0, length: 1 }));
+/// assert_eq!(stop.to_string(), "reserved sequence of 1 byte at byte 0");
 /// ```
 #[cfg(feature = "alloc")]
-pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, Stop> {
     events(bytes).strict()
 }
 
@@ -102,19 +102,21 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
 }
 
 /// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
-/// span, as [`decode`] reports it (a reserved span stops it too: see [`validity`] to
-/// tell the two classes apart).
+/// span, as [`decode`] reports it (a reserved span stops it too; [`validity`] tells
+/// whether an error span follows one).
 ///
 /// # Examples
 ///
 /// ```
 /// use corrected_utf8::{corrected, ErrorKind};
+/// let kind = |bytes: &[u8]| corrected::validate(bytes).unwrap_err().error().map(|e| e.kind);
 /// assert!(corrected::validate(b"\xFD\xBF\xBF\xBF\xBF\xBF").is_ok());
-/// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
-/// assert_eq!(corrected::validate(b"\xFD\xFF").unwrap_err().kind, ErrorKind::Truncated);
-/// assert_eq!(corrected::validate(b"A\xFF").unwrap_err().kind, ErrorKind::Reserved);
+/// assert_eq!(kind(b"\xFD\xBF"), Some(ErrorKind::Truncated));
+/// assert_eq!(kind(b"\xFD\xFF"), Some(ErrorKind::Truncated));
+/// assert_eq!(kind(b"A\xFF"), None); // a reserved span
+/// assert!(corrected::validate(b"A\xFF").unwrap_err().reserved().is_some());
 /// ```
-pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+pub fn validate(bytes: &[u8]) -> Result<(), Stop> {
     events_after_ascii(bytes)
         .find_map(|e| e.stop())
         .map_or(Ok(()), Err)

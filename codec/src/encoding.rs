@@ -1,7 +1,7 @@
 //! The encodings as values: one handle per encoding, with the operations all three share.
 
 #[cfg(feature = "alloc")]
-use crate::{corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Located, Validity};
+use crate::{corrected, utf8, utf_inf8, BigCodePoint, Located, Stop, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
@@ -69,22 +69,23 @@ impl Encoding {
     }
 
     /// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
-    /// span (a Corrected UTF-8 reserved span as kind
-    /// [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
+    /// span (an error span, or a Corrected UTF-8 reserved span).
     ///
     /// # Examples
     ///
     /// ```
     /// use corrected_utf8::{Encoding, ErrorKind};
     /// assert!(Encoding::CorrectedUtf8.validate(b"\xC0\xAF").is_ok());
-    /// assert_eq!(Encoding::Utf8.validate(b"\xC0\xAF").unwrap_err().kind, ErrorKind::Overlong);
+    /// let stop = Encoding::Utf8.validate(b"\xC0\xAF").unwrap_err();
+    /// assert_eq!(stop.error().map(|e| e.kind), Some(ErrorKind::Overlong));
+    /// assert!(Encoding::CorrectedUtf8.validate(b"\xFF").unwrap_err().reserved().is_some());
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn validate(self, bytes: &[u8]) -> Result<(), DecodeError> {
+    pub fn validate(self, bytes: &[u8]) -> Result<(), Stop> {
         match self {
             Encoding::CorrectedUtf8 => corrected::validate(bytes),
-            Encoding::Utf8 => utf8::validate(bytes),
-            Encoding::UtfInf8 => utf_inf8::validate(bytes),
+            Encoding::Utf8 => Ok(utf8::validate(bytes)?),
+            Encoding::UtfInf8 => Ok(utf_inf8::validate(bytes)?),
         }
     }
 
@@ -129,22 +130,22 @@ impl Encoding {
         })
     }
 
-    /// Strict decode: every code point, or the first error span or reserved span (as
-    /// kind [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
+    /// Strict decode: every code point, or the first error span or reserved span.
     ///
     /// # Examples
     ///
     /// ```
     /// use corrected_utf8::{BigCodePoint, Encoding, ErrorKind};
     /// assert_eq!(Encoding::CorrectedUtf8.decode(b"\xC0\x80"), Ok(vec![BigCodePoint::from(0xA0u32)]));
-    /// assert_eq!(Encoding::Utf8.decode(b"\xED\xA0\x80").unwrap_err().kind, ErrorKind::Surrogate);
+    /// let stop = Encoding::Utf8.decode(b"\xED\xA0\x80").unwrap_err();
+    /// assert_eq!(stop.error().map(|e| e.kind), Some(ErrorKind::Surrogate));
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn decode(self, bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
+    pub fn decode(self, bytes: &[u8]) -> Result<Vec<BigCodePoint>, Stop> {
         match self {
             Encoding::CorrectedUtf8 => big(corrected::decode(bytes)?),
             Encoding::Utf8 => big(utf8::decode(bytes)?),
-            Encoding::UtfInf8 => utf_inf8::decode(bytes),
+            Encoding::UtfInf8 => Ok(utf_inf8::decode(bytes)?),
         }
     }
 
@@ -251,7 +252,7 @@ impl Iterator for EventsLocated<'_> {
 impl core::iter::FusedIterator for EventsLocated<'_> {}
 
 #[cfg(feature = "alloc")]
-fn big(codepoints: Vec<u32>) -> Result<Vec<BigCodePoint>, DecodeError> {
+fn big(codepoints: Vec<u32>) -> Result<Vec<BigCodePoint>, Stop> {
     Ok(codepoints.into_iter().map(BigCodePoint::from).collect())
 }
 

@@ -1,7 +1,7 @@
 //! The one-shot event iterator shared by the encodings.
 
 use crate::error::{DecodeError, ErrorKind};
-use crate::event::{Event, Located, ReservedSpan, Validity};
+use crate::event::{Event, Located, ReservedSpan, Stop, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::iter::FusedIterator;
@@ -151,22 +151,21 @@ impl<'a> Events<'a> {
         })
     }
 
-    /// Every remaining code point, or the first error span or reserved span (as a
-    /// [`DecodeError`] of kind [`ErrorKind::Reserved`]).
+    /// Every remaining code point, or the first error span or reserved span.
     ///
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::corrected;
+    /// use corrected_utf8::{corrected, ReservedSpan, Stop};
     /// assert_eq!(corrected::events(b"AB").strict(), Ok(vec![0x41, 0x42]));
-    /// assert!(corrected::events(b"A\xFF").strict().is_err());
+    /// assert_eq!(corrected::events(b"A\xFF").strict(), Err(Stop::Reserved(ReservedSpan { offset: 1, length: 1 })));
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn strict(self) -> Result<Vec<u32>, DecodeError> {
+    pub fn strict(self) -> Result<Vec<u32>, Stop> {
         self.map(|e| match e {
             Event::CodePoint(cp) => Ok(cp),
-            Event::Error(err) => Err(err),
-            Event::Reserved(span) => Err(span.into()),
+            Event::Error(err) => Err(Stop::Error(err)),
+            Event::Reserved(span) => Err(Stop::Reserved(span)),
         })
         .collect()
     }

@@ -92,7 +92,7 @@ pub use encoding::Encoding;
 #[cfg(feature = "alloc")]
 pub use encoding::{Decoder, EventsLocated};
 pub use error::{DecodeError, EncodeError, ErrorKind};
-pub use event::{Event, Located, ReservedSpan, Validity};
+pub use event::{Event, Located, ReservedSpan, Stop, Validity};
 pub use events::Events;
 
 /// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back

@@ -68,7 +68,14 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
-    events(bytes).strict()
+    events(bytes)
+        .map(|e| match e {
+            crate::Event::CodePoint(cp) => Ok(cp),
+            crate::Event::Error(err) => Err(err),
+            // `step` never returns `Step::Reserved`.
+            crate::Event::Reserved(_) => unreachable!("UTF-8 has no reserved spans"),
+        })
+        .collect()
 }
 
 /// Lossy decode: every code point, with one U+FFFD in place of each error span.

@@ -3,7 +3,7 @@
 
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
-use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Validity};
+use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event, Stop, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
 ///
@@ -32,7 +32,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
     let validate = (codec.validate)(bytes);
     let mut lossy_left = lossy.iter();
     let mut strict_left = strict.as_ref().ok().map(|v| v.iter());
-    let mut first_stop: Option<DecodeError> = None;
+    let mut first_stop: Option<Stop> = None;
     let mut validity = Validity::Valid;
     let mut buf = [0; corrected::MAX_LEN];
 
@@ -127,7 +127,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     e,
                     "{name}: an error span displays"
                 );
-                first_stop.get_or_insert(e);
+                first_stop.get_or_insert(Stop::Error(e));
                 validity = Validity::Invalid;
             }
             Event::Reserved(r) => {
@@ -156,11 +156,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
                     r,
                     "{name}: a reserved span displays"
                 );
-                first_stop.get_or_insert(DecodeError {
-                    kind: ErrorKind::Reserved,
-                    offset: r.offset,
-                    length: r.length,
-                });
+                first_stop.get_or_insert(Stop::Reserved(r));
                 if validity == Validity::Valid {
                     validity = Validity::Reserved;
                 }
