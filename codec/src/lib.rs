@@ -12,13 +12,14 @@
 //! [`Validity`] outcomes: **valid** (code points only), **reserved** (no error span, at
 //! least one reserved span) or **invalid** (at least one error span); see
 //! [`corrected::validity`]. A strict decode or a validation stops at the first span of
-//! either class. Error spans are maximal subparts (Unicode D93b), so the UTF-8 decoder
-//! agrees with `std` exactly and adds a kind to each span.
+//! either class, and says where with a [`Stop`]. Error spans are maximal subparts
+//! (Unicode D93b), so the UTF-8 decoder agrees with `std` exactly and adds a kind to
+//! each span.
 //!
 //! | | Corrected UTF-8 | UTF-8 |
 //! |---|---|---|
 //! | events (no allocation) | [`corrected::events`] | [`utf8::events`] |
-//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`], [`corrected::validity`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
+//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`], [`corrected::validity`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`], [`utf8::validity`] |
 //! | encode | [`corrected::encode_into`], [`corrected::encode`] | [`utf8::encode_into`], [`utf8::encode`] |
 //! | streams | [`corrected::StreamDecoder`] | [`utf8::StreamDecoder`] |
 //! | fast paths (x86 SIMD) | [`corrected::fast`] | (`core::str::from_utf8`) |
