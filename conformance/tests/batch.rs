@@ -151,6 +151,9 @@ fn statuses(report: &Value) -> Vec<String> {
 
 #[test]
 fn an_honest_batch_adapter_gets_batches_of_at_most_what_it_declared() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = setup("honest", 12);
     let (code, stdout, report, log) = run(&dir, "honest", &[]);
     assert_eq!(code, Some(0), "{stdout}");
@@ -187,6 +190,9 @@ fn an_honest_batch_adapter_gets_batches_of_at_most_what_it_declared() {
 /// where the adapter answers right, so every case passes.
 #[test]
 fn malformed_batch_answers_fall_back_to_one_case_per_line() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = setup("malformed", 12);
     for (mode, why) in [
         ("count", "3 responses to 4 requests"),
@@ -227,6 +233,9 @@ fn malformed_batch_answers_fall_back_to_one_case_per_line() {
 
 #[test]
 fn a_crash_in_the_middle_of_a_batch_is_pinned_to_its_case() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = setup("crash", 12);
     let (code, stdout, report, log) = run(&dir, "crash", &[]);
     assert_eq!(code, Some(1), "{stdout}");
@@ -248,6 +257,9 @@ fn a_crash_in_the_middle_of_a_batch_is_pinned_to_its_case() {
 
 #[test]
 fn a_hang_in_a_batch_times_out_and_is_pinned_to_its_case() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = setup("hang", 12);
     let start = Instant::now();
     let (code, stdout, report, _) = run(&dir, "hang", &["--timeout", "1"]);
@@ -277,6 +289,9 @@ fn a_hang_in_a_batch_times_out_and_is_pinned_to_its_case() {
 
 #[test]
 fn giving_up_stops_a_replay_too() {
+    if !common::prereq::python3() {
+        return;
+    }
     // Crashes on every case: the first case alone, then a batch of 4 that crashes and is
     // replayed: after 3 crashes in a row the runner gives up, in the middle of the
     // replay, exactly as without batches.

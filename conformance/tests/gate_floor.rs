@@ -158,6 +158,9 @@ fn a_run_that_checked_nothing_of_an_implementation_fails_whatever_it_declared() 
 
 #[test]
 fn splits_and_ascii_prefixes_count_only_applicable_cases_against_require() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = scratch("applicable");
     let python = format!("python={}", python_codec());
     for extra in [
@@ -339,6 +342,9 @@ fn a_deadline_ends_the_run_with_not_run_cases_a_failed_gate_and_every_report() {
 
 #[test]
 fn python_codec_spans_mode_passes_every_utf8_vector_on_spans() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = scratch("spans");
     let adapter = format!("python={} --spans", python_codec());
     let (code, stdout, stderr) = conformance(

@@ -14,6 +14,8 @@
 //! arena, which `RLIMIT_AS` counts though it is never touched.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -178,6 +180,9 @@ fn check_wrong(out: &Output, report: &Value, dir: &Path, cap: usize) {
 
 #[test]
 fn answers_just_under_the_default_line_cap_leave_the_runner_under_256_mib() {
+    if !common::prereq::python3() {
+        return;
+    }
     // 48 decode cases, each answered with a line of almost 16 MiB: ~45 times that as
     // JSON values, or all of them kept, would be far over the ceiling.
     let tests: Vec<String> = (1..=48)
@@ -201,6 +206,9 @@ fn answers_just_under_the_default_line_cap_leave_the_runner_under_256_mib() {
 
 #[test]
 fn every_case_of_every_vector_file_answered_wrongly_stays_under_256_mib() {
+    if !common::prereq::python3() {
+        return;
+    }
     // The embedded vectors (3,630 cases), each answer as large as the cap lets it be.
     let cap = 256 << 10;
     let (out, report, dir) = run_wrong("every-file", cap, 0, None);

@@ -440,6 +440,9 @@ impl Reference {
 /// `fast::encode_from_utf32`), so that their dispatch is judged too.
 /// This is how the vectors-only test set of mutation testing (`docs/mutation.md`) sees
 /// the fast paths, which the built-in `reference` does not use.
+// Test support, not API: only `tests/reference_vectors.rs` calls it (an integration
+// test, so `#[cfg(test)]` cannot hide it).
+#[doc(hidden)]
 pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
     const COPIES: usize = 16;
     let mut responses = Vec::new();
@@ -617,6 +620,9 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
 /// for anything else. The built-in `reference` answers through each encoding's own
 /// module, so this is how the vectors-only test set of mutation testing
 /// (`docs/mutation.md`) sees the handle, which an application may call instead.
+// Test support, not API: only `tests/reference_vectors.rs` calls it (an integration
+// test, so `#[cfg(test)]` cannot hide it).
+#[doc(hidden)]
 pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
     let Test::Decode(t) = &*case.test else {
         return None;
