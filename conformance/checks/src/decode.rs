@@ -56,7 +56,7 @@ fn check(ctx: &Ctx<'_>, codec: &Codec, bytes: &[u8]) {
         ensure_eq!(
             ctx,
             end,
-            events.offset() as u64,
+            events.offset(),
             "{name}: Events::offset() after an event"
         );
         let span = &bytes[pos as usize..end as usize];
