@@ -1,7 +1,9 @@
 //! The one-shot event iterator shared by the encodings.
 
 use crate::error::{DecodeError, ErrorKind};
-use crate::event::{Event, Located, ReservedSpan, Stop, Validity};
+#[cfg(feature = "alloc")]
+use crate::event::Stop;
+use crate::event::{Event, Located, ReservedSpan, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::iter::FusedIterator;
