@@ -7,7 +7,6 @@ use crate::tree;
 use annotate_snippets::{Level, Renderer, Snippet};
 use corrected_utf8::{corrected, DocumentChecker, Event, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -108,9 +107,7 @@ pub(crate) fn check_file(
         if n == 0 {
             break;
         }
-        // The spans first: the checker reports a reserved span once it has ended.
         let chunk = &buf[..n];
-        reporter.reserved.scan(chunk);
         checker.push_fast(chunk, |f| reporter.finding(f, chunk));
         if format == CheckFormat::Human {
             reporter.context.keep(chunk);
@@ -128,7 +125,6 @@ pub(crate) fn check_file(
         }
         reporter.check()?;
     }
-    reporter.reserved.finish();
     checker.finish(|f| reporter.finding(f, &[]));
     reporter.end();
     if let Some(bar) = progress {
@@ -146,7 +142,6 @@ struct Reporter<'a> {
     /// The end of the bytes before the chunk being checked, to show findings on their
     /// line (`--format human`).
     context: Context,
-    reserved: ReservedSpans,
     /// `--format human`: which findings are shown, which summarized.
     runs: Runs,
     /// `--format short` and `json`: the lines, written out a buffer at a time.
@@ -173,7 +168,6 @@ impl<'a> Reporter<'a> {
             name: name.to_string(),
             totals,
             context: Context::default(),
-            reserved: ReservedSpans::default(),
             runs: Runs::default(),
             lines,
             failed: None,
@@ -187,12 +181,8 @@ impl<'a> Reporter<'a> {
             Severity::Error => self.totals.errors += 1,
             Severity::Warning => self.totals.warnings += 1,
         }
-        // A reserved span's length is looked up even when nothing is written, so that
-        // the spans found are consumed in order.
-        let length = match f.kind {
-            FindingKind::Reserved => self.reserved.length_at(f.offset),
-            _ => None,
-        };
+        // A reserved span can be gigabytes: its extent is shown (the finding's length).
+        let length = (f.kind == FindingKind::Reserved).then_some(f.length);
         if self.failed.is_some() {
             return;
         }
@@ -235,7 +225,7 @@ impl<'a> Reporter<'a> {
     /// location alone when its line is not at hand (it started too long before).
     fn human(&mut self, f: Finding, length: Option<u64>, chunk: &[u8]) -> std::io::Result<()> {
         let shown = self.context.line_of(f, chunk);
-        // A span's length: a reserved span's from the scan; a decoding error's from the
+        // A span's length: a reserved span's from the finding; a decoding error's from the
         // shown line's events.
         let spans = matches!(f.kind, FindingKind::Reserved | FindingKind::Decode(_));
         let length = length.or(shown.as_ref().and_then(|s| s.length).filter(|_| spans));
@@ -408,80 +398,6 @@ impl Runs {
     }
 }
 
-/// The extents of the reserved spans (a finding carries only its offset): `FE` or `FF`
-/// and every byte after it up to the next recognized lead byte (`docs/semantics.md`
-/// §2.4a), found with the file's bytes as they are read. Only the spans that ended and
-/// whose findings have not come yet are kept: a few, since the checker reports a span
-/// as soon as it ends.
-#[derive(Debug, Default)]
-struct ReservedSpans {
-    /// Bytes scanned so far.
-    offset: u64,
-    /// The start of the span the last byte scanned is in.
-    open: Option<u64>,
-    /// Ended spans, `(offset, length)`, in order.
-    ended: VecDeque<(u64, u64)>,
-}
-
-impl ReservedSpans {
-    fn scan(&mut self, chunk: &[u8]) {
-        // The common case, no span open and none in the chunk, in one pass that LLVM
-        // vectorizes (`position` stops early, so it goes a byte at a time).
-        if self.open.is_none() && !chunk.iter().fold(false, |any, &b| any | (b >= 0xFE)) {
-            self.offset += chunk.len() as u64;
-            return;
-        }
-        let mut i = 0;
-        while i < chunk.len() {
-            let rest = &chunk[i..];
-            match self.open {
-                None => match rest.iter().position(|&b| b >= 0xFE) {
-                    Some(at) => {
-                        self.open = Some(self.offset + (i + at) as u64);
-                        i += at + 1;
-                    }
-                    None => i = chunk.len(),
-                },
-                Some(start) => {
-                    let lead = |&b: &u8| b < 0x80 || (0xC0..=0xFD).contains(&b);
-                    match rest.iter().position(lead) {
-                        Some(at) => {
-                            let end = self.offset + (i + at) as u64;
-                            self.ended.push_back((start, end - start));
-                            self.open = None;
-                            // The lead byte starts something else, never a span.
-                            i += at + 1;
-                        }
-                        None => i = chunk.len(),
-                    }
-                }
-            }
-        }
-        self.offset += chunk.len() as u64;
-    }
-
-    /// The end of the input ends an open span.
-    fn finish(&mut self) {
-        if let Some(start) = self.open.take() {
-            self.ended.push_back((start, self.offset - start));
-        }
-    }
-
-    /// The length of the span that starts at `offset`, forgetting it and any before it.
-    fn length_at(&mut self, offset: u64) -> Option<u64> {
-        while let Some(&(start, length)) = self.ended.front() {
-            if start > offset {
-                break;
-            }
-            self.ended.pop_front();
-            if start == offset {
-                return Some(length);
-            }
-        }
-        None
-    }
-}
-
 /// The most bytes of a line before a finding that are shown, and kept from one chunk to
 /// the next for that.
 pub(crate) const CONTEXT: usize = 240;
@@ -646,25 +562,6 @@ mod tests {
         assert!(progress_bar(true, None).is_none());
         assert!(progress_bar(true, Some(PROGRESS_MIN_BYTES - 1)).is_none());
         assert!(progress_bar(true, Some(PROGRESS_MIN_BYTES)).is_some());
-    }
-
-    #[test]
-    fn reserved_spans_have_the_codec_s_extents_at_every_chunking() {
-        let input = b"a\xFE\xFE\x80A\xFF\xC3\xFF\x80\xBF";
-        let want: Vec<(u64, u64)> = corrected_utf8::corrected::events(input)
-            .located()
-            .filter_map(|l| l.event.reserved().map(|r| (r.offset, r.length)))
-            .collect();
-        assert_eq!(want, [(1, 3), (5, 1), (7, 3)]);
-        for size in 1..=input.len() {
-            let mut spans = ReservedSpans::default();
-            input.chunks(size).for_each(|c| spans.scan(c));
-            spans.finish();
-            assert_eq!(Vec::from(spans.ended.clone()), want, "chunk size {size}");
-            assert_eq!(spans.length_at(5), Some(1), "an earlier one is skipped");
-            assert_eq!(spans.length_at(6), None);
-            assert_eq!(spans.length_at(7), Some(3));
-        }
     }
 
     #[test]

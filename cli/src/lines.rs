@@ -565,6 +565,7 @@ mod tests {
                     let f = Finding {
                         kind: FindingKind::Nul,
                         offset: i,
+                        length: 1,
                         line: 1 + i / 700,
                         column: 1 + i % 700,
                     };
@@ -582,6 +583,7 @@ mod tests {
                     let f = Finding {
                         kind,
                         offset: n.min(u64::MAX - length.unwrap_or(0)),
+                        length: length.unwrap_or(1),
                         line: numbers[(i + 3) % numbers.len()],
                         column: numbers[(i + 7) % numbers.len()],
                     };
@@ -596,6 +598,7 @@ mod tests {
                     let f = Finding {
                         kind,
                         offset: 7,
+                        length: length.unwrap_or(1),
                         line: 1,
                         column: 8,
                     };
@@ -628,6 +631,7 @@ mod tests {
                     let f = Finding {
                         kind: FindingKind::C0Control,
                         offset: 9_990 + i,
+                        length: 1,
                         line: 7 + i / 1500,
                         column: 1 + i % 1500,
                     };

@@ -7,9 +7,11 @@
 pub mod fast;
 pub(crate) mod table;
 
-use crate::error::{DecodeError, EncodeError, ErrorKind};
-use crate::event::Validity;
+use crate::error::{EncodeError, ErrorKind};
+use crate::event::{Stop, Validity};
 use crate::events::{Events, Step};
+use crate::pack::pack;
+use crate::stream::Start;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 pub(crate) use table::{codepoint_of, is_recognized_lead, lead, lead_bits, Lead};
@@ -65,22 +67,22 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
     Events::new(bytes, step)
 }
 
-/// Strict decode: every code point, or why it stops at the first span: the error span,
-/// or for a reserved span a [`DecodeError`] of kind [`ErrorKind::Reserved`].
+/// Strict decode: every code point, or where and why it stops: at the first error span
+/// or reserved span.
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected, DecodeError, ErrorKind};
+/// use corrected_utf8::{corrected, ErrorKind, ReservedSpan, Stop};
 /// assert_eq!(corrected::decode(b"\xEF\xB7\x9D"), Ok(vec![0x10E7D]));
-/// let err = corrected::decode(b"ok\x80").unwrap_err();
+/// let err = *corrected::decode(b"ok\x80").unwrap_err().error().unwrap();
 /// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::UnexpectedContinuation, 2, 1));
 /// let stop = corrected::decode(b"\xFE").unwrap_err();
-/// assert_eq!(stop, DecodeError { kind: ErrorKind::Reserved, offset: 0, length: 1 });
-/// assert_eq!(stop.to_string(), "reserved sequence of 1 byte at byte 0: reserved");
+/// assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 0, length: 1 }));
+/// assert_eq!(stop.to_string(), "reserved sequence of 1 byte at byte 0");
 /// ```
 #[cfg(feature = "alloc")]
-pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, Stop> {
     events(bytes).strict()
 }
 
@@ -100,19 +102,21 @@ pub fn decode_lossy(bytes: &[u8]) -> Vec<u32> {
 }
 
 /// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
-/// span, as [`decode`] reports it (a reserved span stops it too: see [`validity`] to
-/// tell the two classes apart).
+/// span, as [`decode`] reports it (a reserved span stops it too; [`validity`] tells
+/// whether an error span follows one).
 ///
 /// # Examples
 ///
 /// ```
 /// use corrected_utf8::{corrected, ErrorKind};
+/// let kind = |bytes: &[u8]| corrected::validate(bytes).unwrap_err().error().map(|e| e.kind);
 /// assert!(corrected::validate(b"\xFD\xBF\xBF\xBF\xBF\xBF").is_ok());
-/// assert_eq!(corrected::validate(b"\xFD\xBF").unwrap_err().kind, ErrorKind::Truncated);
-/// assert_eq!(corrected::validate(b"\xFD\xFF").unwrap_err().kind, ErrorKind::Truncated);
-/// assert_eq!(corrected::validate(b"A\xFF").unwrap_err().kind, ErrorKind::Reserved);
+/// assert_eq!(kind(b"\xFD\xBF"), Some(ErrorKind::Truncated));
+/// assert_eq!(kind(b"\xFD\xFF"), Some(ErrorKind::Truncated));
+/// assert_eq!(kind(b"A\xFF"), None); // a reserved span
+/// assert!(corrected::validate(b"A\xFF").unwrap_err().reserved().is_some());
 /// ```
-pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+pub fn validate(bytes: &[u8]) -> Result<(), Stop> {
     events_after_ascii(bytes)
         .find_map(|e| e.stop())
         .map_or(Ok(()), Err)
@@ -200,7 +204,7 @@ pub fn encode_into(codepoint: u32, buf: &mut [u8; MAX_LEN]) -> Result<&[u8], Enc
         buf[0] = codepoint as u8;
         return Ok(&buf[..1]);
     }
-    Ok(crate::pack(codepoint - row.offset, len, buf))
+    Ok(pack(codepoint - row.offset, len, buf))
 }
 
 /// Encodes code points into a new `Vec`; fails at the first one that has no encoding.
@@ -223,11 +227,41 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     Ok(out)
 }
 
-crate::stream::stream_decoder!(
-    "corrected",
-    crate::stream::Scheme::Corrected,
-    "Corrected UTF-8"
-);
+/// Corrected UTF-8's byte classes for the streaming decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Classes;
+
+impl crate::stream::Table for Classes {
+    fn start(byte: u8) -> Start {
+        match lead(byte) {
+            Lead::Len(len) => Start::Seq {
+                len,
+                bits: lead_bits(byte, len),
+            },
+            Lead::Continuation => Start::Error(ErrorKind::UnexpectedContinuation),
+            Lead::Reserved => Start::Reserved,
+        }
+    }
+
+    // Every continuation byte continues every sequence.
+    fn second_byte_range(_lead: u8) -> (u8, u8) {
+        (0x80, 0xBF)
+    }
+
+    fn stopped(_lead: u8, _have: u8, _byte: u8) -> ErrorKind {
+        ErrorKind::Truncated
+    }
+
+    fn codepoint(len: u8, value: u32) -> u32 {
+        codepoint_of(len, value)
+    }
+
+    fn ends_reserved(byte: u8) -> bool {
+        is_recognized_lead(byte)
+    }
+}
+
+crate::stream::stream_decoder!("corrected", Classes, "Corrected UTF-8");
 
 #[cfg(test)]
 mod tests {

@@ -169,6 +169,9 @@ impl fmt::Display for Severity {
 /// let findings = check_document(b"\x00\n");
 /// assert_eq!(findings[1].to_string(), "1:1: error: nul (byte 0)");
 /// assert!(check_document(&[&corrected_utf8::corrected::MAGIC[..], b"ok\n"].concat()).is_empty());
+/// // A reserved span's extent: `FE` and the two bytes up to `A`.
+/// let reserved = check_document(b"\xFE\x80\x80A\n")[1];
+/// assert_eq!((reserved.kind, reserved.offset, reserved.length), (FindingKind::Reserved, 0, 3));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Finding {
@@ -176,6 +179,10 @@ pub struct Finding {
     pub kind: FindingKind,
     /// Byte offset in the whole file (the magic number counts).
     pub offset: u64,
+    /// Bytes the finding covers from `offset`: the error span or reserved span, the
+    /// code point's sequence, or the 8 bytes of an inner magic number; 0 for
+    /// `missing-magic` and `missing-final-newline`, which are about what is absent.
+    pub length: u64,
     /// 1-based line; lines start after the magic number and after each U+000A.
     pub line: u64,
     /// 1-based column: one more than the events (code points and error spans) before it
@@ -406,6 +413,7 @@ impl DocumentChecker {
             sink(Finding {
                 kind: FindingKind::MissingFinalNewline,
                 offset: end,
+                length: 0,
                 line: text.line,
                 column: text.column,
             });
@@ -420,6 +428,7 @@ impl DocumentChecker {
         sink(Finding {
             kind: FindingKind::MissingMagic,
             offset: 0,
+            length: 0,
             line: 1,
             column: 1,
         });
@@ -478,7 +487,7 @@ impl Text {
             self.release(sink);
         }
         if !continues(self.held) {
-            return self.character(located.offset, located.event, false, sink);
+            return self.character(located, false, sink);
         }
         if self.held == 0 {
             self.held_offset = located.offset;
@@ -490,11 +499,12 @@ impl Text {
             sink(Finding {
                 kind: FindingKind::InnerMagic,
                 offset: self.held_offset,
+                length: MAGIC.len() as u64,
                 line: self.line,
                 column: self.column,
             });
-            for (cp, at) in MAGIC_CODE_POINTS.into_iter().zip(MAGIC_OFFSETS) {
-                self.character(self.held_offset + at, Event::CodePoint(cp), true, sink);
+            for i in 0..MAGIC_CODE_POINTS.len() {
+                self.character(self.magic_code_point(i), true, sink);
             }
         }
     }
@@ -502,8 +512,21 @@ impl Text {
     /// The held events did not make a whole magic number: they are ordinary text.
     fn release<F: FnMut(Finding)>(&mut self, sink: &mut F) {
         let held = core::mem::take(&mut self.held) as usize;
-        for (&cp, at) in MAGIC_CODE_POINTS[..held].iter().zip(MAGIC_OFFSETS) {
-            self.character(self.held_offset + at, Event::CodePoint(cp), false, sink);
+        for i in 0..held {
+            self.character(self.magic_code_point(i), false, sink);
+        }
+    }
+
+    /// The `i`-th code point of a magic number that starts at the held offset.
+    fn magic_code_point(&self, i: usize) -> Located {
+        let end = MAGIC_OFFSETS
+            .get(i + 1)
+            .copied()
+            .unwrap_or(MAGIC.len() as u64);
+        Located {
+            offset: self.held_offset + MAGIC_OFFSETS[i],
+            length: end - MAGIC_OFFSETS[i],
+            event: Event::CodePoint(MAGIC_CODE_POINTS[i]),
         }
     }
 
@@ -523,15 +546,9 @@ impl Text {
         self.ended_with_newline = Some(bytes.last() == Some(&b'\n'));
     }
 
-    /// One event of the text at `offset`; `in_magic` when it is part of a complete
-    /// magic number.
-    fn character<F: FnMut(Finding)>(
-        &mut self,
-        offset: u64,
-        event: Event,
-        in_magic: bool,
-        sink: &mut F,
-    ) {
+    /// One event of the text; `in_magic` when it is part of a complete magic number.
+    fn character<F: FnMut(Finding)>(&mut self, located: Located, in_magic: bool, sink: &mut F) {
+        let event = located.event;
         let kind = match event {
             Event::Error(e) => Some(FindingKind::Decode(e.kind)),
             Event::Reserved(_) => Some(FindingKind::Reserved),
@@ -549,7 +566,8 @@ impl Text {
         if let Some(kind) = kind {
             sink(Finding {
                 kind,
-                offset,
+                offset: located.offset,
+                length: located.length,
                 line: self.line,
                 column: self.column,
             });

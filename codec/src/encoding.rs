@@ -1,7 +1,7 @@
 //! The encodings as values: one handle per encoding, with the operations all three share.
 
 #[cfg(feature = "alloc")]
-use crate::{corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Located, Validity};
+use crate::{corrected, utf8, utf_inf8, BigCodePoint, Located, Stop, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::fmt;
@@ -69,22 +69,23 @@ impl Encoding {
     }
 
     /// Validates `bytes`: `Ok` when they decode to code points alone, or else the first
-    /// span (a Corrected UTF-8 reserved span as kind
-    /// [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
+    /// span (an error span, or a Corrected UTF-8 reserved span).
     ///
     /// # Examples
     ///
     /// ```
     /// use corrected_utf8::{Encoding, ErrorKind};
     /// assert!(Encoding::CorrectedUtf8.validate(b"\xC0\xAF").is_ok());
-    /// assert_eq!(Encoding::Utf8.validate(b"\xC0\xAF").unwrap_err().kind, ErrorKind::Overlong);
+    /// let stop = Encoding::Utf8.validate(b"\xC0\xAF").unwrap_err();
+    /// assert_eq!(stop.error().map(|e| e.kind), Some(ErrorKind::Overlong));
+    /// assert!(Encoding::CorrectedUtf8.validate(b"\xFF").unwrap_err().reserved().is_some());
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn validate(self, bytes: &[u8]) -> Result<(), DecodeError> {
+    pub fn validate(self, bytes: &[u8]) -> Result<(), Stop> {
         match self {
             Encoding::CorrectedUtf8 => corrected::validate(bytes),
-            Encoding::Utf8 => utf8::validate(bytes),
-            Encoding::UtfInf8 => utf_inf8::validate(bytes),
+            Encoding::Utf8 => Ok(utf8::validate(bytes)?),
+            Encoding::UtfInf8 => Ok(utf_inf8::validate(bytes)?),
         }
     }
 
@@ -103,49 +104,48 @@ impl Encoding {
     pub fn validity(self, bytes: &[u8]) -> Validity {
         match self {
             Encoding::CorrectedUtf8 => corrected::validity(bytes),
-            Encoding::Utf8 => match utf8::validate(bytes) {
-                Ok(()) => Validity::Valid,
-                Err(_) => Validity::Invalid,
-            },
-            Encoding::UtfInf8 => Validity::of(utf_inf8::events(bytes)),
+            Encoding::Utf8 => utf8::validity(bytes),
+            Encoding::UtfInf8 => utf_inf8::validity(bytes),
         }
     }
 
-    /// Every event of `bytes` with its byte range, in order.
+    /// Every event of `bytes` with its byte range, in order, as they are decoded (no
+    /// buffer of the whole input's events).
     ///
     /// # Examples
     ///
     /// ```
     /// use corrected_utf8::{BigCodePoint, Encoding, Event};
-    /// let events = Encoding::UtfInf8.events_located(b"\xF4\x90\x80\x80\x80");
-    /// assert_eq!(events[0].event, Event::CodePoint(BigCodePoint::from(0x11_0000u32)));
-    /// assert!(events[1].event.error().is_some());
+    /// let mut events = Encoding::UtfInf8.events_located(b"\xF4\x90\x80\x80\x80");
+    /// assert_eq!(events.next().unwrap().event, Event::CodePoint(BigCodePoint::from(0x11_0000u32)));
+    /// assert!(events.next().unwrap().event.error().is_some());
+    /// assert!(events.next().is_none());
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn events_located(self, bytes: &[u8]) -> Vec<Located<BigCodePoint>> {
-        match self {
-            Encoding::CorrectedUtf8 => located_big(corrected::events(bytes).located()),
-            Encoding::Utf8 => located_big(utf8::events(bytes).located()),
-            Encoding::UtfInf8 => utf_inf8::events(bytes).located().collect(),
-        }
+    pub fn events_located(self, bytes: &[u8]) -> EventsLocated<'_> {
+        EventsLocated(match self {
+            Encoding::CorrectedUtf8 => Inner::Bounded(corrected::events(bytes)),
+            Encoding::Utf8 => Inner::Bounded(utf8::events(bytes)),
+            Encoding::UtfInf8 => Inner::Unbounded(utf_inf8::events(bytes)),
+        })
     }
 
-    /// Strict decode: every code point, or the first error span or reserved span (as
-    /// kind [`ErrorKind::Reserved`](crate::ErrorKind::Reserved)).
+    /// Strict decode: every code point, or the first error span or reserved span.
     ///
     /// # Examples
     ///
     /// ```
     /// use corrected_utf8::{BigCodePoint, Encoding, ErrorKind};
     /// assert_eq!(Encoding::CorrectedUtf8.decode(b"\xC0\x80"), Ok(vec![BigCodePoint::from(0xA0u32)]));
-    /// assert_eq!(Encoding::Utf8.decode(b"\xED\xA0\x80").unwrap_err().kind, ErrorKind::Surrogate);
+    /// let stop = Encoding::Utf8.decode(b"\xED\xA0\x80").unwrap_err();
+    /// assert_eq!(stop.error().map(|e| e.kind), Some(ErrorKind::Surrogate));
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn decode(self, bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
+    pub fn decode(self, bytes: &[u8]) -> Result<Vec<BigCodePoint>, Stop> {
         match self {
             Encoding::CorrectedUtf8 => big(corrected::decode(bytes)?),
             Encoding::Utf8 => big(utf8::decode(bytes)?),
-            Encoding::UtfInf8 => utf_inf8::decode(bytes),
+            Encoding::UtfInf8 => Ok(utf_inf8::decode(bytes)?),
         }
     }
 
@@ -206,13 +206,53 @@ impl fmt::Display for Encoding {
     }
 }
 
+/// The iterator of [`Encoding::events_located`]: every event with its byte range, over
+/// [`BigCodePoint`]s, for any of the three encodings.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::Encoding;
+/// let spans: Vec<_> = Encoding::CorrectedUtf8.events_located(b"A\xFE\x80").map(|l| (l.offset, l.length)).collect();
+/// assert_eq!(spans, [(0, 1), (1, 2)]);
+/// assert!(Encoding::Utf8.events_located(b"\xFE").all(|l| l.event.error().is_some()));
+/// ```
 #[cfg(feature = "alloc")]
-fn located_big(events: impl Iterator<Item = Located>) -> Vec<Located<BigCodePoint>> {
-    events.map(|l| l.map(BigCodePoint::from)).collect()
+#[derive(Clone, Debug)]
+pub struct EventsLocated<'a>(Inner<'a>);
+
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+enum Inner<'a> {
+    /// Corrected UTF-8 or UTF-8.
+    Bounded(crate::Events<'a>),
+    Unbounded(utf_inf8::Events<'a>),
 }
 
 #[cfg(feature = "alloc")]
-fn big(codepoints: Vec<u32>) -> Result<Vec<BigCodePoint>, DecodeError> {
+impl Iterator for EventsLocated<'_> {
+    type Item = Located<BigCodePoint>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.0 {
+            Inner::Bounded(events) => events.next_located().map(|l| l.map(BigCodePoint::from)),
+            Inner::Unbounded(events) => events.next_located(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match &self.0 {
+            Inner::Bounded(events) => events.size_hint(),
+            Inner::Unbounded(events) => events.size_hint(),
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::iter::FusedIterator for EventsLocated<'_> {}
+
+#[cfg(feature = "alloc")]
+fn big(codepoints: Vec<u32>) -> Result<Vec<BigCodePoint>, Stop> {
     Ok(codepoints.into_iter().map(BigCodePoint::from).collect())
 }
 
@@ -312,12 +352,11 @@ impl Decoder {
     /// decoder.finish(|_| {});
     /// assert_eq!(decoder.pending_len(), 0);
     /// ```
-    pub fn pending_len(&self) -> usize {
+    pub fn pending_len(&self) -> u64 {
         match self {
             Decoder::CorrectedUtf8(d) => d.pending_len(),
             Decoder::Utf8(d) => d.pending_len(),
-            // At most the code length limit, a `u32`.
-            Decoder::UtfInf8(d) => usize::try_from(d.pending_len()).unwrap_or(usize::MAX),
+            Decoder::UtfInf8(d) => d.pending_len(),
         }
     }
 

@@ -22,11 +22,11 @@ pub enum ErrorKind {
     UnexpectedContinuation,
     /// A lead byte followed by too few continuation bytes.
     Truncated,
-    /// Not the kind of any error span: the reason a strict decode or a validation stops
-    /// at a reserved span (`docs/semantics.md` §2.4a), distinct from every error kind.
-    /// A Corrected UTF-8 reserved span (`FE`/`FF` and what follows up to the next
-    /// recognized lead byte) is an [`Event::Reserved`](crate::Event::Reserved), not an
-    /// error span.
+    /// Not the kind of any error span: only [`corrected::fast`](crate::corrected::fast)'s
+    /// results and its `TranscodeError` still report a stop at a reserved span
+    /// (`docs/semantics.md` §2.4a) as a [`DecodeError`] of this kind. Every other strict
+    /// decode and validation reports it as [`Stop::Reserved`](crate::Stop::Reserved),
+    /// and an event as [`Event::Reserved`](crate::Event::Reserved).
     Reserved,
     /// UTF-8 / UTF-∞-8: a non-shortest form.
     Overlong,
@@ -111,11 +111,11 @@ impl fmt::Display for ErrorKind {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected, DecodeError, ErrorKind};
-/// let err = corrected::validate(b"ab\xE0\x80").unwrap_err();
+/// use corrected_utf8::{utf8, DecodeError, ErrorKind};
+/// let err = utf8::validate(b"ab\xE0\xA0").unwrap_err();
 /// assert_eq!(err, DecodeError { kind: ErrorKind::Truncated, offset: 2, length: 2 });
 /// assert_eq!(err.to_string(), "invalid sequence of 2 bytes at byte 2: truncated");
-/// assert!(corrected::validate(b"ab").is_ok());
+/// assert!(utf8::validate(b"ab").is_ok());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DecodeError {

@@ -66,23 +66,22 @@ impl<C> Event<C> {
         }
     }
 
-    /// Why a strict decode stops at this event: the error span itself, or for a
-    /// reserved span a [`DecodeError`] of kind [`ErrorKind::Reserved`]; `None` for a
-    /// code point.
+    /// Why a strict decode stops at this event: the error span or the reserved span;
+    /// `None` for a code point.
     ///
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::{corrected, ErrorKind};
+    /// use corrected_utf8::{corrected, ReservedSpan, Stop};
     /// let stop = corrected::events(b"\xFF").next().unwrap().stop();
-    /// assert_eq!(stop.map(|e| (e.kind, e.offset, e.length)), Some((ErrorKind::Reserved, 0, 1)));
+    /// assert_eq!(stop, Some(Stop::Reserved(ReservedSpan { offset: 0, length: 1 })));
     /// assert!(corrected::events(b"A").next().unwrap().stop().is_none());
     /// ```
-    pub fn stop(&self) -> Option<DecodeError> {
+    pub fn stop(&self) -> Option<Stop> {
         match self {
             Event::CodePoint(_) => None,
-            Event::Error(e) => Some(*e),
-            Event::Reserved(r) => Some(DecodeError::from(*r)),
+            Event::Error(e) => Some(Stop::Error(*e)),
+            Event::Reserved(r) => Some(Stop::Reserved(*r)),
         }
     }
 }
@@ -150,13 +149,140 @@ impl fmt::Display for ReservedSpan {
     }
 }
 
-impl From<ReservedSpan> for DecodeError {
-    /// The reason a strict decode or a validation stops at a reserved span.
+/// Where and why a strict decode or a validation of Corrected UTF-8 stops: at the first
+/// span of either class, an error span or a reserved span (which is no error, so it is
+/// not a [`DecodeError`]). UTF-8 and UTF-∞-8 have no reserved spans: they stop with a
+/// [`DecodeError`] alone.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected, DecodeError, ErrorKind, ReservedSpan, Stop};
+/// assert_eq!(corrected::validate(b"A\xFE\x80"), Err(Stop::Reserved(ReservedSpan { offset: 1, length: 2 })));
+/// let stop = corrected::validate(b"A\x80").unwrap_err();
+/// assert_eq!(stop, Stop::Error(DecodeError { kind: ErrorKind::UnexpectedContinuation, offset: 1, length: 1 }));
+/// assert_eq!((stop.offset(), stop.length()), (1, 1));
+/// assert!(stop.reserved().is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// An error span.
+    Error(DecodeError),
+    /// A Corrected UTF-8 reserved span.
+    Reserved(ReservedSpan),
+}
+
+impl Stop {
+    /// Byte offset of the span's first byte.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::corrected;
+    /// assert_eq!(corrected::validate(b"ab\xFF").unwrap_err().offset(), 2);
+    /// assert_ne!(corrected::validate(b"ab\xE0").unwrap_err().offset(), 0);
+    /// ```
+    pub const fn offset(&self) -> u64 {
+        match self {
+            Stop::Error(e) => e.offset,
+            Stop::Reserved(r) => r.offset,
+        }
+    }
+
+    /// Number of bytes in the span; always at least 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::corrected;
+    /// assert_eq!(corrected::validate(b"\xFF\x80\x80").unwrap_err().length(), 3);
+    /// assert_eq!(corrected::validate(b"\xE0\x80").unwrap_err().length(), 2);
+    /// ```
+    pub const fn length(&self) -> u64 {
+        match self {
+            Stop::Error(e) => e.length,
+            Stop::Reserved(r) => r.length,
+        }
+    }
+
+    /// The error span, if the stop is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, ErrorKind};
+    /// assert_eq!(corrected::validate(b"\x80").unwrap_err().error().map(|e| e.kind), Some(ErrorKind::UnexpectedContinuation));
+    /// assert!(corrected::validate(b"\xFE").unwrap_err().error().is_none());
+    /// ```
+    pub const fn error(&self) -> Option<&DecodeError> {
+        match self {
+            Stop::Error(e) => Some(e),
+            Stop::Reserved(_) => None,
+        }
+    }
+
+    /// The reserved span, if the stop is one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{corrected, ReservedSpan};
+    /// assert_eq!(corrected::validate(b"\xFE").unwrap_err().reserved(), Some(&ReservedSpan { offset: 0, length: 1 }));
+    /// assert!(corrected::validate(b"\x80").unwrap_err().reserved().is_none());
+    /// ```
+    pub const fn reserved(&self) -> Option<&ReservedSpan> {
+        match self {
+            Stop::Reserved(r) => Some(r),
+            Stop::Error(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Stop {
+    /// The span's own message: `invalid sequence of …: kind` or `reserved sequence
+    /// of …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::Error(e) => e.fmt(f),
+            Stop::Reserved(r) => r.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for Stop {}
+
+impl From<DecodeError> for Stop {
+    /// An error span; or, for a [`DecodeError`] of kind [`ErrorKind::Reserved`] (from
+    /// [`corrected::fast`](crate::corrected::fast)), the reserved span it stands for.
+    fn from(error: DecodeError) -> Self {
+        match error.kind {
+            ErrorKind::Reserved => Stop::Reserved(ReservedSpan {
+                offset: error.offset,
+                length: error.length,
+            }),
+            _ => Stop::Error(error),
+        }
+    }
+}
+
+impl From<ReservedSpan> for Stop {
     fn from(span: ReservedSpan) -> Self {
-        DecodeError {
-            kind: ErrorKind::Reserved,
-            offset: span.offset,
-            length: span.length,
+        Stop::Reserved(span)
+    }
+}
+
+impl From<Stop> for DecodeError {
+    /// For the results of [`corrected::fast`](crate::corrected::fast) and its
+    /// `TranscodeError`, which still report a reserved span as kind
+    /// [`ErrorKind::Reserved`].
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Error(e) => e,
+            Stop::Reserved(r) => DecodeError {
+                kind: ErrorKind::Reserved,
+                offset: r.offset,
+                length: r.length,
+            },
         }
     }
 }

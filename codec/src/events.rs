@@ -1,6 +1,8 @@
 //! The one-shot event iterator shared by the encodings.
 
 use crate::error::{DecodeError, ErrorKind};
+#[cfg(feature = "alloc")]
+use crate::event::Stop;
 use crate::event::{Event, Located, ReservedSpan, Validity};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
@@ -68,8 +70,8 @@ impl<'a> Events<'a> {
     /// events.next();
     /// assert_eq!(events.offset(), 3);
     /// ```
-    pub fn offset(&self) -> usize {
-        self.pos
+    pub fn offset(&self) -> u64 {
+        self.pos as u64
     }
 
     /// The next event with its byte range.
@@ -151,22 +153,21 @@ impl<'a> Events<'a> {
         })
     }
 
-    /// Every remaining code point, or the first error span or reserved span (as a
-    /// [`DecodeError`] of kind [`ErrorKind::Reserved`]).
+    /// Every remaining code point, or the first error span or reserved span.
     ///
     /// # Examples
     ///
     /// ```
-    /// use corrected_utf8::corrected;
+    /// use corrected_utf8::{corrected, ReservedSpan, Stop};
     /// assert_eq!(corrected::events(b"AB").strict(), Ok(vec![0x41, 0x42]));
-    /// assert!(corrected::events(b"A\xFF").strict().is_err());
+    /// assert_eq!(corrected::events(b"A\xFF").strict(), Err(Stop::Reserved(ReservedSpan { offset: 1, length: 1 })));
     /// ```
     #[cfg(feature = "alloc")]
-    pub fn strict(self) -> Result<Vec<u32>, DecodeError> {
+    pub fn strict(self) -> Result<Vec<u32>, Stop> {
         self.map(|e| match e {
             Event::CodePoint(cp) => Ok(cp),
-            Event::Error(err) => Err(err),
-            Event::Reserved(span) => Err(span.into()),
+            Event::Error(err) => Err(Stop::Error(err)),
+            Event::Reserved(span) => Err(Stop::Reserved(span)),
         })
         .collect()
     }

@@ -12,13 +12,14 @@
 //! [`Validity`] outcomes: **valid** (code points only), **reserved** (no error span, at
 //! least one reserved span) or **invalid** (at least one error span); see
 //! [`corrected::validity`]. A strict decode or a validation stops at the first span of
-//! either class. Error spans are maximal subparts (Unicode D93b), so the UTF-8 decoder
-//! agrees with `std` exactly and adds a kind to each span.
+//! either class, and says where with a [`Stop`]. Error spans are maximal subparts
+//! (Unicode D93b), so the UTF-8 decoder agrees with `std` exactly and adds a kind to
+//! each span.
 //!
 //! | | Corrected UTF-8 | UTF-8 |
 //! |---|---|---|
 //! | events (no allocation) | [`corrected::events`] | [`utf8::events`] |
-//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`], [`corrected::validity`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`] |
+//! | strict / lossy / validate | [`corrected::decode`], [`corrected::decode_lossy`], [`corrected::validate`], [`corrected::validity`] | [`utf8::decode`], [`utf8::decode_lossy`], [`utf8::validate`], [`utf8::validity`] |
 //! | encode | [`corrected::encode_into`], [`corrected::encode`] | [`utf8::encode_into`], [`utf8::encode`] |
 //! | streams | [`corrected::StreamDecoder`] | [`utf8::StreamDecoder`] |
 //! | fast paths (x86 SIMD) | [`corrected::fast`] | (`core::str::from_utf8`) |
@@ -77,6 +78,7 @@ mod encoding;
 mod error;
 mod event;
 mod events;
+mod pack;
 mod stream;
 pub mod utf8;
 #[cfg(feature = "alloc")]
@@ -87,26 +89,28 @@ pub use big::{BigCodePoint, ParseCodePointError};
 #[cfg(feature = "alloc")]
 pub use document::check_document;
 pub use document::{DocumentChecker, Finding, FindingKind, Severity};
-#[cfg(feature = "alloc")]
-pub use encoding::Decoder;
 pub use encoding::Encoding;
+#[cfg(feature = "alloc")]
+pub use encoding::{Decoder, EventsLocated};
 pub use error::{DecodeError, EncodeError, ErrorKind};
-pub use event::{Event, Located, ReservedSpan, Validity};
+pub use event::{Event, Located, ReservedSpan, Stop, Validity};
 pub use events::Events;
-pub use stream::MAX_PENDING;
 
-/// Writes `raw` as an RFC 2044 sequence of `len` bytes (2 to 6) into `buf`: a lead of
-/// `len` one bits, a zero and the high bits, then continuation bytes of 6 bits each.
-/// Corrected UTF-8 and UTF-8 share this bit layout; they differ in what `raw` is.
-fn pack(raw: u32, len: usize, buf: &mut [u8]) -> &[u8] {
-    let mut rest = raw;
-    for byte in buf[1..len].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
-    &buf[..len]
-}
+/// The most bytes a [`corrected::StreamDecoder`] or [`utf8::StreamDecoder`] holds back
+/// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
+/// byte.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{corrected::StreamDecoder, MAX_PENDING};
+/// let mut decoder = StreamDecoder::new();
+/// decoder.push(b"\xFC\x84\x80\x80\x80", |_| unreachable!()); // 5 of 6 bytes
+/// assert_eq!(decoder.pending_len(), MAX_PENDING); // the bound is tight
+/// decoder.push(b"\x80", |_| {}); // the 6th byte completes it
+/// assert_ne!(decoder.pending_len(), MAX_PENDING);
+/// ```
+pub const MAX_PENDING: u64 = corrected::MAX_LEN as u64 - 1;
 
 // The crate's README (its crates.io page) is compiled and run as a doctest, so its
 // example cannot go stale.

@@ -5,21 +5,42 @@
 //! slice decoders behind [`corrected::events`](crate::corrected::events) and
 //! [`utf8::events`](crate::utf8::events); tests and fuzz targets check that the two agree
 //! at every chunking.
+//!
+//! This module knows no encoding: [`Machine`] is generic over a [`Table`], which each
+//! encoding's module implements from its own spec table (`corrected.rs`, `utf8.rs`), and
+//! those modules define their public `StreamDecoder` with [`stream_decoder!`]. So the
+//! dependencies point one way: tables and this machine at the bottom, the encodings
+//! above.
 
-use crate::corrected::table as corrected;
 use crate::error::ErrorKind;
 use crate::event::{Event, Located};
-use crate::utf8::table as utf8;
 
-/// Which of the two byte-at-a-time encodings a [`Machine`] decodes. Its own type rather
-/// than the crate's [`Encoding`](crate::Encoding), so that this module depends only on
-/// the two spec tables, never on the modules that hold the public decoders.
+/// What a byte at a sequence start begins, for a [`Table`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scheme {
-    /// Corrected UTF-8.
-    Corrected,
-    /// Standard UTF-8.
-    Utf8,
+pub(crate) enum Start {
+    /// A sequence of `len` bytes (2 or more) whose lead carries the value bits `bits`.
+    Seq { len: u8, bits: u32 },
+    /// A one-byte error span of this kind.
+    Error(ErrorKind),
+    /// Corrected UTF-8: a reserved span.
+    Reserved,
+}
+
+/// An encoding's byte classes, as the byte-at-a-time [`Machine`] needs them. Bytes
+/// below `80` are code points in every encoding and never reach the table.
+pub(crate) trait Table {
+    /// What the byte `lead` (`80–FF`) begins at a sequence start.
+    fn start(lead: u8) -> Start;
+    /// The range of the byte after `lead` (UTF-8 narrows it after `E0`, `ED`, `F0`,
+    /// `F4`); every later byte of a sequence is `80–BF`.
+    fn second_byte_range(lead: u8) -> (u8, u8);
+    /// The kind of the error span of a sequence that started with `lead`, has `have`
+    /// bytes and cannot take `byte`.
+    fn stopped(lead: u8, have: u8, byte: u8) -> ErrorKind;
+    /// The code point of a complete sequence of `len` bytes with value bits `value`.
+    fn codepoint(len: u8, value: u32) -> u32;
+    /// Whether `byte` ends a reserved span (only asked inside one).
+    fn ends_reserved(byte: u8) -> bool;
 }
 
 /// A multi-byte sequence in progress. Only its value so far is kept, never its bytes.
@@ -43,35 +64,21 @@ enum State {
 }
 
 /// The byte-at-a-time machine behind [`corrected::StreamDecoder`](crate::corrected::StreamDecoder) and
-/// [`utf8::StreamDecoder`](crate::utf8::StreamDecoder).
+/// [`utf8::StreamDecoder`](crate::utf8::StreamDecoder), over the byte classes of `T`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Machine {
-    scheme: Scheme,
+pub(crate) struct Machine<T> {
     state: State,
     /// Offset of the next byte.
     offset: u64,
+    table: core::marker::PhantomData<T>,
 }
 
-/// The most bytes a [`corrected::StreamDecoder`](crate::corrected::StreamDecoder) or [`utf8::StreamDecoder`](crate::utf8::StreamDecoder) holds back
-/// while a sequence is in progress: a 6-byte Corrected UTF-8 sequence missing its last
-/// byte.
-///
-/// # Examples
-///
-/// ```
-/// use corrected_utf8::{corrected::StreamDecoder, MAX_PENDING};
-/// let mut decoder = StreamDecoder::new();
-/// decoder.push(b"\xFC\x84\x80\x80\x80", |_| unreachable!()); // 5 of 6 bytes
-/// assert_eq!(decoder.pending_len(), MAX_PENDING); // the bound is tight
-/// ```
-pub const MAX_PENDING: usize = corrected::MAX_LEN - 1;
-
-impl Machine {
-    pub(crate) const fn new(scheme: Scheme) -> Self {
+impl<T: Table> Machine<T> {
+    pub(crate) const fn new() -> Self {
         Machine {
-            scheme,
             state: State::Ground,
             offset: 0,
+            table: core::marker::PhantomData,
         }
     }
 
@@ -84,9 +91,9 @@ impl Machine {
         self.offset
     }
 
-    pub(crate) fn pending_len(&self) -> usize {
+    pub(crate) fn pending_len(&self) -> u64 {
         match self.state {
-            State::Partial(p) => p.have as usize,
+            State::Partial(p) => p.have as u64,
             State::Ground | State::Reserved(_) => 0,
         }
     }
@@ -111,7 +118,7 @@ impl Machine {
         match self.state {
             State::Ground => self.start(byte, sink),
             State::Reserved(start) => {
-                if corrected::is_recognized_lead(byte) {
+                if T::ends_reserved(byte) {
                     self.state = State::Ground;
                     sink(Located::reserved(start, offset - start));
                     self.start(byte, sink);
@@ -119,7 +126,7 @@ impl Machine {
             }
             State::Partial(mut p) => {
                 let (lo, hi) = if p.have == 1 {
-                    self.second_byte_range(p.lead)
+                    T::second_byte_range(p.lead)
                 } else {
                     (0x80, 0xBF)
                 };
@@ -128,32 +135,16 @@ impl Machine {
                     p.have += 1;
                     if p.have == p.len {
                         self.state = State::Ground;
-                        let cp = match self.scheme {
-                            Scheme::Corrected => corrected::codepoint_of(p.len, p.value),
-                            _ => p.value,
-                        };
                         sink(Located {
                             offset: p.start,
                             length: p.len as u64,
-                            event: Event::CodePoint(cp),
+                            event: Event::CodePoint(T::codepoint(p.len, p.value)),
                         });
                     } else {
                         self.state = State::Partial(p);
                     }
                 } else {
-                    let kind = match utf8::lead(p.lead) {
-                        // UTF-8's E0/ED/F0/F4 followed by a continuation outside its
-                        // range: the lead alone is the span. (In Corrected UTF-8 every
-                        // continuation byte is in range, so this never applies.)
-                        utf8::Lead::Seq { narrow, .. }
-                            if self.scheme == Scheme::Utf8
-                                && p.have == 1
-                                && utf8::is_continuation(byte) =>
-                        {
-                            narrow
-                        }
-                        _ => ErrorKind::Truncated,
-                    };
+                    let kind = T::stopped(p.lead, p.have, byte);
                     self.state = State::Ground;
                     sink(Located::error(kind, p.start, p.have as u64));
                     self.start(byte, sink);
@@ -165,15 +156,6 @@ impl Machine {
     /// Handles `byte` at a sequence start.
     fn start<F: FnMut(Located)>(&mut self, byte: u8, sink: &mut F) {
         let offset = self.offset;
-        let partial = |len: u8, bits: u32| {
-            State::Partial(Partial {
-                start: offset,
-                lead: byte,
-                have: 1,
-                len,
-                value: bits,
-            })
-        };
         if byte < 0x80 {
             return sink(Located {
                 offset,
@@ -181,29 +163,18 @@ impl Machine {
                 event: Event::CodePoint(byte as u32),
             });
         }
-        match self.scheme {
-            Scheme::Corrected => match corrected::lead(byte) {
-                corrected::Lead::Len(len) => {
-                    self.state = partial(len, corrected::lead_bits(byte, len));
-                }
-                corrected::Lead::Continuation => {
-                    sink(Located::error(ErrorKind::UnexpectedContinuation, offset, 1))
-                }
-                corrected::Lead::Reserved => self.state = State::Reserved(offset),
-            },
-            _ => match utf8::lead(byte) {
-                utf8::Lead::Seq { len, .. } => {
-                    self.state = partial(len, (byte & (0x7F >> len)) as u32);
-                }
-                utf8::Lead::Never(kind) => sink(Located::error(kind, offset, 1)),
-            },
-        }
-    }
-
-    fn second_byte_range(&self, lead: u8) -> (u8, u8) {
-        match (self.scheme, utf8::lead(lead)) {
-            (Scheme::Utf8, utf8::Lead::Seq { lo, hi, .. }) => (lo, hi),
-            _ => (0x80, 0xBF),
+        match T::start(byte) {
+            Start::Seq { len, bits } => {
+                self.state = State::Partial(Partial {
+                    start: offset,
+                    lead: byte,
+                    have: 1,
+                    len,
+                    value: bits,
+                })
+            }
+            Start::Error(kind) => sink(Located::error(kind, offset, 1)),
+            Start::Reserved => self.state = State::Reserved(offset),
         }
     }
 }
@@ -211,7 +182,7 @@ impl Machine {
 /// Defines the public `StreamDecoder` of a module (`corrected` or `utf8`): the same
 /// type shape, names and docs for both, over one [`Machine`].
 macro_rules! stream_decoder {
-    ($module:literal, $scheme:expr, $name:literal) => {
+    ($module:literal, $table:ty, $name:literal) => {
         #[doc = concat!("A streaming ", $name, " decoder: push chunks of any size, get")]
         /// events with absolute offsets, in constant memory.
         ///
@@ -243,7 +214,7 @@ macro_rules! stream_decoder {
         /// assert!(events[2].error().is_some()); // a stray continuation byte
         /// ```
         #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct StreamDecoder(crate::stream::Machine);
+        pub struct StreamDecoder(crate::stream::Machine<$table>);
 
         impl Default for StreamDecoder {
             fn default() -> Self {
@@ -265,7 +236,7 @@ macro_rules! stream_decoder {
             /// decoder.push(b"ok", |e| assert!(e.event.error().is_none()));
             /// ```
             pub const fn new() -> Self {
-                StreamDecoder(crate::stream::Machine::new($scheme))
+                StreamDecoder(crate::stream::Machine::new())
             }
 
             /// Counts offsets from `offset` instead of 0 (for a stream that starts
@@ -315,7 +286,7 @@ macro_rules! stream_decoder {
             /// decoder.push(b"\x80\x80", |_| {}); // completed, then a stray byte
             /// assert_eq!(decoder.pending_len(), 0);
             /// ```
-            pub fn pending_len(&self) -> usize {
+            pub fn pending_len(&self) -> u64 {
                 self.0.pending_len()
             }
 

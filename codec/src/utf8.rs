@@ -5,7 +5,10 @@
 //! kind (`docs/semantics.md` §3).
 
 use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::event::Validity;
 use crate::events::{Events, Step};
+use crate::pack::pack;
+use crate::stream::Start;
 #[cfg(feature = "alloc")]
 use alloc::{string::String, vec::Vec};
 pub(crate) use table::{is_continuation, lead, Lead};
@@ -65,7 +68,14 @@ pub fn events(bytes: &[u8]) -> Events<'_> {
 /// ```
 #[cfg(feature = "alloc")]
 pub fn decode(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
-    events(bytes).strict()
+    events(bytes)
+        .map(|e| match e {
+            crate::Event::CodePoint(cp) => Ok(cp),
+            crate::Event::Error(err) => Err(err),
+            // `step` never returns `Step::Reserved`.
+            crate::Event::Reserved(_) => unreachable!("UTF-8 has no reserved spans"),
+        })
+        .collect()
 }
 
 /// Lossy decode: every code point, with one U+FFFD in place of each error span.
@@ -128,6 +138,23 @@ pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
     }
 }
 
+/// Whether `bytes` are valid (code points only) or invalid (at least one error span);
+/// UTF-8 has no reserved spans. As fast as [`validate`].
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf8, Validity};
+/// assert_eq!(utf8::validity("é".as_bytes()), Validity::Valid);
+/// assert_eq!(utf8::validity(b"\xFE\x80"), Validity::Invalid);
+/// ```
+pub fn validity(bytes: &[u8]) -> Validity {
+    match validate(bytes) {
+        Ok(()) => Validity::Valid,
+        Err(_) => Validity::Invalid,
+    }
+}
+
 /// The length of `codepoint`'s encoding, or why it has none.
 ///
 /// # Examples
@@ -170,7 +197,7 @@ pub fn encode_into(codepoint: u32, buf: &mut [u8; MAX_LEN]) -> Result<&[u8], Enc
         buf[0] = codepoint as u8;
         return Ok(&buf[..1]);
     }
-    Ok(crate::pack(codepoint, len, buf))
+    Ok(pack(codepoint, len, buf))
 }
 
 /// Encodes code points into a new `Vec`; fails at the first one that has no encoding.
@@ -192,7 +219,48 @@ pub fn encode<I: IntoIterator<Item = u32>>(codepoints: I) -> Result<Vec<u8>, Enc
     Ok(out)
 }
 
-crate::stream::stream_decoder!("utf8", crate::stream::Scheme::Utf8, "UTF-8");
+/// UTF-8's byte classes (Table 3-7) for the streaming decoder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Classes;
+
+impl crate::stream::Table for Classes {
+    fn start(byte: u8) -> Start {
+        match lead(byte) {
+            Lead::Seq { len, .. } => Start::Seq {
+                len,
+                bits: (byte & (0x7F >> len)) as u32,
+            },
+            Lead::Never(kind) => Start::Error(kind),
+        }
+    }
+
+    fn second_byte_range(lead_byte: u8) -> (u8, u8) {
+        match lead(lead_byte) {
+            Lead::Seq { lo, hi, .. } => (lo, hi),
+            Lead::Never(_) => (0x80, 0xBF),
+        }
+    }
+
+    fn stopped(lead_byte: u8, have: u8, byte: u8) -> ErrorKind {
+        match lead(lead_byte) {
+            // `E0`/`ED`/`F0`/`F4` followed by a continuation byte outside its range: the
+            // lead alone is the span, and its kind says why.
+            Lead::Seq { narrow, .. } if have == 1 && is_continuation(byte) => narrow,
+            _ => ErrorKind::Truncated,
+        }
+    }
+
+    fn codepoint(_len: u8, value: u32) -> u32 {
+        value
+    }
+
+    // UTF-8 has no reserved spans.
+    fn ends_reserved(_byte: u8) -> bool {
+        true
+    }
+}
+
+crate::stream::stream_decoder!("utf8", Classes, "UTF-8");
 
 #[cfg(test)]
 mod tests {

@@ -37,7 +37,7 @@
 
 use crate::big::BigCodePoint;
 use crate::error::{DecodeError, EncodeError, ErrorKind};
-use crate::event::{Event, Located};
+use crate::event::{Event, Located, Validity};
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
@@ -500,6 +500,30 @@ impl Events<'_> {
 }
 
 impl<'a> Events<'a> {
+    /// Byte offset of the next event (the input's length once done), as
+    /// [`crate::Events::offset`] gives it for the other encodings.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8;
+    /// let mut events = utf_inf8::events(b"A\xFE\x82\x80\x80\x80\x80\x80\xFF");
+    /// events.next();
+    /// assert_eq!(events.offset(), 1);
+    /// events.next(); // U+80000000, 7 bytes
+    /// assert_eq!(events.offset(), 8);
+    /// events.next(); // a truncated `FF`
+    /// assert_eq!(events.offset(), 9);
+    /// assert_ne!(events.offset(), 8);
+    /// ```
+    pub fn offset(&self) -> u64 {
+        match (self.ready.front(), &self.machine.seq) {
+            (Some(next), _) => next.offset,
+            (None, Some(seq)) => seq.start,
+            (None, None) => self.pos as u64,
+        }
+    }
+
     /// This iterator, yielding [`Located`] events.
     ///
     /// # Examples
@@ -513,6 +537,56 @@ impl<'a> Events<'a> {
         let mut events = self;
         core::iter::from_fn(move || events.next_located())
     }
+
+    /// The validity of the remaining input: valid or invalid (UTF-∞-8 has no reserved
+    /// spans).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8, Validity};
+    /// assert_eq!(utf_inf8::events(b"\xFE\x82\x80\x80\x80\x80\x80").validity(), Validity::Valid);
+    /// assert_eq!(utf_inf8::events(b"\xFE\x82").validity(), Validity::Invalid);
+    /// ```
+    pub fn validity(self) -> Validity {
+        Validity::of(self)
+    }
+
+    /// The code points, with one U+FFFD for each error span.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8, BigCodePoint};
+    /// let lossy: Vec<BigCodePoint> = utf_inf8::events(b"a\xFFb").lossy().collect();
+    /// assert_eq!(lossy, [0x61u32, 0xFFFD, 0x62].map(BigCodePoint::from));
+    /// assert_ne!(utf_inf8::events(b"\xC0\x80").lossy().count(), 1); // overlong: 2 spans
+    /// ```
+    pub fn lossy(self) -> impl Iterator<Item = BigCodePoint> + 'a {
+        self.map(|e| match e {
+            Event::CodePoint(cp) => cp,
+            Event::Error(_) | Event::Reserved(_) => BigCodePoint::from(0xFFFDu32),
+        })
+    }
+
+    /// Every remaining code point, or the first error span.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::{utf_inf8, BigCodePoint, ErrorKind};
+    /// assert_eq!(utf_inf8::events(b"AB").strict(), Ok(vec![BigCodePoint::from(0x41u32), BigCodePoint::from(0x42u32)]));
+    /// assert_eq!(utf_inf8::events(b"A\xED\xA0\x80").strict().unwrap_err().kind, ErrorKind::Surrogate);
+    /// ```
+    pub fn strict(self) -> Result<Vec<BigCodePoint>, DecodeError> {
+        self.map(|e| match e {
+            Event::CodePoint(cp) => Ok(cp),
+            Event::Error(err) => Err(err),
+            // The machine never makes one.
+            Event::Reserved(_) => unreachable!("UTF-∞-8 has no reserved spans"),
+        })
+        .collect()
+    }
 }
 
 impl Iterator for Events<'_> {
@@ -521,7 +595,29 @@ impl Iterator for Events<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         self.next_located().map(|l| l.event)
     }
+
+    /// At least one event while anything is left, at most one per byte left (a code in
+    /// progress counts as one).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use corrected_utf8::utf_inf8;
+    /// let mut events = utf_inf8::events(b"a\xE2\x82\xAC");
+    /// assert_eq!(events.size_hint(), (1, Some(4)));
+    /// events.next();
+    /// events.next();
+    /// assert_eq!(events.size_hint(), (0, Some(0)));
+    /// ```
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.bytes.len() - self.pos;
+        let open = usize::from(self.machine.seq.is_some());
+        let most = self.ready.len().saturating_add(open).saturating_add(left);
+        (most.min(1), Some(most))
+    }
 }
+
+impl core::iter::FusedIterator for Events<'_> {}
 
 /// The decoding events of `bytes`, with the default code length limit.
 ///
@@ -570,13 +666,7 @@ pub fn events_with_limit(bytes: &[u8], max_code_len: u32) -> Events<'_> {
 /// assert_eq!(utf_inf8::decode(b"\xC0\xAF").unwrap_err().kind, ErrorKind::Overlong);
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
-    events(bytes)
-        .map(|e| match e {
-            Event::CodePoint(cp) => Ok(cp),
-            Event::Error(err) => Err(err),
-            Event::Reserved(span) => Err(span.into()),
-        })
-        .collect()
+    events(bytes).strict()
 }
 
 /// Lossy decode: every code point, with one U+FFFD in place of each error span.
@@ -590,12 +680,7 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<BigCodePoint>, DecodeError> {
 /// assert_eq!(utf_inf8::decode_lossy(b"A"), vec![BigCodePoint::from(0x41u32)]);
 /// ```
 pub fn decode_lossy(bytes: &[u8]) -> Vec<BigCodePoint> {
-    events(bytes)
-        .map(|e| match e {
-            Event::CodePoint(cp) => cp,
-            Event::Error(_) | Event::Reserved(_) => BigCodePoint::from(0xFFFDu32),
-        })
-        .collect()
+    events(bytes).lossy().collect()
 }
 
 /// Validates `bytes`: `Ok` or the first error span.
@@ -611,6 +696,20 @@ pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
     events(bytes)
         .find_map(|e| e.error().copied())
         .map_or(Ok(()), Err)
+}
+
+/// Whether `bytes` are valid (code points only) or invalid (at least one error span);
+/// UTF-∞-8 has no reserved spans.
+///
+/// # Examples
+///
+/// ```
+/// use corrected_utf8::{utf_inf8, Validity};
+/// assert_eq!(utf_inf8::validity(b"\xF7\xBF\xBF\xBF"), Validity::Valid);
+/// assert_eq!(utf_inf8::validity(b"\xFF\xB4\xA0"), Validity::Invalid);
+/// ```
+pub fn validity(bytes: &[u8]) -> Validity {
+    events(bytes).validity()
 }
 
 /// Appends the encoding of `codepoint` to `out`. Fails only for surrogates.

@@ -395,3 +395,46 @@ fn findings_stay_in_offset_order() {
     assert_eq!(findings.iter().filter(|f| f.kind == InnerMagic).count(), 1);
     assert_eq!(findings.iter().filter(|f| f.kind == Nul).count(), 2);
 }
+
+/// A finding's `length` is the bytes of the event it is about, as `corrected::events`
+/// locates it (the span, or the code point's sequence); 8 for an inner magic number; 0
+/// for what is absent. The same at every chunking (`findings_are` compares whole
+/// findings).
+#[test]
+fn finding_lengths_are_the_events_lengths() {
+    let mut text = enc(&[0x41, 0x00, 0x0D, 0x0A, 0x01, 0x2028, 0x2029]);
+    text.extend_from_slice(b"\xFE\x80\x80A\xE0\x80\x80\xFF");
+    text.extend_from_slice(&MAGIC);
+    text.extend_from_slice(b"\xC0");
+    for file in [text.clone(), with_magic(&text)] {
+        let located: Vec<_> = corrected_utf8::corrected::events(&file).located().collect();
+        let findings = check_document(&file);
+        let missing_magic = usize::from(!file.starts_with(&MAGIC));
+        assert_eq!(findings.len(), 10 + missing_magic, "{findings:?}");
+        for f in &findings {
+            let expected = match f.kind {
+                MissingMagic | MissingFinalNewline => 0,
+                InnerMagic => MAGIC.len() as u64,
+                _ => {
+                    located
+                        .iter()
+                        .find(|l| l.offset == f.offset)
+                        .unwrap()
+                        .length
+                }
+            };
+            assert_eq!(f.length, expected, "{f:?}");
+        }
+        let reserved: Vec<_> = findings
+            .iter()
+            .filter(|f| f.kind == Reserved)
+            .map(|f| f.length)
+            .collect();
+        assert_eq!(reserved, [3, 1]);
+        let kinds: Vec<_> = findings
+            .iter()
+            .map(|f| (f.kind, f.offset, f.line, f.column))
+            .collect();
+        findings_are(&file, &kinds);
+    }
+}

@@ -3,7 +3,7 @@
 //! equal. (The fuzz target `differential_literal` does the same on longer inputs.)
 
 use conformance_literal::{self as literal, Event as LitEvent};
-use corrected_utf8::{corrected, utf8, Event, Events};
+use corrected_utf8::{corrected, utf8, Encoding, Event, Events, Stop};
 use std::thread;
 
 type Literal = fn(&[u8]) -> Vec<(usize, usize, LitEvent)>;
@@ -88,4 +88,54 @@ fn corrected_utf8_every_input_up_to_3_bytes() {
 #[test]
 fn utf8_every_input_up_to_3_bytes() {
     check_all(literal::utf8::decode_located, utf8::events, "utf-8");
+}
+
+/// Where the spec-literal decoder says a strict decode stops: its first event that is
+/// not a code point, as the codec's `Stop` (issue 27: a reserved span is
+/// `Stop::Reserved`, never an error kind).
+fn literal_stop(events: &[(usize, usize, LitEvent)]) -> Option<(&'static str, u64, u64)> {
+    events
+        .iter()
+        .find_map(|&(offset, length, event)| match event {
+            LitEvent::CodePoint(_) => None,
+            LitEvent::Error { kind, .. } => Some((kind.as_str(), offset as u64, length as u64)),
+            LitEvent::Reserved { .. } => Some(("reserved span", offset as u64, length as u64)),
+        })
+}
+
+fn codec_stop(stop: &Stop) -> (&'static str, u64, u64) {
+    match stop {
+        Stop::Error(e) => (e.kind.as_str(), e.offset, e.length),
+        Stop::Reserved(r) => ("reserved span", r.offset, r.length),
+    }
+}
+
+#[test]
+fn corrected_utf8_strict_stops_are_the_literal_first_span() {
+    // Every input of up to 2 bytes, and every 3-byte input after a lead of each class.
+    let mut inputs: Vec<Vec<u8>> = (0..=0xFFFFu32)
+        .flat_map(|v| [vec![v as u8], v.to_be_bytes()[2..].to_vec()])
+        .collect();
+    for lead in [0x41, 0x80, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC, 0xFE, 0xFF] {
+        inputs.extend((0..=0xFFFFu32).map(|v| [&[lead][..], &v.to_be_bytes()[2..]].concat()));
+    }
+    for input in &inputs {
+        let expected = literal_stop(&literal::corrected::decode_located(input));
+        let validated = corrected::validate(input).err();
+        let decoded = corrected::decode(input).err();
+        let handle = Encoding::CorrectedUtf8.decode(input).err();
+        let first = corrected::events(input).find_map(|e| e.stop());
+        for (name, got) in [
+            ("validate", validated),
+            ("decode", decoded),
+            ("Encoding::decode", handle),
+            ("Event::stop", first),
+        ] {
+            assert_eq!(
+                got.as_ref().map(codec_stop),
+                expected,
+                "{name} {input:02X?}"
+            );
+        }
+    }
 }

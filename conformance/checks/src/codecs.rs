@@ -2,16 +2,16 @@
 //! each check is written once and run over both.
 
 use corrected_utf8::{
-    corrected, utf8, DecodeError, EncodeError, Encoding, ErrorKind, Events, Located, Validity,
+    corrected, utf8, EncodeError, Encoding, ErrorKind, Events, Located, Stop, Validity,
 };
 
 /// One encoding of the reference codec.
 pub(crate) struct Codec {
     pub encoding: Encoding,
     pub events: for<'a> fn(&'a [u8]) -> Events<'a>,
-    pub decode: fn(&[u8]) -> Result<Vec<u32>, DecodeError>,
+    pub decode: fn(&[u8]) -> Result<Vec<u32>, Stop>,
     pub decode_lossy: fn(&[u8]) -> Vec<u32>,
-    pub validate: fn(&[u8]) -> Result<(), DecodeError>,
+    pub validate: fn(&[u8]) -> Result<(), Stop>,
     pub validity: fn(&[u8]) -> Validity,
     pub encoded_len: fn(u32) -> Result<usize, EncodeError>,
     /// `encode_into`, widened to the longer buffer; returns the length written.
@@ -79,7 +79,7 @@ impl StreamDecoder {
         }
     }
 
-    pub fn pending_len(&self) -> usize {
+    pub fn pending_len(&self) -> u64 {
         match self {
             StreamDecoder::Corrected(d) => d.pending_len(),
             StreamDecoder::Utf8(d) => d.pending_len(),
@@ -103,10 +103,10 @@ pub(crate) const CORRECTED: Codec = Codec {
 pub(crate) const UTF8: Codec = Codec {
     encoding: Encoding::Utf8,
     events: utf8::events,
-    decode: utf8::decode,
+    decode: |bytes| Ok(utf8::decode(bytes)?),
     decode_lossy: utf8::decode_lossy,
-    validate: utf8::validate,
-    validity: |bytes| Encoding::Utf8.validity(bytes),
+    validate: |bytes| Ok(utf8::validate(bytes)?),
+    validity: utf8::validity,
     encoded_len: utf8::encoded_len,
     encode_into: |cp, buf| {
         let mut small = [0; utf8::MAX_LEN];

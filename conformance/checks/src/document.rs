@@ -200,9 +200,10 @@ fn fast_agrees(
 /// SPEC §2.6, over the one-shot events of the text.
 pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
     let mut out = Vec::new();
-    let at = |kind, offset, line, column| Finding {
+    let at = |kind, offset, length, line, column| Finding {
         kind,
         offset,
+        length,
         line,
         column,
     };
@@ -210,7 +211,7 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
     let base = if file.starts_with(&corrected::MAGIC) {
         corrected::MAGIC.len()
     } else {
-        out.push(at(FindingKind::MissingMagic, 0, 1, 1));
+        out.push(at(FindingKind::MissingMagic, 0, 0, 1, 1));
         0
     };
     let (mut line, mut column) = (1, 1);
@@ -230,6 +231,7 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
             out.push(at(
                 FindingKind::InnerMagic,
                 base as u64 + located.offset,
+                corrected::MAGIC.len() as u64,
                 line,
                 column,
             ));
@@ -249,7 +251,8 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
             Event::CodePoint(_) => None,
         };
         if let Some(kind) = kind {
-            out.push(at(kind, base as u64 + located.offset, line, column));
+            let offset = base as u64 + located.offset;
+            out.push(at(kind, offset, located.length, line, column));
         }
         // A line ends after each U+000A; every event, spans included, is one column.
         if located.event == Event::CodePoint(0x0A) {
@@ -264,6 +267,7 @@ pub(crate) fn spec_findings(file: &[u8]) -> Vec<Finding> {
         out.push(at(
             FindingKind::MissingFinalNewline,
             file.len() as u64,
+            0,
             line,
             column,
         ));

@@ -5,7 +5,7 @@
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use super::input::ChunkedInput;
 use corrected_utf8::{
-    corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Encoding, Event, Located, Validity,
+    corrected, utf8, utf_inf8, BigCodePoint, DecodeError, Encoding, Event, Located, Stop, Validity,
     MAX_PENDING,
 };
 use std::fmt::Debug;
@@ -53,7 +53,10 @@ pub fn encoding(bytes: &[u8]) {
         }
         Encoding::Utf8 => {
             let events: Vec<Located> = utf8::events(data).located().collect();
-            let module = (utf8::validate(data), Validity::of(utf8::events(data)));
+            let module = (
+                utf8::validate(data).map_err(Stop::from),
+                utf8::validity(data),
+            );
             handles(&ctx, encoding, &input, &events, module);
             displays(&ctx, utf8::events(data), data.len());
         }
@@ -61,8 +64,8 @@ pub fn encoding(bytes: &[u8]) {
             let mut events = utf_inf8::events(data);
             let events: Vec<_> = std::iter::from_fn(|| events.next_located()).collect();
             let module = (
-                utf_inf8::validate(data),
-                Validity::of(utf_inf8::events(data)),
+                utf_inf8::validate(data).map_err(Stop::from),
+                utf_inf8::validity(data),
             );
             handles(&ctx, encoding, &input, &events, module);
         }
@@ -111,10 +114,10 @@ fn handles<C: Same>(
     encoding: Encoding,
     input: &ChunkedInput,
     events: &[Located<C>],
-    (module_validate, module_validity): (Result<(), DecodeError>, Validity),
+    (module_validate, module_validity): (Result<(), Stop>, Validity),
 ) {
     let (name, data) = (encoding.name(), input.data);
-    let located = encoding.events_located(data);
+    let located: Vec<_> = encoding.events_located(data).collect();
     ensure!(
         ctx,
         located.len() == events.len()
@@ -200,7 +203,7 @@ fn handles<C: Same>(
     let mut decoder = encoding.new_decoder().starting_at(base);
     ensure_eq!(ctx, encoding, decoder.encoding(), "Decoder::encoding()");
     let bound = match encoding {
-        Encoding::UtfInf8 => utf_inf8::DEFAULT_MAX_CODE_LEN as usize,
+        Encoding::UtfInf8 => u64::from(utf_inf8::DEFAULT_MAX_CODE_LEN),
         _ => MAX_PENDING,
     };
     let mut matched = 0;

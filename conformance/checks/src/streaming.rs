@@ -151,7 +151,7 @@ impl<'a> Run<'a> {
             let open = self.next_expected();
             let reserved = open.is_some_and(|l| l.event.reserved().is_some());
             let ok = if pending > 0 {
-                pending as u64 == unreported && open.is_some_and(|l| l.length >= unreported)
+                pending == unreported && open.is_some_and(|l| l.length >= unreported)
             } else {
                 reserved && open.is_some_and(|l| l.length >= unreported)
             };

@@ -392,7 +392,7 @@ pub fn utf_inf8_streaming(bytes: &[u8]) {
             decoder.offset(),
             "offset() after {pushed} bytes"
         );
-        let pending = decoder.pending_len() as u64;
+        let pending = decoder.pending_len();
         ensure!(
             ctx,
             pending <= u64::from(limit),

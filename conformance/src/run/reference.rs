@@ -14,8 +14,8 @@ use crate::vectors::model::{
 };
 use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{
-    check_document, corrected, utf8, utf_inf8, BigCodePoint, DecodeError, DocumentChecker,
-    EncodeError, Encoding, ErrorKind, Event, Finding, Located,
+    check_document, corrected, utf8, utf_inf8, BigCodePoint, DocumentChecker, EncodeError,
+    Encoding, Event, Finding, Located, Stop,
 };
 use serde_json::{json, Map, Value};
 
@@ -190,15 +190,17 @@ fn collect<T>(f: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
     out
 }
 
-/// `strict`: a strict decode stops at a reserved span with the reason
-/// `ErrorKind::Reserved`, which is no error kind: that stop is the reserved shape.
-pub(crate) fn strict(result: Result<(), DecodeError>) -> Value {
-    match result {
+/// `strict`: where a strict decode stops, an error span or a reserved span (the fast
+/// paths' `DecodeError`s convert to the same `Stop`).
+pub(crate) fn strict<E: Into<Stop>>(result: Result<(), E>) -> Value {
+    match result.map_err(Into::into) {
         Ok(()) => Value::Null,
-        Err(e) if e.kind == ErrorKind::Reserved => {
-            json!({"offset": e.offset, "length": e.length, "reserved": true})
+        Err(Stop::Reserved(r)) => {
+            json!({"offset": r.offset, "length": r.length, "reserved": true})
         }
-        Err(e) => json!({"offset": e.offset, "length": e.length, "error": e.kind.as_str()}),
+        Err(Stop::Error(e)) => {
+            json!({"offset": e.offset, "length": e.length, "error": e.kind.as_str()})
+        }
     }
 }
 
@@ -632,7 +634,6 @@ pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
     let input = from_hex(&t.input).ok()?;
     let output: Vec<OutputEvent> = encoding
         .events_located(&input)
-        .iter()
         .map(|l| event_json(&l.event, ToString::to_string))
         .collect();
     // `decode`'s code points, when it succeeds, must be the events' (all code points):

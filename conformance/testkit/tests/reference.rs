@@ -72,12 +72,7 @@ impl Implementation for Reference {
     }
 
     fn decode(&self, input: &[u8]) -> Option<Vec<Event>> {
-        let mut events: Vec<Event> = self
-            .encoding
-            .events_located(input)
-            .into_iter()
-            .map(event)
-            .collect();
+        let mut events: Vec<Event> = self.encoding.events_located(input).map(event).collect();
         if self.bug == Break::LongTruncated {
             for e in &mut events {
                 if let Event::Error {
@@ -120,17 +115,16 @@ impl Implementation for Reference {
     fn decode_strict(&self, input: &[u8]) -> Option<Result<Vec<CodePoint>, Stop>> {
         Some(match self.encoding.decode(input) {
             Ok(cps) => Ok(cps.iter().map(code_point).collect()),
-            Err(e) => {
-                let offset = usize::try_from(e.offset).expect("small inputs");
-                let length = usize::try_from(e.length).expect("small inputs");
-                Err(if e.kind == codec::ErrorKind::Reserved {
-                    Stop::Reserved { offset, length }
-                } else {
-                    Stop::Error {
+            Err(stop) => {
+                let offset = usize::try_from(stop.offset()).expect("small inputs");
+                let length = usize::try_from(stop.length()).expect("small inputs");
+                Err(match stop {
+                    codec::Stop::Reserved(_) => Stop::Reserved { offset, length },
+                    codec::Stop::Error(e) => Stop::Error {
                         kind: Some(kind(e.kind)),
                         offset,
                         length,
-                    }
+                    },
                 })
             }
         })

@@ -352,7 +352,8 @@ pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<()
 #[cold]
 #[inline(never)]
 fn explain(bytes: &[u8], restart: usize) -> Result<(), DecodeError> {
-    corrected::validate(&bytes[restart..]).map_err(|mut e| {
+    corrected::validate(&bytes[restart..]).map_err(|stop| {
+        let mut e = DecodeError::from(stop);
         e.offset += restart as u64;
         e
     })
