@@ -175,10 +175,11 @@ unsafe fn blocks<const CHECK: bool>(
     let (mut i, mut bad) = (0usize, 0u64);
     // The start of the last block converted: its first lead and the output length then.
     let (mut safe_in, mut safe_out) = (0, out.len());
-    // Every block keeps at most 99 bytes (64 bytes and the 2 after, each grown by half
-    // at most: 2 bytes to 3) and each store writes 64 from where the bytes kept so far
-    // end: 163 bytes at most.
-    const ROOM: usize = 192;
+    // Valid input keeps at most 99 bytes a block (64 bytes and the 2 after, each grown
+    // by half at most: 2 bytes to 3). Input not yet found invalid may have 64 leads whose
+    // lanes keep 4 bytes each: the 4th group's store starts at most 3 × 64 bytes in and
+    // writes 64, 256 bytes at most.
+    const ROOM: usize = 256;
     while i + 128 <= len {
         out.reserve(ROOM);
         let p = bytes.as_ptr().wrapping_add(i);
@@ -287,9 +288,11 @@ unsafe fn blocks<const CHECK: bool>(
                     encode_lanes(_mm512_sub_epi32(cp, offset), corrected_len, lanes)
                 }
             };
-            // SAFETY: 64 bytes at dst + written, where `written` ≤ 99 − count: within
-            // the ≥ ROOM bytes of spare capacity reserved above. `set_len` below counts
-            // only the bytes kept, all written by then.
+            debug_assert!(written + 64 <= out.capacity() - out.len());
+            // SAFETY: 64 bytes at dst + written, where `written` ≤ 64g ≤ 192 (at most
+            // 16 lanes of at most 4 bytes per group before): within the ≥ ROOM bytes of
+            // spare capacity reserved above. `set_len` below counts only the bytes kept,
+            // all written by then.
             unsafe { _mm512_storeu_si512(dst.add(written) as *mut __m512i, packed) };
             written += count;
             if stopped_in_lane {
