@@ -66,10 +66,11 @@ unsafe fn load_avx512(p: *const u8, back: usize) -> __m512i {
 #[inline]
 unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
     let above = |v: __m512i, t: u8| _mm512_subs_epu8(v, _mm512_set1_epi8(t as i8));
-    // SAFETY (of the loads): the caller's contract.
+    // SAFETY: the caller's contract: the bytes from p on are readable.
     let v0 = unsafe { load_avx512(p, 0) };
     // One three-way OR (`vpternlogd`) per three distances.
     let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
+    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
     let mut t = unsafe {
         or3(
             above(load_avx512(p, 1), 0xBF),
@@ -78,6 +79,7 @@ unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
         )
     };
     if FULL {
+        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
         t = unsafe {
             or3(
                 t,
