@@ -55,6 +55,7 @@ with zipfile.ZipFile(z, "w") as f:
 PY
     fi
 }
+# shellcheck disable=SC2013 # the names are single words (cargo target names)
 for target in $(sed -n 's/^name = "\(.*\)"$/\1/p' fuzz/Cargo.toml | grep -v '^corrected-utf8-fuzz$'); do
     cp "$release/$target" "$OUT/"
     cp fuzz/fuzz.dict "$OUT/$target.dict"

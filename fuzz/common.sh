@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the fuzz scripts (sourced, not run). Sets `root` (the checkout), `fuzz` (a
 # function running cargo-fuzz on the nightly toolchain) and `targets` (the libFuzzer
 # targets, from fuzz/Cargo.toml).

@@ -28,5 +28,5 @@ for t in "${list[@]}"; do
     fi
     rm -rf "$root/corpus/$t"
     mv "$stage/seeds/$t" "$root/corpus/$t"
-    echo "$t: $(ls "$root/corpus/$t" | wc -l) files in corpus/$t"
+    echo "$t: $(find "$root/corpus/$t" -type f | wc -l) files in corpus/$t"
 done

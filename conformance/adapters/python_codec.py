@@ -10,12 +10,18 @@ encode: chr(cp).encode("utf-8"). On failure the kind is sent only when the codec
 error says which it is: chr() refuses values above U+10FFFF ("out-of-range"), and the
 encoder refuses lone surrogates ("surrogate"); any other failure is sent as null.
 
+With --spans, decode also sends `spans`: every event, the error spans from the codec's
+error handler (called once per span with its start and end, but no kind), so each error
+event is {"error": null, "offset", "length"}: the field for APIs that report every error
+span without naming it.
+
 Everything else (other encodings, op "document") answers `"unsupported": true`.
 Protocol: see README.md in this directory.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import sys
@@ -28,9 +34,43 @@ class Unsupported(Exception):
     pass
 
 
+# --spans: the spans the codec's error handler is called with, in order, and what it puts
+# in their place (a lone surrogate, which no valid UTF-8 decodes to).
+_SPANS: list = []
+_MARK = "\udfff"
+
+
+def _record_span(e: UnicodeDecodeError):
+    _SPANS.append((e.start, e.end))
+    return (_MARK, e.end)
+
+
+codecs.register_error("conformance-spans", _record_span)
+
+
+def _spans(data: bytes) -> list:
+    """Every event: code points, and each error span with no kind (`"error": null`)."""
+    _SPANS.clear()
+    text = data.decode("utf-8", errors="conformance-spans")
+    spans = iter(_SPANS)
+    events = []
+    for c in text:
+        if c == _MARK:
+            start, end = next(spans)
+            events.append({"error": None, "offset": start, "length": end - start})
+        else:
+            events.append({"codepoint": "U+%04X" % ord(c)})
+    return events
+
+
+SPANS = "--spans" in sys.argv[1:]
+
+
 def _decode(data: bytes) -> dict:
     text = data.decode("utf-8", errors="replace")
     response = {"lossy": ["U+%04X" % ord(c) for c in text]}
+    if SPANS:
+        response["spans"] = _spans(data)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -83,7 +123,8 @@ HELLO = {
     "protocol": 2,
     "name": "CPython %d.%d utf-8 codec" % sys.version_info[:2],
     "supports": [
-        {"encoding": "utf-8", "op": "decode", "fields": ["lossy", "result", "valid", "strict"]},
+        {"encoding": "utf-8", "op": "decode",
+         "fields": ["lossy", "result", "valid", "strict"] + (["spans"] if SPANS else [])},
         {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]},
     ],
     # Batch requests of up to this many requests (README.md, "Batches").

@@ -385,6 +385,22 @@ class Utf8(unittest.TestCase):
             self.assertEqual(cu.lossy(ev), [ord(c) for c in data.decode("utf-8", "replace")], data.hex())
 
 
+    def test_python_codec_spans_are_the_independent_decoders_spans(self):
+        # `python_codec.py --spans`: CPython's error handler gives every span, no kind; they
+        # are this module's spans, kinds left out, on short inputs.
+        import itertools
+        import python_codec as pc
+        pick = [0x41, 0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        inputs = [bytes(t) for n in (0, 1, 2) for t in itertools.product(range(256), repeat=n)]
+        inputs += [bytes(t) for n in (3, 4) for t in itertools.product(pick, repeat=n)]
+        for data in inputs:
+            expected = [cu.event_to_json(e) for e in cu.decode_utf8(data)]
+            for e in expected:
+                if "error" in e:
+                    e["error"] = None
+            self.assertEqual(pc._spans(data), expected, data.hex())
+
+
 # ============================================================================ protocol
 
 class Protocol(unittest.TestCase):
@@ -460,6 +476,23 @@ TABLE_3_8_LOSSY = ["U+0061", "U+FFFD", "U+FFFD", "U+FFFD", "U+0062", "U+FFFD", "
 
 
 class Smoke(unittest.TestCase):
+    def test_python_codec_declares_and_sends_spans_with_its_flag(self):
+        argv = ADAPTERS["python_codec"] + ["--spans"]
+        lines = [json.dumps({"id": "hello", "op": "hello", "protocol": 2}), json.dumps(SMOKE[0])]
+        proc = subprocess.run(argv, input="".join(l + "\n" for l in lines).encode(),
+                              stdout=subprocess.PIPE, timeout=30, check=True)
+        hello, answer = [json.loads(l) for l in proc.stdout.decode().splitlines()]
+        self.assertIn("spans", hello["supports"][0]["fields"])
+        self.assertEqual(answer["spans"][:3], [
+            {"codepoint": "U+0061"},
+            {"error": None, "offset": 1, "length": 3},
+            {"error": None, "offset": 4, "length": 2},
+        ])
+        # Without the flag: neither declared nor sent.
+        r = run_adapter("python_codec", [{"id": "hello", "op": "hello", "protocol": 2}, SMOKE[0]])
+        self.assertNotIn("spans", r[0]["supports"][0]["fields"])
+        self.assertNotIn("spans", r[1])
+
     def check_common(self, name):
         r = run_adapter(name, SMOKE)
         self.assertEqual([x["id"] for x in r], ["s#1", None, "s#2", "s#3", "s#4", "s#5", "s#6", None, "s#8"])

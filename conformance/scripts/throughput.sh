@@ -39,6 +39,7 @@ for adapter in \
   "corrected-py=python3 conformance/adapters/corrected_utf8.py" \
   "python-codec=python3 conformance/adapters/python_codec.py" \
   "node=node conformance/adapters/node_textdecoder.js"; do
+  # shellcheck disable=SC2016 # the backquotes are Markdown's
   printf '| `%s` | %s | %s | %s |\n' "${adapter#*=}" "$(rate "$adapter" 1)" \
     "$(rate "$adapter" 512)" "$(cpu_per_case "$adapter")"
 done

@@ -560,7 +560,7 @@ pub fn run(max_len: usize, brute_force: bool, amended: bool) -> ExitCode {
         Table::Transcribed
     };
     if !(1..=MAX_LEN).contains(&max_len) {
-        eprintln!("conformance audit: --max-len must be 1 to {MAX_LEN}");
+        crate::errln!("conformance audit: --max-len must be 1 to {MAX_LEN}");
         return ExitCode::from(2);
     }
     let start = std::time::Instant::now();
@@ -570,7 +570,7 @@ pub fn run(max_len: usize, brute_force: bool, amended: bool) -> ExitCode {
     } else {
         audit_table_by_classes(table, max_len)
     };
-    print!("{}", render(&report));
-    eprintln!("audit took {:.2?}", start.elapsed());
+    crate::out!("{}", render(&report));
+    crate::errln!("audit took {:.2?}", start.elapsed());
     ExitCode::SUCCESS
 }

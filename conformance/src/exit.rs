@@ -3,7 +3,7 @@
 /// Exit code: every checked case passed.
 pub const EXIT_OK: i32 = 0;
 /// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly;
-/// or the gate's floor was not met (see [`RunReport::gate`]).
+/// or the gate's floor was not met (see [`crate::run::outcome::RunReport::gate`]).
 pub const EXIT_FAILED: i32 = 1;
 /// Exit code: bad usage, an unreadable or malformed vector (or expected-failures) file, no
 /// vectors at all, or a report file that cannot be written.

@@ -15,12 +15,17 @@
 //! * [`adapter_check`]: the same walk, and structure-aware differential fuzzing
 //!   (`conformance fuzz`), against any implementation behind an adapter.
 //! * [`adapter_spec`], [`exit`] and [`files`]: what the subcommands share — `--adapter NAME=COMMAND`,
-//!   the exit codes and the usage error, inputs read with caps and outputs written atomically.
+//!   the exit codes and the usage error, inputs read with caps and outputs written atomically;
+//!   [`console`]: the standard streams, written without panicking ([`outln!`](crate::outln), [`errln!`](crate::errln)).
 #![deny(missing_docs)]
+// A closed pipe or a full disk on stdout must not panic (exit 101): print through
+// `outln!` / `errln!` (module `console`).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod adapter_check;
 pub mod adapter_spec;
 pub mod audit;
+pub mod console;
 pub mod exhaustive;
 pub mod exit;
 pub mod files;

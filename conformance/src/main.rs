@@ -1,8 +1,11 @@
 //! `conformance`: generate and audit the vectors, run implementations against them.
 //!
-//! Each subcommand's logic lives in the library; this file only parses arguments.
+//! Each subcommand's logic lives in the library; this file only parses arguments, and
+//! checks the standard streams first and stdout's fate last (`conformance::console`).
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 use clap::{Parser, Subcommand};
+use conformance::console::{self, Stream};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,7 +69,29 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    // A closed stdout or stderr (`>&-`): exit 2 before anything runs, as coreutils do.
+    if let Err(closed) = console::check_standard_streams(&[Stream::Stdout, Stream::Stderr]) {
+        conformance::errln!("conformance: {} is closed (exit 2)", closed.name());
+        return ExitCode::from(2);
+    }
+    let command = Cli::parse().command;
+    // `serve` answers what it reads: a closed stdin is not an empty one.
+    if matches!(command, Command::Serve(_)) {
+        if let Err(closed) = console::check_standard_streams(&[Stream::Stdin]) {
+            conformance::errln!("conformance serve: {} is closed (exit 2)", closed.name());
+            return ExitCode::from(2);
+        }
+    }
+    let code = dispatch(command);
+    // Whatever the verdict, output that could not be written is exit 2.
+    if console::exit_code("conformance", 0) != 0 {
+        return ExitCode::from(2);
+    }
+    code
+}
+
+fn dispatch(command: Command) -> ExitCode {
+    match command {
         Command::Generate { check, vectors } => conformance::vectors::generate::run(
             &vectors.unwrap_or_else(conformance::vectors::default_dir),
             check,

@@ -215,12 +215,12 @@ pub fn run(vectors: &Path, out: &Path) -> std::process::ExitCode {
     match result {
         Ok(counts) => {
             for (target, n) in counts {
-                println!("{target}: {n} files in {}", out.join(target).display());
+                crate::outln!("{target}: {n} files in {}", out.join(target).display());
             }
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("seed-corpus: {e}");
+            crate::errln!("seed-corpus: {e}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -104,6 +104,9 @@ fn check_written(stdout: &str, file: &Path, schema: &str) {
 /// random bytes almost never form: the table-edge generator does.
 #[test]
 fn fuzz_catches_each_broken_adapter() {
+    if !common::prereq::python3() {
+        return;
+    }
     for (name, bug) in [
         ("swallow", &["--bug", "swallow"][..]),
         ("row2", &["--bug", "table-row"][..]),
@@ -148,6 +151,9 @@ fn fuzz_catches_each_broken_adapter() {
 /// walked: edges only).
 #[test]
 fn exhaustive_catches_each_broken_adapter() {
+    if !common::prereq::python3() {
+        return;
+    }
     for (name, bug, op, schema) in [
         ("swallow", &["--bug", "swallow"][..], "decode", "decode"),
         ("row2", &["--bug", "table-row"][..], "decode", "decode"),
@@ -193,6 +199,9 @@ fn exhaustive_catches_each_broken_adapter() {
 /// (Corrected UTF-8 decode) and under a few seconds of fuzzing of everything it declares.
 #[test]
 fn the_honest_adapter_passes_both() {
+    if !common::prereq::python3() {
+        return;
+    }
     let adapter = format!("py={}", honest());
     let dir = scratch("honest");
     let (out, text) = conformance(&[
@@ -237,6 +246,9 @@ fn the_honest_adapter_passes_both() {
 /// is a usage error (exit 2) with a message saying so.
 #[test]
 fn nothing_declared_is_a_usage_error() {
+    if !common::prereq::python3() {
+        return;
+    }
     let protocol1 = "py1=python3 -c 'import sys, json\nfor l in sys.stdin:\n    \
                      print(json.dumps({\"id\": json.loads(l)[\"id\"], \"unsupported\": True}), \
                      flush=True)'";
@@ -264,6 +276,9 @@ fn nothing_declared_is_a_usage_error() {
 /// done, and a checkpoint of another configuration is refused.
 #[test]
 fn exhaustive_resumes_and_shards() {
+    if !common::prereq::python3() {
+        return;
+    }
     let dir = scratch("resume");
     let adapter = format!("py={}", honest());
     let checkpoint = dir.join("checkpoint.json");

@@ -1,5 +1,6 @@
 //! The JSON report is a contract: real reports (the reference on the embedded vectors, and
-//! an adapter that fails, crashes, skips and declares nothing) validate against
+//! an adapter that fails, crashes, skips and declares nothing; failures listed, the
+//! default, and every case listed, `--report-all`) validate against
 //! `conformance/schema/report.schema.json`, and a report missing a field does not.
 //!
 //! The validator is the small one in `common/schema.rs`, shared with the vector lint.
@@ -39,11 +40,29 @@ fn real_reports_follow_the_schema() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
 
-    // The reference on the embedded vectors: every case passes.
+    // The reference on the embedded vectors: every case passes, so none is listed...
     let reference = report(&dir, &[]);
     assert_eq!(validate(&reference), Vec::<String>::new());
+    assert_eq!(reference["reportVersion"], 3);
+    assert_eq!(reference["resultsListed"], "failures");
+    assert_eq!(
+        reference["implementations"][0]["results"],
+        serde_json::json!([])
+    );
     assert_eq!(reference["vectors"]["source"], "embedded");
     assert_eq!(reference["gate"]["met"], true);
+    // ... but all of them with --report-all.
+    let reference = report(&dir, &["--report-all"]);
+    assert_eq!(validate(&reference), Vec::<String>::new());
+    assert_eq!(reference["resultsListed"], "all");
+    assert_eq!(
+        reference["implementations"][0]["results"]
+            .as_array()
+            .unwrap()
+            .len() as u64,
+        reference["summary"]["passed"].as_u64().unwrap()
+            + reference["summary"]["skipped"].as_u64().unwrap()
+    );
 
     // A protocol-1 adapter that answers wrong, skips, crashes: every optional shape.
     std::fs::write(
@@ -67,18 +86,24 @@ done
         r#"{"t": {"utf-8/encode.json#1": "known"}}"#,
     )
     .unwrap();
-    let adapter = report(
-        &dir,
-        &[
-            "--adapter",
-            "t=sh adapter.sh",
-            "--reference",
-            "--encoding",
-            "utf-8",
-            "--expected-failures",
-            "xf.json",
-        ],
+    let args = [
+        "--adapter",
+        "t=sh adapter.sh",
+        "--reference",
+        "--encoding",
+        "utf-8",
+        "--expected-failures",
+        "xf.json",
+    ];
+    let listed = report(&dir, &args);
+    assert_eq!(validate(&listed), Vec::<String>::new());
+    let skips = listed["implementations"][1]["skips"].as_array().unwrap();
+    assert!(
+        skips.iter().any(|s| s["reason"] == "unsupported"),
+        "{skips:?}"
     );
+    std::fs::remove_file(dir.join("crashed")).unwrap();
+    let adapter = report(&dir, &[&args[..], &["--report-all"]].concat());
     assert_eq!(validate(&adapter), Vec::<String>::new());
     assert_eq!(adapter["gate"]["met"], false);
     let statuses: std::collections::BTreeSet<&str> = adapter["implementations"][1]["results"]

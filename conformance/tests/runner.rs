@@ -160,7 +160,12 @@ fn a_right_answer_exits_0_with_reports() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
     assert_eq!(json["summary"]["passed"], 3);
-    assert_eq!(json["implementations"][0]["results"][1]["status"], "skip");
+    // Passes and skips are counts (every case is listed with --report-all).
+    assert_eq!(
+        json["implementations"][0]["skips"][0]["first"],
+        "t/decode.json#2"
+    );
+    assert_eq!(json["implementations"][0]["results"], serde_json::json!([]));
     let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
     assert!(
         xml.contains("<testsuite name=\"t: t/decode.json\""),
@@ -438,7 +443,10 @@ fn a_correct_reserved_answer_passes() {
         r#""output","lossy","result","valid","strict""#,
         &arms.join("\n"),
     );
-    let (out, stdout, _) = run_in(&dir, &["--json", "r.json", "--html", "r.html"]);
+    let (out, stdout, _) = run_in(
+        &dir,
+        &["--json", "r.json", "--html", "r.html", "--report-all"],
+    );
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert_eq!(last_line(&stdout), "3 passed, 0 failed");
     let json: serde_json::Value =

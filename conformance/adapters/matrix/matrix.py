@@ -183,7 +183,8 @@ def cmd_run(args: list) -> int:
         sys.exit("matrix: not built: %s (run conformance/adapters/matrix/install.sh)" % ", ".join(missing))
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     html = REPORT.parent / "report.html"
-    argv = runner() + ["run", "--encoding", "utf-8"]
+    # --report-all: the page is the whole matrix, and chunked_counts reads every result.
+    argv = runner() + ["run", "--encoding", "utf-8", "--report-all"]
     for name, _, _, cmd in decoders:
         argv += ["--adapter", f"{name}={cmd}"]
     whole, chunked = list(argv), list(argv)

@@ -23,9 +23,11 @@
 //! | [`fast::fast_validate`], [`fast::fast_decode`], [`fast::fast_transcode`] | the fast paths agree with the reference, every implementation, every misalignment |
 //! | [`utf_inf8_roundtrip`], [`utf_inf8_differential_literal`], [`utf_inf8_streaming`] | UTF-∞-8: big code points round-trip in byte order; reference = spec-literal at any limit; any chunking |
 //!
-//! A new target (UTF-∞-8, a fast path) is a function here, a row in [`TARGETS`], and a
-//! one-line file in `fuzz/fuzz_targets/` and `fuzz/afl/src/bin/`; the corpus replay and
-//! the nightly script pick it up from there.
+//! A new target (UTF-∞-8, a fast path) is registered in five places besides its function
+//! here: a row in [`TARGETS`], a `[[bin]]` in `fuzz/Cargo.toml`, a one-line file in
+//! `fuzz/fuzz_targets/` and one in `fuzz/afl/src/bin/`, and a `corpus_<target>` test in
+//! `tests/corpus_replay.rs` (`fuzz/README.md`); `every_target_is_wired_up` fails until
+//! all of them exist. The nightly scripts find the targets in `fuzz/Cargo.toml`.
 //!
 //! The checks run hundreds of thousands of times a second under a fuzzer: they avoid
 //! allocating where they can and build their messages only when a check fails.

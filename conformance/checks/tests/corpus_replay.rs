@@ -122,13 +122,15 @@ fn corpus_utf_inf8_streaming() {
     replay_target("utf_inf8_streaming");
 }
 
-/// Each target has a corpus test above, a libFuzzer target and an AFL target, and each
-/// libFuzzer target is one of `TARGETS` (so that its corpus is replayed here).
+/// Each target has a corpus test above, a `[[bin]]` in `fuzz/Cargo.toml`, a libFuzzer
+/// target and an AFL target, and each libFuzzer target is one of `TARGETS` (so that its
+/// corpus is replayed here).
 #[test]
 fn every_target_is_wired_up() {
     let this = include_str!("corpus_replay.rs");
     let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     let manifest = fs::read_to_string(fuzz.join("Cargo.toml")).unwrap();
+    let mut bins = Vec::new();
     for line in manifest.lines() {
         let Some(name) = line
             .strip_prefix("name = \"")
@@ -137,6 +139,7 @@ fn every_target_is_wired_up() {
             continue;
         };
         if name != "corrected-utf8-fuzz" {
+            bins.push(name);
             assert!(
                 checks::target(name).is_some(),
                 "fuzz target {name} is not in conformance_checks::TARGETS, so its corpus is never replayed"
@@ -144,6 +147,11 @@ fn every_target_is_wired_up() {
         }
     }
     for t in TARGETS {
+        assert!(
+            bins.contains(&t.name),
+            "no [[bin]] named {} in fuzz/Cargo.toml, so cargo fuzz cannot run it",
+            t.name
+        );
         assert!(
             this.contains(&format!("fn corpus_{}()", t.name)),
             "no corpus_{} test",

@@ -147,7 +147,7 @@ pub fn run(args: &Args) -> ExitCode {
     let code = match fuzz(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("conformance fuzz: {e}");
+            crate::errln!("conformance fuzz: {e}");
             EXIT_USAGE
         }
     };
@@ -168,7 +168,7 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
         .unwrap_or_else(crate::seed_corpus::default_dir);
     let corpus = load_corpus(&corpus_dir);
     let targets = session.targets.clone();
-    println!(
+    crate::outln!(
         "conformance fuzz --adapter {}: seed {seed}, {} s, {}; corpus {}: {} inputs, {} code points",
         session.name,
         args.seconds,
@@ -217,7 +217,7 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
                 }
             }
             if seen.insert((t, d.probe.clone())) {
-                println!("disagreement {}: {}", found.len() + 1, d.describe());
+                crate::outln!("disagreement {}: {}", found.len() + 1, d.describe());
                 found.push(d);
                 if found.len() >= args.max_failures {
                     break 'fuzz;
@@ -230,7 +230,7 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
         if last_progress.elapsed() >= every {
             last_progress = Instant::now();
             let secs = start.elapsed().as_secs_f64();
-            eprintln!(
+            crate::errln!(
                 "fuzz: {generated} inputs, {} cases sent, {:.0} cases/s, {} disagreement(s), \
                  {:.0} s left",
                 session.sent,
@@ -241,19 +241,19 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    crate::outln!(
         "{generated} inputs, {} cases sent (with minimizing) in {secs:.1} s: {:.0} cases/s; \
          seed {seed}",
         session.sent,
         session.sent as f64 / secs.max(1e-9)
     );
     if found.is_empty() {
-        println!("PASS: no disagreement");
+        crate::outln!("PASS: no disagreement");
         return Ok(EXIT_OK);
     }
     let out = args.out.clone().unwrap_or_else(|| default_out("fuzz"));
     let how = format!("`conformance fuzz` (seed {seed}), minimized by delta debugging");
     write_all(&out, &session, &found, FoundBy::Fuzzing, &how)?;
-    println!("FAIL: {} disagreement(s)", found.len());
+    crate::outln!("FAIL: {} disagreement(s)", found.len());
     Ok(EXIT_FAILED)
 }

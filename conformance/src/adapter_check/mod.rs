@@ -589,8 +589,8 @@ pub fn write_all(
             continue;
         }
         let path = write_vectors(dir, session, target, &mine, found_by, how).map_err(UsageError)?;
-        println!("wrote {} ({} case(s))", path.display(), mine.len());
-        println!("reproduce: {}", reproduce_command(&path, session));
+        crate::outln!("wrote {} ({} case(s))", path.display(), mine.len());
+        crate::outln!("reproduce: {}", reproduce_command(&path, session));
         paths.push(path);
     }
     Ok(paths)
@@ -623,7 +623,7 @@ mod tests {
             &[],
         );
         let fields = vec!["lossy".to_string(), "valid".to_string()];
-        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone());
+        let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone().into());
         let ok = judge_declared(
             &case,
             answer(json!({"id": "x", "lossy": ["U+00A0"], "valid": true})),

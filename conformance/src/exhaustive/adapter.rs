@@ -251,7 +251,7 @@ pub fn execute(cfg: &Config) -> Result<Outcome, UsageError> {
     let mine: Vec<usize> = (0..units.len()).filter(|&i| cfg.shard.takes(i)).collect();
     let todo: Vec<usize> = mine.iter().copied().filter(|&i| !done[i]).collect();
     let total: u64 = todo.iter().map(|&i| units[i].size).sum();
-    eprintln!(
+    crate::errln!(
         "exhaustive --adapter {}: {} ({} units, {total} cases to go)",
         session.name,
         targets
@@ -291,7 +291,7 @@ pub fn execute(cfg: &Config) -> Result<Outcome, UsageError> {
             }
             if last_progress.elapsed() >= Duration::from_secs(10) {
                 last_progress = Instant::now();
-                eprintln!("{}", progress_line(now, total, found.len(), start));
+                crate::errln!("{}", progress_line(now, total, found.len(), start));
             }
         }
         // A unit with a disagreement is not done: a resumed run shows it again.
@@ -300,7 +300,7 @@ pub fn execute(cfg: &Config) -> Result<Outcome, UsageError> {
             if last_checkpoint.elapsed() >= Duration::from_secs(10) {
                 last_checkpoint = Instant::now();
                 if let Err(e) = save(path, &p, &done, cases + now) {
-                    eprintln!("conformance exhaustive: checkpoint: {e}");
+                    crate::errln!("conformance exhaustive: checkpoint: {e}");
                 }
             }
         }
@@ -435,7 +435,7 @@ pub fn parse_codepoint(s: &str) -> Result<u32, String> {
 /// `conformance exhaustive --adapter`.
 pub fn run(args: &Args, adapter: &(String, String)) -> ExitCode {
     if args.only.is_some() || args.threads.is_some() {
-        eprintln!("conformance exhaustive: --only and --threads do not apply with --adapter");
+        crate::errln!("conformance exhaustive: --only and --threads do not apply with --adapter");
         return ExitCode::from(EXIT_USAGE as u8);
     }
     let cfg = Config {
@@ -459,15 +459,15 @@ pub fn run(args: &Args, adapter: &(String, String)) -> ExitCode {
     let out = match execute(&cfg) {
         Ok(out) => out,
         Err(e) => {
-            eprintln!("conformance exhaustive: {e}");
+            crate::errln!("conformance exhaustive: {e}");
             return ExitCode::from(EXIT_USAGE as u8);
         }
     };
-    print!("{}", render(&cfg, &out));
+    crate::out!("{}", render(&cfg, &out));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&to_json(&cfg, &out)).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("conformance exhaustive: {}: {e}", path.display());
+            crate::errln!("conformance exhaustive: {}: {e}", path.display());
             return ExitCode::from(EXIT_USAGE as u8);
         }
     }

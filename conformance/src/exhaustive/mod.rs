@@ -431,7 +431,7 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
                     stop_rx.recv_timeout(Duration::from_secs(10))
                 {
                     let done = done_weight.load(Ordering::Relaxed);
-                    eprintln!("{}", progress_line(done, total_weight, start));
+                    crate::errln!("{}", progress_line(done, total_weight, start));
                 }
             });
         }
@@ -469,7 +469,7 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<Outcome, String> {
                         st.last_checkpoint = Some(Instant::now());
                         // A checkpoint that cannot be written only costs a resume.
                         if let Err(e) = save_checkpoint(path, cfg, &st, start.elapsed()) {
-                            eprintln!("conformance exhaustive: checkpoint: {e}");
+                            crate::errln!("conformance exhaustive: checkpoint: {e}");
                         }
                     }
                 }
@@ -852,15 +852,15 @@ pub fn run(args: &Args) -> ExitCode {
     let out = match execute(&REFERENCE, &cfg) {
         Ok(out) => out,
         Err(e) => {
-            eprintln!("conformance exhaustive: {e}");
+            crate::errln!("conformance exhaustive: {e}");
             return ExitCode::from(2);
         }
     };
-    print!("{}", render(&cfg, &out));
+    crate::out!("{}", render(&cfg, &out));
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&to_json(&cfg, &out)).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text + "\n") {
-            eprintln!("conformance exhaustive: {}: {e}", path.display());
+            crate::errln!("conformance exhaustive: {}: {e}", path.display());
             return ExitCode::from(2);
         }
     }

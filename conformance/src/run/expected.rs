@@ -13,6 +13,7 @@
 //! same implementation and case listed in two files is an error naming both.
 
 use super::suite::LoadError;
+use crate::files::MAX_STATE_FILE;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -28,12 +29,7 @@ pub struct ExpectedFailures {
 impl ExpectedFailures {
     /// Reads a file; any error comes with the file, line and column.
     pub fn load(path: &Path) -> Result<ExpectedFailures, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-            path: path.to_path_buf(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read: {e}"),
-        })?;
+        let text = super::suite::read_input(path, MAX_STATE_FILE, "an expected-failures file")?;
         let entries: BTreeMap<String, BTreeMap<String, String>> = serde_json::from_str(&text)
             .map_err(|e| {
                 let text = e.to_string();

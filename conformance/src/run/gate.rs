@@ -1,5 +1,6 @@
 //! The gate's floor: what makes a run fail though no case failed — an implementation
-//! that answered less than it declared, declared nothing, or missed a `--require`.
+//! that answered less than it declared, declared nothing, had nothing checked of what it
+//! declared, left cases not run, or missed a `--require`.
 
 use super::handshake::{self, describe_supports, Declared};
 use super::outcome::{CaseResult, ImplResult, Status};
@@ -17,6 +18,8 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
         .collect();
     for imp in results {
         let name = &imp.name;
+        let requires: Vec<_> = args.require.iter().filter(|r| r.applies_to(name)).collect();
+        let pairs = || suite.cases.iter().zip(&imp.results);
         match &imp.declared {
             Declared::Protocol2(d) => {
                 if !d
@@ -35,9 +38,25 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                             .join(", ")
                     ));
                 }
+                // Every declared encoding and operation that the vectors test had at least
+                // one case checked: a declaration is no floor if nothing was compared.
+                for s in &d.supports {
+                    let of_it = |c: &&Case| c.encoding == s.encoding && c.op() == s.op;
+                    let total = suite.cases.iter().filter(of_it).count();
+                    let checked = pairs()
+                        .filter(|(c, r)| of_it(c) && !r.checked.is_empty())
+                        .count();
+                    if total > 0 && checked == 0 {
+                        problems.push(format!(
+                            "[{name}] declared {} {} but none of its {total} case(s) was \
+                             checked",
+                            s.encoding, s.op
+                        ));
+                    }
+                }
                 // Cases that answered less than declared, per encoding, op and shortfall.
                 let mut short: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
-                for (case, r) in suite.cases.iter().zip(&imp.results) {
+                for (case, r) in pairs() {
                     if let (Some(what), true) = (&r.undeclared, r.status.is_failure()) {
                         short.entry(what).or_insert((0, &case.id)).0 += 1;
                     }
@@ -50,7 +69,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 }
             }
             Declared::Protocol1 | Declared::Unknown
-                if args.require.is_empty() && !args.allow_undeclared =>
+                if requires.is_empty() && !args.allow_undeclared =>
             {
                 let how = if imp.declared == Declared::Protocol1 {
                     "declared nothing (protocol 1)"
@@ -60,17 +79,40 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 problems.push(format!(
                     "[{name}] {how}: skipped cases could hide a regression. Add a handshake \
                      (protocol 2, conformance/adapters/README.md) or pass --require \
-                     ENCODING:OP[:FIELD,…] (or --allow-undeclared)"
+                     [{name}=]ENCODING:OP[:FIELD,…] (or --allow-undeclared)"
                 ));
             }
             _ => {}
         }
-        for req in &args.require {
-            let cases: Vec<(&Case, &CaseResult)> = suite
-                .cases
-                .iter()
-                .zip(&imp.results)
-                .filter(|(c, _)| c.encoding == req.encoding && c.op() == req.op)
+        // Whatever it declared: a run that checked nothing of an implementation passes
+        // nothing.
+        if pairs().all(|(_, r)| r.checked.is_empty()) {
+            problems.push(format!(
+                "[{name}] no case was checked: none of its {} case(s) was answered with a \
+                 field the vectors compare",
+                suite.cases.len()
+            ));
+        }
+        // Cases never sent.
+        let not_run: Vec<(&Case, &CaseResult)> =
+            pairs().filter(|(_, r)| r.raw == Status::NotRun).collect();
+        if let Some((first, r)) = not_run.first() {
+            problems.push(format!(
+                "[{name}] {} case(s) {} (first: {})",
+                not_run.len(),
+                r.message.as_deref().unwrap_or("not run"),
+                first.id
+            ));
+        }
+        for req in requires {
+            // The cases a floor counts: those of its encoding and operation that apply to
+            // this implementation (a chunked variant it declared no streaming for is never
+            // sent), and of those only the whole-input ones must carry the fields (a
+            // chunked answer gives what a streaming decoder gives).
+            let cases: Vec<(&Case, &CaseResult)> = pairs()
+                .filter(|(c, r)| {
+                    c.encoding == req.encoding && c.op() == req.op && !r.not_applicable
+                })
                 .collect();
             if cases.is_empty() {
                 continue; // said once below, not per implementation
@@ -97,12 +139,13 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
             }
             let short: Vec<&Case> = cases
                 .iter()
-                .filter(|(_, r)| {
+                .filter(|(c, r)| {
                     !matches!(r.raw, Status::Pass | Status::Fail)
-                        || req
-                            .fields
-                            .iter()
-                            .any(|f| !handshake::has_answered(&req.op, f, &r.answered))
+                        || (c.chunking.is_none()
+                            && req
+                                .fields
+                                .iter()
+                                .any(|f| !handshake::has_answered(&req.op, f, &r.answered)))
                 })
                 .map(|(c, _)| *c)
                 .collect();

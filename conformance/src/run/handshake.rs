@@ -6,6 +6,7 @@
 //! send for *every* case. Any other JSON object (a protocol-1 adapter's
 //! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
 
+use super::raw::RawResponse;
 use super::verdict::get;
 use serde_json::{json, Map, Value};
 
@@ -22,6 +23,20 @@ pub fn hello_request() -> Value {
 
 /// The largest `"batch"` a hello answer may declare.
 pub const MAX_BATCH: usize = 65_536;
+
+/// The longest answer to the hello, in bytes (it is read as a JSON value).
+pub const MAX_HELLO: usize = 1 << 20;
+
+/// The fields an implementation may declare (and `--require`) for each operation: the
+/// response fields, and encode's pseudo-fields `error-kind` ([`Support::fields`]).
+pub fn known_fields(op: &str) -> Option<&'static [&'static str]> {
+    match op {
+        "decode" => Some(&["output", "spans", "lossy", "result", "valid", "strict"]),
+        "encode" => Some(&["bytes", "error", "error-kind"]),
+        "document" => Some(&["findings"]),
+        _ => None,
+    }
+}
 
 /// One declared encoding and operation with the fields sent for every case of it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -126,6 +141,17 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
                 "`supports` item {i} ({encoding} {op}) declares no field"
             ));
         }
+        // A field the runner does not know would never be compared: a declaration it
+        // cannot hold the answers to is no floor, so it is refused.
+        if let Some(known) = known_fields(&op) {
+            if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
+                return Err(format!(
+                    "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, \
+                     which {op} has not: its fields are {}",
+                    known.join(", ")
+                ));
+            }
+        }
         // Anything but `true` (absent, false, another type) is no streaming.
         let streaming = o.get("streaming") == Some(&Value::Bool(true));
         supports.push(Support {
@@ -159,6 +185,31 @@ pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Valu
         .collect()
 }
 
+/// The declared fields missing from a response, read as its text (as [`missing_fields`]).
+pub fn missing_in(op: &str, declared: &[String], response: &RawResponse) -> Vec<String> {
+    let answered = answered_fields(response);
+    declared
+        .iter()
+        .filter(|f| !has_answered(op, f, &answered))
+        .cloned()
+        .collect()
+}
+
+/// The fields a response has: its keys of [`super::raw::KEYS`] but `id` and `responses`,
+/// and `error-kind` when its `error` is a kind (a string).
+pub fn answered_fields(response: &RawResponse) -> Vec<String> {
+    let mut keys: Vec<String> = response
+        .keys()
+        .into_iter()
+        .filter(|k| !matches!(*k, "id" | "responses"))
+        .map(str::to_string)
+        .collect();
+    if response.get("error").is_some_and(|e| e.starts_with('"')) {
+        keys.push("error-kind".into());
+    }
+    keys
+}
+
 /// Whether a response has the (declared or required) field `field` of operation `op`.
 pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
     let has = |key: &str| get(response, key).is_some();
@@ -183,9 +234,11 @@ pub fn has_answered(op: &str, field: &str, answered: &[String]) -> bool {
     }
 }
 
-/// One `--require ENCODING:OP[:FIELD,…]`.
+/// One `--require [NAME=]ENCODING:OP[:FIELD,…]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Requirement {
+    /// The implementation it applies to (`NAME=`); `None`: every implementation.
+    pub implementation: Option<String>,
     /// The encoding.
     pub encoding: String,
     /// The operation.
@@ -194,8 +247,18 @@ pub struct Requirement {
     pub fields: Vec<String>,
 }
 
+impl Requirement {
+    /// Whether it applies to the implementation `name`.
+    pub fn applies_to(&self, name: &str) -> bool {
+        self.implementation.as_deref().is_none_or(|n| n == name)
+    }
+}
+
 impl std::fmt::Display for Requirement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(name) = &self.implementation {
+            write!(f, "{name}=")?;
+        }
         write!(f, "{}:{}", self.encoding, self.op)?;
         if !self.fields.is_empty() {
             write!(f, ":{}", self.fields.join(","))?;
@@ -204,9 +267,20 @@ impl std::fmt::Display for Requirement {
     }
 }
 
-/// Parses `ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`, `validity`
-/// stand for the decode fields `output`, `lossy`, `strict`, `valid`.
+/// Parses `[NAME=]ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`,
+/// `validity` stand for the decode fields `output`, `lossy`, `strict`, `valid`. With
+/// `NAME=`, it applies to the implementation `NAME` alone (`--adapter NAME=…`, or
+/// `reference`).
 pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
+    // An encoding has no `=`: one before the first `:` ends a name.
+    let (implementation, s) = match s.split_once('=') {
+        Some((name, rest)) if !name.contains(':') => {
+            crate::adapter_spec::parse_adapter(&format!("{name}=x"))
+                .map_err(|e| format!("in {name}=…: {e}"))?;
+            (Some(name.to_string()), rest)
+        }
+        _ => (None, s),
+    };
     let mut parts = s.splitn(3, ':');
     let encoding = parts.next().unwrap_or_default().to_string();
     let op = parts.next().unwrap_or_default().to_string();
@@ -234,10 +308,23 @@ pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
                     }
                     .to_string()
                 })
-                .collect()
+                .collect::<Vec<String>>()
         })
         .unwrap_or_default();
+    let known = known_fields(&op).unwrap_or_default();
+    if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
+        return Err(format!(
+            "unknown field {unknown:?} of {op} (expected {}{})",
+            known.join(", "),
+            if op == "decode" {
+                ", or the levels events, validity"
+            } else {
+                ""
+            }
+        ));
+    }
     Ok(Requirement {
+        implementation,
         encoding,
         op,
         fields,
@@ -295,6 +382,22 @@ mod tests {
         }
         let bad = obj(json!({"id": "hello", "protocol": 2, "supports": [{"op": "decode"}]}));
         assert!(parse_hello(&bad).is_err());
+        // A field the runner never compares is refused, naming it and the known ones.
+        for (op, field) in [("decode", "events"), ("decode", "id"), ("encode", "lossy")] {
+            let known = known_fields(op).unwrap()[0];
+            let unknown = obj(json!({"id": "hello", "protocol": 2, "supports": [
+                {"encoding": "utf-8", "op": op, "fields": [known, field]}]}));
+            let err = parse_hello(&unknown).unwrap_err();
+            assert!(err.contains(&format!("{field:?}")), "{err}");
+            assert!(
+                err.contains(known_fields(op).unwrap().join(", ").as_str()),
+                "{err}"
+            );
+        }
+        // An operation it does not know is ignored, fields and all.
+        let other = obj(json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "transcode", "fields": ["x"]}]}));
+        assert!(parse_hello(&other).is_ok());
     }
 
     #[test]
@@ -311,8 +414,17 @@ mod tests {
     fn requirements() {
         let r = parse_requirement("utf-8:decode:events,strict").unwrap();
         assert_eq!(r.fields, ["output", "strict"]);
+        assert_eq!(r.implementation, None);
         assert_eq!(r.to_string(), "utf-8:decode:output,strict");
         assert!(parse_requirement("utf8:decode").is_err());
         assert!(parse_requirement("utf-8").is_err());
+        assert!(parse_requirement("utf-8:decode:bogus").is_err());
+        assert!(parse_requirement("utf-8:encode:lossy").is_err());
+        let r = parse_requirement("ruby-1.x=utf-8:decode:spans").unwrap();
+        assert_eq!(r.implementation.as_deref(), Some("ruby-1.x"));
+        assert_eq!(r.fields, ["spans"]);
+        assert_eq!(r.to_string(), "ruby-1.x=utf-8:decode:spans");
+        assert!(r.applies_to("ruby-1.x") && !r.applies_to("php"));
+        assert!(parse_requirement("a b=utf-8:decode").is_err());
     }
 }

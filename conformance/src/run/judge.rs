@@ -1,6 +1,6 @@
 //! Judging answers: one case's answer against its vector and the handshake's
 //! declaration ([`judge`], [`judge_declared`]), and one implementation's tally over a
-//! whole suite, with `--give-up-after`.
+//! whole suite, with `--give-up-after` and `--deadline`.
 
 use super::expected::ExpectedFailures;
 use super::handshake::{self, Declared};
@@ -14,20 +14,25 @@ use std::time::{Duration, Instant};
 /// adapter that declared batches cuts them into batches, four in flight.
 const WINDOW: usize = 4096;
 
-/// Runs every case through one implementation: the results in case order.
+/// Runs every case through one implementation: the results in case order. After
+/// `give_up_after` crashes, timeouts or protocol errors in a row, or once `deadline` has
+/// passed, the remaining cases are not sent ([`Status::NotRun`]).
 pub(super) fn run_cases<'a>(
     imp: &mut dyn Implementation,
     suite: &Suite,
     xf: &'a ExpectedFailures,
     give_up_after: usize,
+    deadline: Option<Deadline>,
 ) -> Tally<'a> {
     let mut tally = Tally {
         name: imp.name().to_string(),
         total: suite.cases.len(),
         xf,
         give_up_after,
+        deadline,
         results: Vec::with_capacity(suite.cases.len()),
-        in_a_row: 0,
+        streak: Streak::default(),
+        stopped: None,
         gave_up_at: None,
         last_progress: Instant::now(),
     };
@@ -35,7 +40,8 @@ pub(super) fn run_cases<'a>(
     let mut i = 0;
     while i < cases.len() {
         let declared = imp.declared();
-        if tally.gave_up_at.is_some() {
+        tally.check_deadline();
+        if tally.stopped.is_some() {
             tally.push(&cases[i], None, &declared);
             i += 1;
             continue;
@@ -70,7 +76,8 @@ pub(super) fn run_cases<'a>(
             }
             tally.push(&cases[next], Some(answer), &declared);
             next += 1;
-            if tally.gave_up_at.is_some() {
+            tally.check_deadline();
+            if tally.stopped.is_some() {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
@@ -85,6 +92,22 @@ pub(super) fn run_cases<'a>(
     tally
 }
 
+/// `--deadline`: when the whole run must end, and its length (for messages).
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    /// The instant.
+    pub at: Instant,
+    /// `--deadline`'s value.
+    pub secs: Duration,
+}
+
+impl Deadline {
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        Instant::now() >= self.at
+    }
+}
+
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
 /// not declare streaming for: not sent.
 pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
@@ -94,41 +117,82 @@ pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
             .is_some_and(|d| d.streaming(&case.encoding, case.op()))
 }
 
-/// One implementation's results so far, in case order, and its give-up count.
+/// Crashes, timeouts and protocol errors in a row, and the first one's message.
+#[derive(Default)]
+struct Streak {
+    crash: usize,
+    timeout: usize,
+    protocol: usize,
+    first: Option<String>,
+}
+
+impl Streak {
+    fn len(&self) -> usize {
+        self.crash + self.timeout + self.protocol
+    }
+
+    /// `10 protocol errors`, `3 crashes and 7 timeouts`.
+    fn describe(&self) -> String {
+        let parts: Vec<String> = [
+            (self.crash, "crash", "crashes"),
+            (self.timeout, "timeout", "timeouts"),
+            (self.protocol, "protocol error", "protocol errors"),
+        ]
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|&(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
+        .collect();
+        match parts.as_slice() {
+            [] => "nothing".into(),
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        }
+    }
+}
+
+/// One implementation's results so far, in case order, and why it stopped, if it did.
 pub(super) struct Tally<'a> {
     pub(super) name: String,
     total: usize,
     xf: &'a ExpectedFailures,
     give_up_after: usize,
+    deadline: Option<Deadline>,
     pub(super) results: Vec<CaseResult>,
-    /// Crashes, timeouts and protocol errors in a row.
-    in_a_row: usize,
-    /// The index of the first case not sent after too many of them.
+    streak: Streak,
+    /// Why no more cases are sent: the message of every case not run.
+    pub(super) stopped: Option<String>,
+    /// The index of the first case not sent after too many failures in a row.
     pub(super) gave_up_at: Option<usize>,
     last_progress: Instant,
 }
 
 impl Tally<'_> {
-    /// The result of the next case: judged from its answer, or not sent (given up, or not
+    /// Stops sending once the deadline has passed.
+    fn check_deadline(&mut self) {
+        if let (None, Some(d)) = (&self.stopped, self.deadline) {
+            if d.passed() {
+                self.stopped = Some(format!(
+                    "not run (the --deadline of {} s passed)",
+                    d.secs.as_secs_f64()
+                ));
+            }
+        }
+    }
+
+    /// The result of the next case: judged from its answer, or not sent (stopped, or not
     /// applicable) without one.
     fn push(&mut self, case: &Case, answer: Option<Answer>, declared: &Declared) {
         let i = self.results.len();
-        let give_up_after = self.give_up_after;
-        let mut r = match (self.gave_up_at, answer) {
-            (Some(_), _) => CaseResult {
-                status: Status::Crash,
-                raw: Status::Crash,
-                checked: vec![],
-                mismatches: vec![],
-                message: Some(format!(
-                    "not sent: gave up on the adapter after {give_up_after} crashes, timeouts \
-                     or protocol errors in a row"
-                )),
-                expected_failure: None,
-                answered: vec![],
-                undeclared: None,
-                not_applicable: false,
-            },
+        // A case cut short by the deadline (its wait ended there) was not run either.
+        let answer = match answer {
+            Some(Answer::Timeout(_)) if self.deadline.is_some_and(|d| d.passed()) => {
+                self.check_deadline();
+                None
+            }
+            other => other,
+        };
+        let mut r = match (&self.stopped, answer) {
+            (Some(why), None) => not_run(why.clone()),
             (None, None) if not_applicable(case, declared) => CaseResult {
                 status: Status::Skip,
                 raw: Status::Skip,
@@ -144,43 +208,74 @@ impl Tally<'_> {
                 undeclared: None,
                 not_applicable: true,
             },
-            (None, None) => judge(
+            (_, None) => judge(
                 case,
                 Answer::Crash("the implementation gave no answer to this case".into()),
             ),
-            (None, Some(answer)) => {
+            (_, Some(answer)) => {
                 let fields = declared
                     .declaration()
                     .and_then(|d| d.fields(&case.encoding, case.op()));
                 judge_declared(case, answer, fields)
             }
         };
-        if matches!(r.raw, Status::Crash | Status::Timeout | Status::Protocol) {
-            self.in_a_row += 1;
-            if self.gave_up_at.is_none() && give_up_after > 0 && self.in_a_row >= give_up_after {
-                self.gave_up_at = Some(i + 1);
+        match r.raw {
+            Status::Crash | Status::Timeout | Status::Protocol => {
+                if self.streak.len() == 0 {
+                    self.streak.first = r.message.clone();
+                }
+                match r.raw {
+                    Status::Crash => self.streak.crash += 1,
+                    Status::Timeout => self.streak.timeout += 1,
+                    _ => self.streak.protocol += 1,
+                }
+                let n = self.streak.len();
+                if self.stopped.is_none() && self.give_up_after > 0 && n >= self.give_up_after {
+                    self.gave_up_at = Some(i + 1);
+                    self.stopped = Some(format!(
+                        "not run (gave up after {} in a row: {})",
+                        self.streak.describe(),
+                        self.streak.first.as_deref().unwrap_or("no message")
+                    ));
+                }
             }
-        } else {
-            self.in_a_row = 0;
+            Status::NotRun => {}
+            _ => self.streak = Streak::default(),
         }
         if let Some(reason) = self.xf.reason(&self.name, &case.id) {
             r.expected_failure = Some(reason.to_string());
             r.status = match r.raw {
                 Status::Pass => Status::Xpass,
                 Status::Skip => Status::Skip,
+                Status::NotRun => Status::NotRun,
                 _ => Status::Xfail,
             };
         }
         self.results.push(r);
         if self.last_progress.elapsed() > Duration::from_secs(10) {
             self.last_progress = Instant::now();
-            eprintln!(
+            crate::errln!(
                 "conformance run: {}: {}/{} cases",
                 self.name,
                 i + 1,
                 self.total
             );
         }
+    }
+}
+
+/// A case never sent, with why.
+fn not_run(message: String) -> CaseResult {
+    CaseResult {
+        status: Status::NotRun,
+        raw: Status::NotRun,
+        checked: vec![],
+        mismatches: vec![],
+        message: Some(message),
+        expected_failure: None,
+        answered: vec![],
+        undeclared: None,
+        not_applicable: false,
     }
 }
 
@@ -193,11 +288,11 @@ pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) ->
         // A chunked answer gives what a streaming decoder gives: checked as
         // answered, but it must answer something checkable (below).
         _ if case.chunking.is_some() => None,
-        (Answer::Response(obj), Some(fields)) => {
-            if verdict::get(obj, "unsupported") == Some(&serde_json::Value::Bool(true)) {
+        (Answer::Response(response), Some(fields)) => {
+            if response.unsupported() {
                 Some("answered `unsupported`".to_string())
             } else {
-                let missing = handshake::missing_fields(case.op(), fields, obj);
+                let missing = handshake::missing_in(case.op(), fields, response);
                 (!missing.is_empty())
                     .then(|| format!("no `{}` in the answer", missing.join("`, `")))
             }
@@ -233,17 +328,11 @@ pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) ->
 /// Turns an answer into a result (expected failures not applied yet).
 pub fn judge(case: &Case, answer: Answer) -> CaseResult {
     let answered = match &answer {
-        Answer::Response(obj) => {
-            let mut keys: Vec<String> = obj.keys().filter(|k| *k != "id").cloned().collect();
-            if obj.get("error").is_some_and(serde_json::Value::is_string) {
-                keys.push("error-kind".into());
-            }
-            keys
-        }
+        Answer::Response(response) => handshake::answered_fields(response),
         _ => vec![],
     };
     let (raw, checked, mismatches, message) = match answer {
-        Answer::Response(obj) => match verdict::verdict(case, &obj) {
+        Answer::Response(response) => match verdict::verdict_of(case, &response) {
             Verdict::Pass { checked } => (Status::Pass, checked, vec![], None),
             Verdict::Fail {
                 checked,

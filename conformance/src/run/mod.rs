@@ -7,7 +7,8 @@
 //! * [`handshake`]: protocol 2's hello, the declaration, `--require`: the gate's floor.
 //! * [`reference`](mod@reference): the built-in implementation `reference` (the codec crate).
 //! * [`adapter`]: external implementations: process, protocol, timeouts, restarts.
-//! * [`outcome`]: what the runner returns: answers, statuses, counts, the report.
+//! * [`outcome`]: what the runner returns: answers, statuses, counts, the report;
+//!   [`raw`]: an answer as the JSON text it came as, read a field and an item at a time.
 //! * [`verdict`]: one response against its vector; `judge`: an answer into a result
 //!   ([`judge()`], [`judge_declared`]) and one implementation's tally over a suite;
 //!   `gate`: the gate's floor (what fails a run though no case failed).
@@ -27,6 +28,7 @@ mod gate;
 pub mod handshake;
 mod judge;
 pub mod outcome;
+pub mod raw;
 pub mod reference;
 pub mod report;
 pub mod serve;
@@ -37,13 +39,15 @@ pub use crate::adapter_spec::parse_adapter;
 pub use crate::exit::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use expected::ExpectedFailures;
 use handshake::Requirement;
-use judge::run_cases;
 pub use judge::{judge, judge_declared};
+use judge::{run_cases, Deadline};
 pub use outcome::{
     Answer, Batches, CaseResult, Counts, Coverage, ImplResult, Implementation, Level, RunReport,
     Status,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use report::output::Format;
+use report::Listed;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -52,12 +56,16 @@ use suite::Suite;
 /// The arguments of `conformance run`.
 #[derive(clap::Args, Clone, Debug)]
 #[command(
-    after_help = "Exit status: 0 every checked case passed and the gate's floor was met; 1 a \
-case failed, crashed, timed out, broke the protocol or passed unexpectedly, or an adapter \
-answered less than it declared, declared nothing that the vectors test, or missed a \
---require; 2 bad usage, an unreadable or malformed vector file, no vectors at all (nothing \
-run), or a report file that cannot be written. Killed by a signal: the shell's 128+N. \
-See docs/gating.md and conformance/README.md."
+    after_help = "Exit status: 0 every checked case passed, at least one case of every \
+declared encoding and operation was checked, every case was run and the gate's floor was \
+met; 1 a case failed, crashed, timed out, broke the protocol or passed unexpectedly, a \
+case was not run (--give-up-after, --deadline), or an adapter answered less than it \
+declared, declared nothing that the vectors test, had nothing checked, or missed a \
+--require; 2 bad usage, an unreadable or malformed vector file, no vectors at all, a closed \
+stdout or stderr, or a refused report path (an input, inside a --vectors folder, two \
+reports on one path): nothing run; or, after the verdict is printed, a report file or \
+stdout that cannot be written. Killed by a signal: the shell's 128+N. See docs/gating.md \
+and conformance/README.md."
 )]
 pub struct RunArgs {
     /// A vector file or folder (searched recursively for *.json, *.schema.json excluded);
@@ -80,7 +88,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub reference: bool,
 
-    /// Seconds an adapter may take to answer one case before it is killed and restarted.
+    /// Seconds an adapter may take to answer one case before it is killed and restarted
+    /// (more than 0, at most 86400).
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_secs)]
     pub timeout: Duration,
 
@@ -89,15 +98,23 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value = "60", value_parser = parse_secs)]
     pub startup_timeout: Duration,
 
-    /// The longest answer line an adapter may write, in bytes; a longer one is a protocol
-    /// error (and is read no further).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE)]
+    /// Seconds the whole run may take: cases not answered by then are "not run", the
+    /// gate fails and the reports are written (more than 0, at most 2592000, 30 days).
+    /// Default: no deadline (the worst case is every case's --timeout, docs/gating.md).
+    #[arg(long, value_name = "SECS", value_parser = parse_deadline)]
+    pub deadline: Option<Duration>,
+
+    /// The longest answer line an adapter may write, in bytes (1024 to 1073741824); a
+    /// longer one is a protocol error (and is read no further).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE,
+          value_parser = parse_max_line)]
     pub max_line_bytes: usize,
 
-    /// ENCODING:OP[:FIELD,…]: every implementation must answer every case of ENCODING
-    /// and OP with these fields (levels: events, lossy, strict, validity), and declare
-    /// them when it speaks protocol 2; repeatable. Exit 1 otherwise.
-    #[arg(long = "require", value_name = "ENCODING:OP[:FIELD,…]",
+    /// [NAME=]ENCODING:OP[:FIELD,…]: every implementation (with NAME=, the one named
+    /// NAME) must answer every case of ENCODING and OP with these fields (levels: events,
+    /// lossy, strict, validity), and declare them when it speaks protocol 2; repeatable.
+    /// Exit 1 otherwise.
+    #[arg(long = "require", value_name = "[NAME=]ENCODING:OP[:FIELD,…]",
           value_parser = handshake::parse_requirement)]
     pub require: Vec<Requirement>,
 
@@ -106,8 +123,10 @@ pub struct RunArgs {
     pub allow_undeclared: bool,
 
     /// Stop sending cases to an adapter after this many crashes, timeouts or protocol
-    /// errors in a row (the rest count as crashes); 0 never gives up.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    /// errors in a row (the rest are "not run", and the gate fails); 0 never gives up
+    /// (at most 1000000).
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = bounded_usize::<0, 1_000_000>)]
     pub give_up_after: usize,
 
     /// Also check every decode and document case fed in chunks, through the
@@ -132,8 +151,9 @@ pub struct RunArgs {
     pub expected_failures: Vec<PathBuf>,
 
     /// The most cases in one batch request to an adapter whose hello declares "batch"
-    /// (its own number is the ceiling); 1: one case per line.
-    #[arg(long, value_name = "N", default_value_t = adapter::DEFAULT_BATCH_SIZE)]
+    /// (its own number is the ceiling); 1: one case per line (at most 65536).
+    #[arg(long, value_name = "N", default_value_t = adapter::DEFAULT_BATCH_SIZE,
+          value_parser = bounded_usize::<1, { handshake::MAX_BATCH }>)]
     pub batch_size: usize,
 
     /// Measure instead of report: run the cases through each implementation in turn,
@@ -154,10 +174,22 @@ pub struct RunArgs {
     /// Write a self-contained HTML page here: the vectors x implementations matrix.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+
+    /// List every case in the --json, --junit and --html reports. By default they list
+    /// failures (and expected failures) one by one and passes and skips as counts.
+    #[arg(long)]
+    pub report_all: bool,
 }
 
 /// The default of `--max-line-bytes`: 16 MiB, far above any vector's answer.
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
+
+/// The range of `--max-line-bytes` (and `serve --max-line-bytes`): at least a hello's
+/// answer, at most 1 GiB (an answer in flight costs about its line).
+pub const MAX_LINE_RANGE: std::ops::RangeInclusive<usize> = 1024..=1 << 30;
+
+/// The longest `--deadline`: 30 days.
+pub const MAX_DEADLINE_SECS: f64 = 30.0 * 86_400.0;
 
 impl Default for RunArgs {
     /// The defaults of the command line: embedded vectors, the reference, no reports.
@@ -169,6 +201,7 @@ impl Default for RunArgs {
             reference: false,
             timeout: Duration::from_secs(5),
             startup_timeout: Duration::from_secs(60),
+            deadline: None,
             max_line_bytes: DEFAULT_MAX_LINE,
             require: vec![],
             allow_undeclared: false,
@@ -181,24 +214,51 @@ impl Default for RunArgs {
             json: None,
             junit: None,
             html: None,
+            report_all: false,
         }
     }
 }
 
 fn parse_secs(s: &str) -> Result<Duration, String> {
+    secs_up_to(s, 86_400.0)
+}
+
+fn parse_deadline(s: &str) -> Result<Duration, String> {
+    secs_up_to(s, MAX_DEADLINE_SECS)
+}
+
+/// A number of seconds, more than 0 and at most `max`.
+fn secs_up_to(s: &str, max: f64) -> Result<Duration, String> {
     let secs: f64 = s
         .parse()
         .map_err(|_| format!("not a number of seconds: {s:?}"))?;
-    if !(secs > 0.0 && secs <= 86_400.0) {
-        return Err("must be more than 0 and at most 86400".into());
+    if !(secs > 0.0 && secs <= max) {
+        return Err(format!("must be more than 0 and at most {max}"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// A whole number from `MIN` to `MAX` (checked before it is used anywhere).
+pub(crate) fn bounded_usize<const MIN: usize, const MAX: usize>(s: &str) -> Result<usize, String> {
+    match s.parse::<u64>() {
+        Ok(n) if (MIN as u64..=MAX as u64).contains(&n) => Ok(n as usize),
+        Ok(_) | Err(_) => Err(format!("not a whole number from {MIN} to {MAX}: {s:?}")),
+    }
+}
+
+/// `--max-line-bytes`: within [`MAX_LINE_RANGE`].
+pub(crate) fn parse_max_line(s: &str) -> Result<usize, String> {
+    bounded_usize::<{ *MAX_LINE_RANGE.start() }, { *MAX_LINE_RANGE.end() }>(s)
 }
 
 /// Loads the vectors and the expected failures, runs every implementation (each in a
 /// thread of its own), and returns the results. Writes nothing.
 pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
-    let (suite, expected_failures, implementations) = prepare(args)?;
+    let deadline = args.deadline.map(|secs| Deadline {
+        at: Instant::now() + secs,
+        secs,
+    });
+    let (suite, expected_failures, implementations) = prepare(args, deadline)?;
     let results: Vec<ImplResult> = std::thread::scope(|scope| {
         let handles: Vec<_> = implementations
             .into_iter()
@@ -206,7 +266,7 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
                 let suite = &suite;
                 let xf = &expected_failures;
                 let give_up = args.give_up_after;
-                scope.spawn(move || run_one(imp, suite, xf, give_up))
+                scope.spawn(move || run_one(imp, suite, xf, give_up, deadline))
             })
             .collect();
         handles
@@ -233,7 +293,10 @@ pub fn execute(args: &RunArgs) -> Result<RunReport, UsageError> {
 type Implementations = Vec<Box<dyn Implementation>>;
 
 /// The suite, the expected failures and the implementations of a run (none started).
-fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations), UsageError> {
+fn prepare(
+    args: &RunArgs,
+    deadline: Option<Deadline>,
+) -> Result<(Suite, ExpectedFailures, Implementations), UsageError> {
     let mut names = BTreeSet::new();
     for (name, _) in &args.adapters {
         if name == "reference" {
@@ -244,6 +307,22 @@ fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations),
         }
         if !names.insert(name.as_str()) {
             return Err(UsageError(format!("two adapters are named {name:?}")));
+        }
+    }
+    let with_reference = args.adapters.is_empty() || args.reference;
+    for req in &args.require {
+        if let Some(name) = &req.implementation {
+            if !(names.contains(name.as_str()) || with_reference && name == "reference") {
+                return Err(UsageError(format!(
+                    "--require {req}: no implementation of this run is named {name:?} (names: {})",
+                    with_reference
+                        .then_some("reference")
+                        .into_iter()
+                        .chain(names.iter().copied())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
         }
     }
     let expected_failures = ExpectedFailures::load_all(&args.expected_failures)?;
@@ -276,7 +355,7 @@ fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations),
     }
 
     let mut implementations: Vec<Box<dyn Implementation>> = Vec::new();
-    if args.adapters.is_empty() || args.reference {
+    if with_reference {
         implementations.push(Box::new(reference::Reference));
     }
     if !args.adapters.is_empty() {
@@ -289,7 +368,9 @@ fn prepare(args: &RunArgs) -> Result<(Suite, ExpectedFailures, Implementations),
             max_line: args.max_line_bytes,
         };
         implementations.push(Box::new(
-            adapter::Adapter::new(name, command, limits).with_batch_size(args.batch_size),
+            adapter::Adapter::new(name, command, limits)
+                .with_batch_size(args.batch_size)
+                .with_deadline(deadline.map(|d| d.at)),
         ));
     }
 
@@ -302,9 +383,10 @@ fn run_one(
     suite: &Suite,
     xf: &ExpectedFailures,
     give_up_after: usize,
+    deadline: Option<Deadline>,
 ) -> ImplResult {
     let start = Instant::now();
-    let tally = run_cases(imp.as_mut(), suite, xf, give_up_after);
+    let tally = run_cases(imp.as_mut(), suite, xf, give_up_after, deadline);
     let describe = imp.describe();
     let declared = imp.declared();
     let batches = imp.batches();
@@ -327,16 +409,16 @@ pub fn run(args: &RunArgs) -> ExitCode {
 
 /// `--bench SECS`: each implementation's round-trip rate over the selected cases.
 fn bench(args: &RunArgs, secs: Duration) -> i32 {
-    let (suite, xf, implementations) = match prepare(args) {
+    let (suite, xf, implementations) = match prepare(args, None) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("conformance run: {e}");
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
     };
     for mut imp in implementations {
         // The first pass starts the adapter and shakes hands: outside the timing.
-        let first = run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+        let first = run_cases(imp.as_mut(), &suite, &xf, args.give_up_after, None);
         let failed = first
             .results
             .iter()
@@ -345,7 +427,7 @@ fn bench(args: &RunArgs, secs: Duration) -> i32 {
         let start = Instant::now();
         let mut cases = 0;
         while start.elapsed() < secs {
-            run_cases(imp.as_mut(), &suite, &xf, args.give_up_after);
+            run_cases(imp.as_mut(), &suite, &xf, args.give_up_after, None);
             cases += suite.cases.len();
         }
         let elapsed = start.elapsed().as_secs_f64();
@@ -356,7 +438,7 @@ fn bench(args: &RunArgs, secs: Duration) -> i32 {
             }
             _ => "one case per line".to_string(),
         };
-        println!(
+        crate::outln!(
             "{}: {:.0} cases/s ({cases} cases in {elapsed:.2} s, {how}; {failed} of {} \
              failed in the first pass)",
             imp.name(),
@@ -371,51 +453,60 @@ fn run_code(args: &RunArgs) -> i32 {
     if let Some(secs) = args.bench {
         return bench(args, secs);
     }
-    // A report that cannot be written is found before the run, not after it.
-    for (kind, path) in [
-        ("json", &args.json),
-        ("junit", &args.junit),
-        ("html", &args.html),
-    ] {
-        if let Some(path) = path {
-            if let Err(e) = std::fs::write(path, "") {
-                eprintln!(
-                    "conformance run: cannot write the {kind} report {}: {e}",
-                    path.display()
-                );
-                return EXIT_USAGE;
-            }
-        }
-    }
-    let report = match execute(args) {
-        Ok(r) => r,
+    // The report paths are checked before anything runs (none is touched).
+    let outputs = match report::output::plan(
+        &[
+            (Format::Json, args.json.as_ref()),
+            (Format::Junit, args.junit.as_ref()),
+            (Format::Html, args.html.as_ref()),
+        ],
+        &report::output::Inputs {
+            vectors: &args.vectors,
+            expected_failures: &args.expected_failures,
+        },
+    ) {
+        Ok(o) => o,
         Err(e) => {
-            eprintln!("conformance run: {e}");
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
     };
-    let mut files: BTreeMap<&str, (&PathBuf, String)> = BTreeMap::new();
-    if let Some(p) = &args.json {
-        files.insert("json", (p, report::json::render(&report)));
-    }
-    if let Some(p) = &args.junit {
-        files.insert("junit", (p, report::junit::render(&report)));
-    }
-    if let Some(p) = &args.html {
-        files.insert("html", (p, report::html::render(&report)));
-    }
-    let mut written = Vec::new();
-    for (kind, (path, text)) in &files {
-        if let Err(e) = std::fs::write(path, text) {
-            eprintln!(
-                "conformance run: cannot write the {kind} report {}: {e}",
-                path.display()
-            );
+    let report = match execute(args) {
+        Ok(r) => r,
+        Err(e) => {
+            crate::errln!("conformance run: {e}");
             return EXIT_USAGE;
         }
-        written.push(format!("{kind}: {}", path.display()));
+    };
+    // The verdict first, whatever happens to the files.
+    crate::out!("{}", report::terminal::render(&report, &[]));
+    let listed = if args.report_all {
+        Listed::All
+    } else {
+        Listed::Failures
+    };
+    let mut code = report.exit_code();
+    for output in &outputs {
+        let written = output.write(|w| match output.format {
+            Format::Json => report::json::write(&report, listed, w),
+            Format::Junit => report::junit::write(&report, listed, w),
+            Format::Html => report::html::write(&report, listed, w),
+        });
+        match written {
+            Ok(()) => crate::errln!(
+                "conformance run: {} report written: {}",
+                output.format.as_str(),
+                output.path.display()
+            ),
+            Err(e) => {
+                crate::errln!(
+                    "conformance run: cannot write the {} report {}: {e} (exit 2)",
+                    output.format.as_str(),
+                    output.path.display()
+                );
+                code = EXIT_USAGE;
+            }
+        }
     }
-    let text = report::terminal::render(&report, &written);
-    print!("{text}");
-    report.exit_code()
+    crate::console::exit_code("conformance run", code)
 }

@@ -3,18 +3,19 @@
 
 use super::expected::ExpectedFailures;
 use super::handshake::Declared;
+use super::raw::RawResponse;
 use super::suite::{Case, Suite};
 use super::verdict::Mismatch;
 use crate::exit::{EXIT_FAILED, EXIT_OK};
-use serde_json::{Map, Value};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
 /// What an implementation answered to one case, before checking.
 #[derive(Clone, Debug)]
 pub enum Answer {
-    /// A JSON object whose `id` is the request's.
-    Response(Map<String, Value>),
+    /// A JSON object whose `id` is the request's, as the text it came as (a response
+    /// built in memory converts with `.into()`).
+    Response(RawResponse),
     /// The process ended or its pipes broke; the detail says how.
     Crash(String),
     /// No answer within the timeout; the process was killed. The message says so.
@@ -97,11 +98,16 @@ pub enum Status {
     Xfail,
     /// Listed in the expected failures, and passed.
     Xpass,
+    /// Never sent: the runner gave up on the implementation (`--give-up-after`) or the
+    /// `--deadline` passed. Neither passed nor failed, but the gate fails
+    /// ([`RunReport::gate`]).
+    #[serde(rename = "not-run")]
+    NotRun,
 }
 
 impl Status {
     /// Every status, in report order.
-    pub const ALL: [Status; 8] = [
+    pub const ALL: [Status; 9] = [
         Status::Pass,
         Status::Fail,
         Status::Crash,
@@ -110,6 +116,7 @@ impl Status {
         Status::Skip,
         Status::Xfail,
         Status::Xpass,
+        Status::NotRun,
     ];
 
     /// The lowercase name used in reports.
@@ -123,6 +130,7 @@ impl Status {
             Status::Skip => "skip",
             Status::Xfail => "xfail",
             Status::Xpass => "xpass",
+            Status::NotRun => "not-run",
         }
     }
 
@@ -163,7 +171,7 @@ pub struct CaseResult {
 
 /// Counts of statuses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts(pub [usize; 8]);
+pub struct Counts(pub [usize; 9]);
 
 impl Counts {
     /// Adds one result.
@@ -190,6 +198,10 @@ impl Counts {
     pub fn skipped(&self) -> usize {
         self.get(Status::Skip) + self.get(Status::Xfail)
     }
+    /// Cases never sent (given up on, or after the `--deadline`).
+    pub fn not_run(&self) -> usize {
+        self.get(Status::NotRun)
+    }
     /// Adds other counts.
     pub fn merge(&mut self, other: &Counts) {
         for (a, b) in self.0.iter_mut().zip(other.0) {
@@ -206,6 +218,8 @@ pub enum Level {
     Validity,
     /// At least `lossy` on every case.
     Lossy,
+    /// Every span's offset and length, not always its kind (`spans`), on every case.
+    Spans,
     /// The full event list (`output`) on every case.
     Events,
 }
@@ -235,6 +249,7 @@ impl Coverage {
     pub fn describe(&self) -> String {
         match self.level {
             Some(Level::Events) => "full events".into(),
+            Some(Level::Spans) => "spans".into(),
             Some(Level::Lossy) if self.strict => "lossy + strict".into(),
             Some(Level::Lossy) => "lossy".into(),
             Some(Level::Validity) if self.strict => "validity + strict".into(),
@@ -335,13 +350,15 @@ impl ImplResult {
                 let has = |f: &str| r.checked.contains(&f);
                 let level = if has("output") {
                     Level::Events
+                } else if has("spans") {
+                    Level::Spans
                 } else if has("lossy") {
                     Level::Lossy
                 } else {
                     Level::Validity
                 };
                 c.level = Some(c.level.map_or(level, |l| l.min(level)));
-                c.strict &= has("output") || has("strict");
+                c.strict &= has("output") || has("spans") || has("strict");
             }
         }
         for c in &mut out {
@@ -381,9 +398,22 @@ impl RunReport {
         t
     }
 
-    /// [`EXIT_OK`] or [`EXIT_FAILED`].
+    /// The outcomes a table shows: all but `not-run` when no case was left unrun (so that
+    /// a run that ran everything keeps the columns it always had).
+    pub fn columns(&self) -> Vec<Status> {
+        let any_not_run = self.totals().not_run() > 0;
+        Status::ALL
+            .into_iter()
+            .filter(|&s| s != Status::NotRun || any_not_run)
+            .collect()
+    }
+
+    /// [`EXIT_OK`] or [`EXIT_FAILED`]: OK only when nothing failed, nothing was left
+    /// unrun and the gate's floor was met (which includes: every implementation had a
+    /// case checked of every encoding and operation it declared that the vectors test).
     pub fn exit_code(&self) -> i32 {
-        if self.totals().failed() == 0 && self.gate.is_empty() {
+        let t = self.totals();
+        if t.failed() == 0 && t.not_run() == 0 && self.gate.is_empty() {
             EXIT_OK
         } else {
             EXIT_FAILED
@@ -396,6 +426,9 @@ impl RunReport {
         let mut s = format!("{} passed, {} failed", t.passed(), t.failed());
         if t.skipped() > 0 {
             s.push_str(&format!(", {} skipped", t.skipped()));
+        }
+        if t.not_run() > 0 {
+            s.push_str(&format!(", {} not run", t.not_run()));
         }
         if !self.gate.is_empty() {
             s.push_str(&format!("; gate not met ({})", self.gate.len()));

@@ -23,32 +23,39 @@ use serde_json::{json, Map, Value};
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reference;
 
-/// A function from bytes to a list of JSON values.
-type Fields = fn(&[u8]) -> Vec<Value>;
+/// A function from bytes to a list of JSON values, each handed on as it is made.
+type Fields = fn(&[u8], &mut dyn FnMut(Value));
 
-/// The codec's functions for one encoding, each giving its protocol field's JSON value.
-struct Codec {
+/// The codec's functions for one encoding, each giving its protocol field's JSON value
+/// (the lists item by item, so that `conformance serve` writes them as they come).
+pub(crate) struct Codec {
     /// `output`: every event.
-    output: fn(&[u8]) -> Vec<OutputEvent>,
+    pub(crate) output: fn(&[u8], &mut dyn FnMut(OutputEvent)),
     /// `lossy`: code points and U+FFFD, as `U+…` strings.
-    lossy: fn(&[u8]) -> Vec<String>,
+    pub(crate) lossy: fn(&[u8], &mut dyn FnMut(String)),
     /// `valid`.
-    valid: fn(&[u8]) -> bool,
+    pub(crate) valid: fn(&[u8]) -> bool,
     /// `strict`: null or the first span, error or reserved.
-    strict: fn(&[u8]) -> Value,
+    pub(crate) strict: fn(&[u8]) -> Value,
     /// `bytes` (Ok, hex) or `error` (Err, a kind) for a `U+…` code point; `None` when the
     /// code point is outside what the encoder takes.
-    encode: fn(&str) -> Option<Result<String, &'static str>>,
+    pub(crate) encode: fn(&str) -> Option<Result<String, &'static str>>,
     /// `findings`, when the encoding has a document checker.
-    document: Option<Fields>,
+    pub(crate) document: Option<Fields>,
+    /// `lossy` read from the events as they come (`conformance serve`: no list of code
+    /// points in memory; the built-in reference uses `decode_lossy`, [`Codec::lossy`]).
+    pub(crate) lossy_streamed: fn(&[u8], &mut dyn FnMut(String)),
+    /// `strict` from `validate` (`conformance serve`: no list of code points in memory;
+    /// the built-in reference uses `decode`, [`Codec::strict`]).
+    pub(crate) strict_validated: fn(&[u8]) -> Value,
 }
 
 /// The codec for an encoding, or `None` when the reference does not implement it (yet).
-fn codec(encoding: Encoding) -> Option<Codec> {
+pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
     match encoding {
         Encoding::CorrectedUtf8 => Some(Codec {
-            output: |b| output(corrected::events(b).located()),
-            lossy: |b| codepoints(corrected::decode_lossy(b)),
+            output: |b, each| output(corrected::events(b).located(), each),
+            lossy: |b, each| codepoints(corrected::decode_lossy(b), each),
             valid: |b| corrected::validate(b).is_ok(),
             strict: |b| strict(corrected::decode(b).map(drop)),
             encode: |cp| {
@@ -59,11 +66,17 @@ fn codec(encoding: Encoding) -> Option<Codec> {
                     )
                 })
             },
-            document: Some(|b| check_document(b).iter().map(finding).collect()),
+            document: Some(|b, each| check_document(b).iter().for_each(|f| each(finding(f)))),
+            lossy_streamed: |b, each| {
+                for cp in corrected::events(b).lossy() {
+                    each(format_codepoint(cp.into()));
+                }
+            },
+            strict_validated: |b| strict(corrected::validate(b)),
         }),
         Encoding::Utf8 => Some(Codec {
-            output: |b| output(utf8::events(b).located()),
-            lossy: |b| codepoints(utf8::decode_lossy(b)),
+            output: |b, each| output(utf8::events(b).located(), each),
+            lossy: |b, each| codepoints(utf8::decode_lossy(b), each),
             valid: |b| utf8::validate(b).is_ok(),
             strict: |b| strict(utf8::decode(b).map(drop)),
             encode: |cp| {
@@ -75,19 +88,24 @@ fn codec(encoding: Encoding) -> Option<Codec> {
                 })
             },
             document: None,
+            lossy_streamed: |b, each| {
+                for cp in utf8::events(b).lossy() {
+                    each(format_codepoint(cp.into()));
+                }
+            },
+            strict_validated: |b| strict(utf8::validate(b)),
         }),
         Encoding::UtfInf8 => Some(Codec {
-            output: |b| {
+            output: |b, each| {
                 let mut events = utf_inf8::events(b);
-                std::iter::from_fn(|| events.next_located())
-                    .map(|l| event_json(&l.event, ToString::to_string))
-                    .collect()
+                while let Some(l) = events.next_located() {
+                    each(event_json(&l.event, ToString::to_string));
+                }
             },
-            lossy: |b| {
-                utf_inf8::decode_lossy(b)
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect()
+            lossy: |b, each| {
+                for cp in utf_inf8::decode_lossy(b) {
+                    each(cp.to_string());
+                }
             },
             valid: |b| utf_inf8::validate(b).is_ok(),
             strict: |b| strict(utf_inf8::decode(b).map(drop)),
@@ -100,6 +118,16 @@ fn codec(encoding: Encoding) -> Option<Codec> {
                 )
             },
             document: None,
+            lossy_streamed: |b, each| {
+                let mut events = utf_inf8::events(b);
+                while let Some(l) = events.next_located() {
+                    each(match l.event {
+                        Event::CodePoint(cp) => cp.to_string(),
+                        Event::Error(_) | Event::Reserved(_) => "U+FFFD".into(),
+                    });
+                }
+            },
+            strict_validated: |b| strict(utf_inf8::validate(b)),
         }),
     }
 }
@@ -107,7 +135,7 @@ fn codec(encoding: Encoding) -> Option<Codec> {
 /// One event as the protocol has it: `{"codepoint": …}`, `{"error": KIND, "offset",
 /// "length"}` or, for a reserved span, `{"reserved": true, "offset", "length"}` (never an
 /// error: SPEC §2.4a).
-fn event_json<C>(event: &Event<C>, codepoint: impl Fn(&C) -> String) -> OutputEvent {
+pub(crate) fn event_json<C>(event: &Event<C>, codepoint: impl Fn(&C) -> String) -> OutputEvent {
     match event {
         Event::CodePoint(cp) => OutputEvent::CodePoint {
             codepoint: codepoint(cp),
@@ -143,21 +171,28 @@ fn result_of(output: &[OutputEvent]) -> &'static str {
     }
 }
 
-fn output(events: impl Iterator<Item = Located>) -> Vec<OutputEvent> {
-    events
-        .map(|l| event_json(&l.event, |&cp| format_codepoint(cp.into())))
-        .collect()
+fn output(events: impl Iterator<Item = Located>, each: &mut dyn FnMut(OutputEvent)) {
+    for l in events {
+        each(event_json(&l.event, |&cp| format_codepoint(cp.into())));
+    }
 }
 
-fn codepoints(cps: Vec<u32>) -> Vec<String> {
-    cps.into_iter()
-        .map(|cp| format_codepoint(cp.into()))
-        .collect()
+fn codepoints(cps: Vec<u32>, each: &mut dyn FnMut(String)) {
+    for cp in cps {
+        each(format_codepoint(cp.into()));
+    }
+}
+
+/// A list made by one of [`Codec`]'s item-by-item functions.
+fn collect<T>(f: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
+    let mut out = Vec::new();
+    f(&mut |item| out.push(item));
+    out
 }
 
 /// `strict`: a strict decode stops at a reserved span with the reason
 /// `ErrorKind::Reserved`, which is no error kind: that stop is the reserved shape.
-fn strict(result: Result<(), DecodeError>) -> Value {
+pub(crate) fn strict(result: Result<(), DecodeError>) -> Value {
     match result {
         Ok(()) => Value::Null,
         Err(e) if e.kind == ErrorKind::Reserved => {
@@ -191,7 +226,7 @@ fn same_answer(
     }
 }
 
-fn finding(f: &Finding) -> Value {
+pub(crate) fn finding(f: &Finding) -> Value {
     json!({"kind": f.kind.as_str(), "severity": f.severity().as_str(),
            "offset": f.offset, "line": f.line, "column": f.column})
 }
@@ -301,10 +336,10 @@ pub fn respond_to(encoding: &str, query: Query<'_>) -> Option<Response> {
             input,
             chunks: None,
         } => {
-            let output = (codec.output)(input);
+            let output = collect(|each| (codec.output)(input, each));
             out.result = Some(result_of(&output));
             out.output = Some(output);
-            out.lossy = Some((codec.lossy)(input));
+            out.lossy = Some(collect(|each| (codec.lossy)(input, each)));
             out.valid = Some((codec.valid)(input));
             out.strict = Some((codec.strict)(input));
         }
@@ -329,7 +364,8 @@ pub fn respond_to(encoding: &str, query: Query<'_>) -> Option<Response> {
             input,
             chunks: None,
         } => {
-            out.findings = Some((codec.document?)(input));
+            let document = codec.document?;
+            out.findings = Some(collect(|each| document(input, each)));
         }
     }
     Some(out)
@@ -402,6 +438,9 @@ impl Reference {
 /// `fast::encode_from_utf32`), so that their dispatch is judged too.
 /// This is how the vectors-only test set of mutation testing (`docs/mutation.md`) sees
 /// the fast paths, which the built-in `reference` does not use.
+// Test support, not API: only `tests/reference_vectors.rs` calls it (an integration
+// test, so `#[cfg(test)]` cannot hide it).
+#[doc(hidden)]
 pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
     const COPIES: usize = 16;
     let mut responses = Vec::new();
@@ -490,7 +529,10 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                     let mut written = Vec::new();
                     let answer = match encode(&cps.repeat(copies), &mut written) {
                         Ok(()) if written == input.repeat(copies) => json!(t.output),
-                        Ok(()) => json!(output(corrected::events(&written).located())),
+                        Ok(()) => json!(collect(|each| output(
+                            corrected::events(&written).located(),
+                            each
+                        ))),
                         Err(e) => json!(format!("the fast encoder failed: {e}")),
                     };
                     responses.push(respond(vec![("output", answer)]));
@@ -512,7 +554,10 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                     let mut back = Vec::new();
                     let answer = match from_utf8(&utf8_text, &mut back) {
                         Ok(()) if back == input => json!(t.output),
-                        Ok(()) => json!(output(corrected::events(&back).located())),
+                        Ok(()) => json!(collect(|each| output(
+                            corrected::events(&back).located(),
+                            each
+                        ))),
                         Err(e) => json!(format!("the transcoder from UTF-8 failed: {e}")),
                     };
                     responses.push(respond(vec![("output", answer)]));
@@ -573,6 +618,9 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
 /// for anything else. The built-in `reference` answers through each encoding's own
 /// module, so this is how the vectors-only test set of mutation testing
 /// (`docs/mutation.md`) sees the handle, which an application may call instead.
+// Test support, not API: only `tests/reference_vectors.rs` calls it (an integration
+// test, so `#[cfg(test)]` cannot hide it).
+#[doc(hidden)]
 pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
     let Test::Decode(t) = &*case.test else {
         return None;
@@ -658,7 +706,7 @@ impl Implementation for Reference {
         // A codec panic is that case's CRASH, as an adapter's death would be, not the end
         // of the whole run before any report is written.
         match std::panic::catch_unwind(|| Self::respond(case)) {
-            Ok(response) => Answer::Response(response),
+            Ok(response) => Answer::Response(response.into()),
             Err(payload) => {
                 let message = payload
                     .downcast_ref::<&str>()

@@ -3,24 +3,42 @@
 //!
 //! It declares every encoding and operation the codec implements with every field
 //! ([`Reference::declaration`]), streaming for decode and document, and batches; each
-//! request is answered by the same function as the built-in `reference`
-//! ([`reference::respond_to`]). It is the model adapter for an implementation in Rust (a
-//! loop over lines, a declaration, one function from a request to a response) and the
-//! compiled adapter of the throughput table.
+//! request is answered by the codec, written out as it produces it: the events (and
+//! `lossy`, read from them), code points and findings of an answer go to stdout one by
+//! one, never gathered first, so an answer costs no memory however long it is (a request
+//! costs about 3 times its input: its line and its bytes). Its fields are those of the
+//! built-in `reference` ([`reference::respond_to`]), which a test checks. It is the model adapter for an implementation in
+//! Rust (a loop over lines, a declaration, one function from a request to a response)
+//! and the compiled adapter of the throughput table.
 //!
 //! Robustness, as the protocol asks: every line gets exactly one answer line; a line that
 //! is not JSON, not an object, or a request it cannot read (unknown encoding or op, bad
 //! hex, a malformed code point, bad chunks) gets `{"id": …, "unsupported": true}` (the id
-//! if it could be read, else null); a line longer than `--max-line-bytes` is read no
-//! further than its end and answered the same way. It ends when stdin closes. Answers are
-//! buffered and flushed after each line.
+//! if it could be read, else null). What one request may cost is capped: a request
+//! whose input (or chunks) is over `--max-input-bytes` gets `{"id": …, "unsupported":
+//! true, "reason": "input over N bytes"}`, and a line longer than `--max-line-bytes` is
+//! read no further than its end (kept no further than the cap) and answered the same way,
+//! `"reason": "request line over N bytes"`, with its id when it has one. It ends when
+//! stdin closes. Answers are buffered and flushed after each line.
 
 use super::handshake::{self, MAX_BATCH};
+use super::raw::{object_members, walk_items};
 use super::reference::{self, Query, Reference, Response};
-use crate::vectors::model::from_hex;
+use crate::vectors::model::{from_hex, OutputEvent};
+use corrected_utf8::{DocumentChecker, Encoding};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+use std::fmt;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
+
+/// The default of `serve --max-input-bytes`: 1 MiB of input per request (an answer is at
+/// most about 80 bytes per input byte, written as it is produced).
+pub const DEFAULT_MAX_INPUT: usize = 1 << 20;
+
+/// The default of `serve --max-line-bytes`: 64 MiB.
+pub const DEFAULT_MAX_REQUEST_LINE: usize = 64 << 20;
 
 /// The arguments of `conformance serve`.
 #[derive(clap::Args, Clone, Debug)]
@@ -30,9 +48,17 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u32).range(1..=MAX_BATCH as i64))]
     pub batch: u32,
 
-    /// The longest request line read, in bytes; a longer one is answered `unsupported`.
-    #[arg(long, value_name = "BYTES", default_value_t = 64 << 20)]
+    /// The longest request line read, in bytes (1024 to 1073741824); a longer one is
+    /// answered `unsupported`, with a reason.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_REQUEST_LINE,
+          value_parser = super::parse_max_line)]
     pub max_line_bytes: usize,
+
+    /// The most input bytes one request may have (its `input`, or its chunks together;
+    /// 1 to 268435456); more is answered `unsupported`, with a reason.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT,
+          value_parser = super::bounded_usize::<1, { 256 << 20 }>)]
+    pub max_input_bytes: usize,
 }
 
 /// What `conformance serve` does: answer stdin's lines on stdout until stdin closes.
@@ -44,7 +70,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
         // The runner closed the pipe: nothing more to answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("conformance serve: {e}");
+            crate::errln!("conformance serve: {e}");
             ExitCode::FAILURE
         }
     }
@@ -60,19 +86,161 @@ pub fn serve_on(
     let mut line = Vec::new();
     loop {
         line.clear();
-        let cap = args.max_line_bytes as u64 + 1;
+        // A long line's buffer is not kept for the short ones after it.
+        if line.capacity() > 1 << 20 {
+            line = Vec::new();
+        }
+        let cap = (args.max_line_bytes as u64).saturating_add(1);
         if input.by_ref().take(cap).read_until(b'\n', &mut line)? == 0 {
             return Ok(());
         }
         if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
-            // Skip the rest of the line, whatever its length.
-            skip_line(&mut input)?;
-            write(&mut output, &unsupported(&Value::Null))?;
+            // The rest of the line is read, never kept, for its id.
+            let id = id_of_long_line(&line, &mut input)?;
+            let reason = format!(
+                "request line over {} bytes (--max-line-bytes)",
+                args.max_line_bytes
+            );
+            write_unsupported(&mut output, id.as_deref().unwrap_or("null"), Some(&reason))?;
         } else {
-            answer_line(&line, &hello, &mut output)?;
+            answer_line(&line, &hello, args, &mut output)?;
         }
         output.write_all(b"\n")?;
         output.flush()?;
+    }
+}
+
+/// The rest of the line being read, up to and including its newline (which ends it).
+struct RestOfLine<'a, R> {
+    input: &'a mut R,
+    done: bool,
+}
+
+impl<R: BufRead> Read for RestOfLine<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let available = self.input.fill_buf()?;
+        if available.is_empty() {
+            self.done = true;
+            return Ok(0);
+        }
+        let newline = available.iter().position(|&b| b == b'\n');
+        let n = newline.unwrap_or(available.len()).min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        if newline == Some(n) {
+            self.input.consume(n + 1);
+            self.done = true;
+        } else {
+            self.input.consume(n);
+        }
+        Ok(n)
+    }
+}
+
+/// The id of a line too long to keep: `prefix` (what was read of it) and the rest of the
+/// line, read as a JSON object up to its `id` member (the rest is skipped unread, never
+/// kept). The id's JSON text, or `None` when it has none before the line ends.
+fn id_of_long_line(prefix: &[u8], input: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut rest = RestOfLine { input, done: false };
+    let mut id = None;
+    {
+        let reader = io::BufReader::new(prefix.chain(&mut rest));
+        let mut de = serde_json::Deserializer::from_reader(reader);
+        // Stops with an error once the id is found: only `id` matters.
+        let _ = de.deserialize_map(IdFinder { id: &mut id });
+    }
+    if !rest.done {
+        skip_line(rest.input)?;
+    }
+    Ok(id)
+}
+
+/// Finds the `id` member of an object read from a stream, skipping the others unread.
+struct IdFinder<'a> {
+    id: &'a mut Option<String>,
+}
+
+impl<'de> Visitor<'de> for IdFinder<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a request object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(is_id) = map.next_key_seed(IsId)? {
+            if is_id {
+                *self.id = map.next_value_seed(IdText)?;
+                return Err(de::Error::custom("found"));
+            }
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether a key is `id`.
+struct IsId;
+
+impl<'de> DeserializeSeed<'de> for IsId {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IsId {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E>(self, key: &str) -> Result<bool, E> {
+        Ok(key == "id")
+    }
+}
+
+/// An id's JSON text: a string, number, boolean or null (`None` for a list or object).
+struct IdText;
+
+impl<'de> DeserializeSeed<'de> for IdText {
+    type Value = Option<String>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IdText {
+    type Value = Option<String>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an id")
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Self::Value, E> {
+        Ok(Some(Value::from(s).to_string()))
+    }
+    fn visit_u64<E>(self, n: u64) -> Result<Self::Value, E> {
+        Ok(Some(n.to_string()))
+    }
+    fn visit_i64<E>(self, n: i64) -> Result<Self::Value, E> {
+        Ok(Some(n.to_string()))
+    }
+    fn visit_f64<E>(self, n: f64) -> Result<Self::Value, E> {
+        Ok(Some(json!(n).to_string()))
+    }
+    fn visit_bool<E>(self, b: bool) -> Result<Self::Value, E> {
+        Ok(Some(b.to_string()))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
     }
 }
 
@@ -112,37 +280,314 @@ fn hello(batch: u32) -> Map<String, Value> {
     hello
 }
 
+/// The members of a request (or a batch request) that serve reads: each value's JSON text.
+#[derive(Default)]
+struct Request<'t> {
+    id: Option<&'t str>,
+    op: Option<&'t str>,
+    requests: Option<&'t str>,
+    encoding: Option<&'t str>,
+    input: Option<&'t str>,
+    codepoint: Option<&'t str>,
+    chunks: Option<&'t str>,
+}
+
+impl<'t> Request<'t> {
+    /// The request in `text`, or `None` when it is not a JSON object.
+    fn read(text: &'t str) -> Option<Request<'t>> {
+        let mut r = Request::default();
+        let keys = [
+            "id",
+            "op",
+            "requests",
+            "encoding",
+            "input",
+            "codepoint",
+            "chunks",
+        ];
+        let is_object = object_members(text, &keys, |k, v| {
+            let slot = match k {
+                "id" => &mut r.id,
+                "op" => &mut r.op,
+                "requests" => &mut r.requests,
+                "encoding" => &mut r.encoding,
+                "input" => &mut r.input,
+                "codepoint" => &mut r.codepoint,
+                _ => &mut r.chunks,
+            };
+            *slot = Some(v);
+        })
+        .ok()?;
+        is_object.then_some(r)
+    }
+
+    /// Its id's JSON text (`null` without one).
+    fn id(&self) -> &'t str {
+        self.id.unwrap_or("null")
+    }
+}
+
+/// A JSON string member's value, if it is a string.
+fn string(raw: Option<&str>) -> Option<Cow<'_, str>> {
+    let raw = raw?;
+    match serde_json::from_str::<&str>(raw) {
+        Ok(s) => Some(Cow::Borrowed(s)),
+        Err(_) => serde_json::from_str::<String>(raw).ok().map(Cow::Owned),
+    }
+}
+
 /// Writes the answer to one line (without its newline).
-fn answer_line(line: &[u8], hello: &Map<String, Value>, out: &mut impl Write) -> io::Result<()> {
-    let Ok(request) = serde_json::from_slice::<Value>(line) else {
-        return write(out, &unsupported(&Value::Null));
+fn answer_line(
+    line: &[u8],
+    hello: &Map<String, Value>,
+    args: &ServeArgs,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let Some(request) = std::str::from_utf8(line).ok().and_then(Request::read) else {
+        return write_unsupported(out, "null", None);
     };
-    let id = request.get("id").unwrap_or(&Value::Null);
-    match request.get("op").and_then(Value::as_str) {
+    let id = request.id();
+    match string(request.op).as_deref() {
         Some("hello") => {
-            let mut answer = Map::new();
-            answer.insert("id".into(), id.clone());
-            answer.extend(hello.clone());
-            write(out, &answer)
+            out.write_all(b"{\"id\":")?;
+            out.write_all(id.as_bytes())?;
+            let rest = Value::Object(hello.clone()).to_string();
+            out.write_all(b",")?;
+            out.write_all(&rest.as_bytes()[1..])
         }
-        Some("batch") => match request.get("requests") {
-            Some(Value::Array(requests)) => {
+        Some("batch") => match request.requests {
+            Some(list) if list.starts_with('[') => {
                 // `{"id": ID, "responses": [RESP, …]}`, each response written as it is
                 // computed.
                 out.write_all(b"{\"id\":")?;
-                write(out, id)?;
+                out.write_all(id.as_bytes())?;
                 out.write_all(b",\"responses\":[")?;
-                for (i, request) in requests.iter().enumerate() {
-                    if i > 0 {
-                        out.write_all(b",")?;
-                    }
-                    write(out, &respond(request))?;
+                let mut failed = None;
+                let _ = walk_items(list, |i, item| {
+                    let written = (|| {
+                        if i > 0 {
+                            out.write_all(b",")?;
+                        }
+                        match Request::read(item) {
+                            Some(r) => respond_to(&r, args, out),
+                            None => write_unsupported(out, "null", None),
+                        }
+                    })();
+                    written.map_err(|e| {
+                        failed = Some(e);
+                        String::new()
+                    })
+                });
+                if let Some(e) = failed {
+                    return Err(e);
                 }
                 out.write_all(b"]}")
             }
-            _ => write(out, &unsupported(id)),
+            _ => write_unsupported(out, id, None),
         },
-        _ => write(out, &respond(&request)),
+        _ => respond_to(&request, args, out),
+    }
+}
+
+/// `{"id": ID, "unsupported": true}`, with `"reason": REASON` when given.
+fn write_unsupported(out: &mut impl Write, id: &str, reason: Option<&str>) -> io::Result<()> {
+    out.write_all(b"{\"id\":")?;
+    out.write_all(id.as_bytes())?;
+    out.write_all(b",\"unsupported\":true")?;
+    if let Some(reason) = reason {
+        out.write_all(b",\"reason\":")?;
+        write(out, &reason)?;
+    }
+    out.write_all(b"}")
+}
+
+/// What one request asks, read and checked before anything of its answer is written.
+enum Job {
+    Decode {
+        encoding: Encoding,
+        input: Vec<u8>,
+        chunks: Option<Vec<Vec<u8>>>,
+    },
+    Document {
+        chunks: Vec<Vec<u8>>,
+    },
+    /// The encoding (hex) or the failure's kind.
+    Encode(Result<String, &'static str>),
+}
+
+/// The job of a request, or why it is answered `unsupported` (`Err(Some(reason))` for a
+/// request over the cap).
+fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
+    let name = string(r.encoding).ok_or(None)?;
+    let encoding = Encoding::from_name(&name).ok_or(None)?;
+    let codec = reference::codec(encoding).ok_or(None)?;
+    let over = || Some(format!("input over {max_input} bytes"));
+    let input = match string(r.input) {
+        Some(hex) if hex.len() / 2 > max_input => return Err(over()),
+        Some(hex) => Some(from_hex(&hex).map_err(|_| None)?),
+        None => None,
+    };
+    let chunks = match r.chunks {
+        None | Some("null") => None,
+        Some(list) => {
+            let mut chunks = Vec::new();
+            let mut total = 0usize;
+            let walked = walk_items(list, |_, item| {
+                let hex = string(Some(item)).ok_or_else(String::new)?;
+                total = total.saturating_add(hex.len() / 2);
+                if total > max_input {
+                    return Err("over".into());
+                }
+                chunks.push(from_hex(&hex).map_err(|_| String::new())?);
+                Ok(())
+            });
+            match walked {
+                Ok(_) => Some(chunks),
+                Err(Some(m)) if m == "over" => return Err(over()),
+                Err(_) => return Err(None),
+            }
+        }
+    };
+    match string(r.op).as_deref() {
+        Some("decode") => Ok(Job::Decode {
+            encoding,
+            input: input.ok_or(None)?,
+            chunks,
+        }),
+        Some("document") => {
+            codec.document.ok_or(None)?;
+            let input = input.ok_or(None)?;
+            Ok(Job::Document {
+                chunks: chunks.unwrap_or_else(|| vec![input]),
+            })
+        }
+        Some("encode") => {
+            let codepoint = string(r.codepoint).ok_or(None)?;
+            // A code point the encoder does not take is `unsupported`.
+            Ok(Job::Encode((codec.encode)(&codepoint).ok_or(None)?))
+        }
+        _ => Err(None),
+    }
+}
+
+/// Writes the response to one request: `{"id": …, FIELDS}`, each list written item by
+/// item as the codec produces it, or `unsupported`.
+fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Result<()> {
+    let id = r.id();
+    let job = match job(r, args.max_input_bytes) {
+        Ok(job) => job,
+        Err(reason) => return write_unsupported(out, id, reason.as_deref()),
+    };
+    out.write_all(b"{\"id\":")?;
+    out.write_all(id.as_bytes())?;
+    match job {
+        Job::Decode {
+            encoding,
+            input,
+            chunks,
+        } => {
+            let codec = reference::codec(encoding).expect("checked by job()");
+            let mut list = List::new(out, "output")?;
+            let (mut error, mut reserved) = (false, false);
+            let mut event = |e: OutputEvent| {
+                error |= matches!(e, OutputEvent::Error { .. });
+                reserved |= matches!(e, OutputEvent::Reserved { .. });
+                list.item(&e);
+            };
+            match &chunks {
+                // Fed to the streaming decoder chunk by chunk: `output` and `result`.
+                Some(chunks) => {
+                    let mut decoder = encoding.new_decoder();
+                    let mut sink = |l: corrected_utf8::Located<corrected_utf8::BigCodePoint>| {
+                        event(reference::event_json(&l.event, ToString::to_string))
+                    };
+                    for chunk in chunks {
+                        decoder.push(chunk, &mut sink);
+                    }
+                    decoder.finish(&mut sink);
+                }
+                None => (codec.output)(&input, &mut event),
+            }
+            list.end()?;
+            let result = if error {
+                "invalid"
+            } else if reserved {
+                "reserved"
+            } else {
+                "valid"
+            };
+            write!(out, ",\"result\":\"{result}\"")?;
+            if chunks.is_none() {
+                let mut list = List::new(out, "lossy")?;
+                (codec.lossy_streamed)(&input, &mut |cp| list.item(&cp));
+                list.end()?;
+                write!(out, ",\"valid\":{}", (codec.valid)(&input))?;
+                out.write_all(b",\"strict\":")?;
+                write(out, &(codec.strict_validated)(&input))?;
+            }
+        }
+        Job::Document { chunks } => {
+            let mut list = List::new(out, "findings")?;
+            let mut checker = DocumentChecker::new();
+            for chunk in &chunks {
+                checker.push(chunk, |f| list.item(&reference::finding(&f)));
+            }
+            checker.finish(|f| list.item(&reference::finding(&f)));
+            list.end()?;
+        }
+        Job::Encode(Ok(hex)) => {
+            out.write_all(b",\"bytes\":")?;
+            write(out, &hex)?;
+        }
+        Job::Encode(Err(kind)) => {
+            out.write_all(b",\"error\":")?;
+            write(out, &kind)?;
+        }
+    }
+    out.write_all(b"}")
+}
+
+/// A list member being written, `,"KEY":[ITEM,…]`, one item at a time (the first write
+/// error is kept and returned by [`List::end`]).
+struct List<'w, W: Write> {
+    out: &'w mut W,
+    first: bool,
+    failed: Option<io::Error>,
+}
+
+impl<'w, W: Write> List<'w, W> {
+    fn new(out: &'w mut W, key: &str) -> io::Result<List<'w, W>> {
+        write!(out, ",\"{key}\":[")?;
+        Ok(List {
+            out,
+            first: true,
+            failed: None,
+        })
+    }
+
+    fn item(&mut self, item: &impl serde::Serialize) {
+        if self.failed.is_some() {
+            return;
+        }
+        let written = if self.first {
+            Ok(())
+        } else {
+            self.out.write_all(b",")
+        }
+        .and_then(|()| write(self.out, item));
+        self.first = false;
+        if let Err(e) = written {
+            self.failed = Some(e);
+        }
+    }
+
+    fn end(self) -> io::Result<()> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => self.out.write_all(b"]"),
+        }
     }
 }
 
@@ -171,8 +616,9 @@ fn unsupported(id: &Value) -> Reply<'_> {
     }
 }
 
-/// The response to one (non-batch) request: every field the codec gives, or
-/// `unsupported`.
+/// The response to one (non-batch) request, built whole in memory: every field the codec
+/// gives, or `unsupported` (`conformance serve` itself writes its answers as they are
+/// produced).
 pub fn respond(request: &Value) -> Reply<'_> {
     let id = request.get("id").unwrap_or(&Value::Null);
     match fields(request) {
@@ -223,10 +669,15 @@ mod tests {
     use super::*;
 
     fn session(input: &[u8], max_line_bytes: usize) -> Vec<Value> {
+        session_capped(input, max_line_bytes, DEFAULT_MAX_INPUT)
+    }
+
+    fn session_capped(input: &[u8], max_line_bytes: usize, max_input_bytes: usize) -> Vec<Value> {
         let mut out = Vec::new();
         let args = ServeArgs {
             batch: 8,
             max_line_bytes,
+            max_input_bytes,
         };
         serve_on(input, &mut out, &args).unwrap();
         String::from_utf8(out)
@@ -308,7 +759,63 @@ mod tests {
         );
         let answers = session(input.as_bytes(), 64);
         assert_eq!(answers.len(), 2);
-        assert_eq!(answers[0], json!({"id": null, "unsupported": true}));
+        let reason = "request line over 64 bytes (--max-line-bytes)";
+        assert_eq!(
+            answers[0],
+            json!({"id": "x", "unsupported": true, "reason": reason})
+        );
         assert_eq!(answers[1]["valid"], true);
+        // The id after the long input is found too, reading the rest of the line without
+        // keeping it; a line without one gets null.
+        let late = format!(
+            "{{\"encoding\":\"utf-8\",\"op\":\"decode\",\"input\":\"{}\",\"id\":7}}\n\
+             {{\"input\":\"{}\"}}\n{{\"id\":\"y\",\"encoding\":\"utf-8\",\"op\":\"decode\",\"input\":\"41\"}}",
+            "41".repeat(5000),
+            "41".repeat(5000)
+        );
+        let answers = session(late.as_bytes(), 64);
+        assert_eq!(answers.len(), 3);
+        assert_eq!(answers[0]["id"], 7);
+        assert_eq!(answers[0]["reason"], reason);
+        assert_eq!(answers[1]["id"], Value::Null);
+        assert_eq!(answers[2]["id"], "y");
+    }
+
+    #[test]
+    fn a_request_over_the_input_cap_is_unsupported_with_its_id() {
+        let input = concat!(
+            r#"{"id":"a","encoding":"utf-8","op":"decode","input":"4142434445"}"#,
+            "\n",
+            r#"{"id":"b","encoding":"utf-8","op":"decode","input":"41","chunks":["41","42","43","44","45"]}"#,
+            "\n",
+            r#"{"id":"c","encoding":"utf-8","op":"decode","input":"41424344"}"#,
+            "\n",
+            r#"{"id":"d","op":"batch","requests":[{"id":"d1","encoding":"corrected-utf8","op":"document","input":"4142434445"}]}"#,
+        );
+        let answers = session_capped(input.as_bytes(), 1 << 20, 4);
+        let over = json!({"unsupported": true, "reason": "input over 4 bytes"});
+        for (i, id) in [(0, "a"), (1, "b")] {
+            assert_eq!(answers[i]["id"], id);
+            assert_eq!(answers[i]["reason"], over["reason"], "{i}");
+        }
+        assert_eq!(answers[2]["valid"], true);
+        assert_eq!(answers[3]["responses"][0]["id"], "d1");
+        assert_eq!(answers[3]["responses"][0]["reason"], over["reason"]);
+    }
+
+    #[test]
+    fn answers_are_what_the_reference_answers() {
+        // Written item by item, the answer is the reference's, field for field.
+        let suite = crate::run::suite::load_embedded(&[]).unwrap();
+        let mut input = String::new();
+        for case in suite.cases.iter().step_by(3) {
+            input.push_str(&case.request().to_string());
+            input.push('\n');
+        }
+        let answers = session(input.as_bytes(), 1 << 20);
+        for (case, answer) in suite.cases.iter().step_by(3).zip(&answers) {
+            let expected = Value::Object(Reference::respond(case));
+            assert_eq!(answer, &expected, "{}", case.id);
+        }
     }
 }

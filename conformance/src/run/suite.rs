@@ -1,6 +1,7 @@
 //! Loading vector files into [`Case`]s, with one located message for any file that cannot
 //! be read or does not follow the schema (exit code 2, nothing run).
 
+use crate::files::{human_size, read_capped, read_text_capped, InputErrorKind, MAX_VECTOR_FILE};
 use crate::vectors::model::{
     from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest,
     OutputEvent, Schema, TestCase, TestResult, VectorFile,
@@ -458,8 +459,32 @@ pub fn load_embedded(encodings: &[String]) -> Result<Suite, LoadError> {
 fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) if x == y => true,
-        _ => matches!((std::fs::read(a), std::fs::read(b)), (Ok(x), Ok(y)) if x == y),
+        _ => matches!(
+            (read_capped(a, MAX_VECTOR_FILE), read_capped(b, MAX_VECTOR_FILE)),
+            (Ok(x), Ok(y)) if x == y
+        ),
     }
+}
+
+/// The text of an input file: a regular file of at most `cap` bytes of UTF-8 (a FIFO,
+/// `/dev/zero` or a folder is refused before a byte is read), or an error naming the
+/// file, what it is, and the cap.
+pub(crate) fn read_input(path: &Path, cap: u64, what: &str) -> Result<String, LoadError> {
+    read_text_capped(path, cap).map_err(|e| LoadError {
+        path: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message: match e.kind {
+            InputErrorKind::NotARegularFile(kind) => {
+                format!("is {kind}, not a regular file (refused: it may never end)")
+            }
+            InputErrorKind::TooLarge(cap) => format!(
+                "larger than {cap} bytes ({}), the most {what} may hold",
+                human_size(cap)
+            ),
+            InputErrorKind::Io(e) => format!("cannot read: {e}"),
+        },
+    })
 }
 
 fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, LoadError> {
@@ -467,23 +492,31 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
     for (rel, origin) in found {
         let (path, text) = match origin {
             Origin::Path(path) => {
-                let text = std::fs::read_to_string(&path).map_err(|e| LoadError {
-                    path: path.clone(),
-                    line: 0,
-                    column: 0,
-                    message: format!("cannot read: {e}"),
-                })?;
+                let text = read_input(&path, MAX_VECTOR_FILE, "a vector file")?;
                 (path, text)
             }
             Origin::Embedded(text) => {
                 (PathBuf::from(format!("(embedded)/{rel}")), text.to_string())
             }
         };
-        let parsed = parse_file(&text).map_err(|(line, column, message)| LoadError {
-            path: path.clone(),
-            line,
-            column,
-            message,
+        let parsed = parse_file(&text).map_err(|(line, column, message)| {
+            if is_report(&text) {
+                // Left in a vectors folder by an older runner, which allowed that.
+                return LoadError {
+                    path: path.clone(),
+                    line: 0,
+                    column: 0,
+                    message: "a `conformance run --json` report (it has `reportVersion`), not \
+                              a vector file: move it out of the --vectors folder"
+                        .into(),
+                };
+            }
+            LoadError {
+                path: path.clone(),
+                line,
+                column,
+                message,
+            }
         })?;
         let encoding = parsed.encoding().to_string();
         if !encodings.is_empty() && !encodings.contains(&encoding) {
@@ -571,6 +604,16 @@ impl Parsed {
             Parsed::Document(f) => &f.encoding,
         }
     }
+}
+
+/// Whether `text` is a JSON report of `conformance run` (an object with `reportVersion`).
+fn is_report(text: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(rename = "reportVersion")]
+        _version: serde::de::IgnoredAny,
+    }
+    serde_json::from_str::<Peek>(text).is_ok()
 }
 
 type Located = (usize, usize, String);
@@ -762,6 +805,14 @@ mod tests {
             .cases
             .iter()
             .all(|c| !c.id.contains("@ascii=") || c.chunking.is_none()));
+    }
+
+    #[test]
+    fn the_readme_shows_the_ascii_prefix_in_hex() {
+        let readme = include_str!("../../../vectors/README.md");
+        let hex = to_hex(ASCII_PREFIX);
+        let shown = format!("{}\n{}", &hex[..64], &hex[64..]);
+        assert!(readme.contains(&shown), "vectors/README.md lacks\n{shown}");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The serde model of a vector file (vectors 2.0.0), for writing and for reading.
+//! The serde model of a vector file (the `version` each file carries; `vectors/README.md`,
+//! "Versioning"), for writing and for reading.
 //!
 //! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`] or
 //! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of

@@ -1,13 +1,17 @@
 //! `--html FILE`: one static, self-contained page (no external resources): a summary per
-//! implementation, and a matrix of every case (rows, grouped by vector file) × every
-//! implementation (columns), colour-coded like JSONTestSuite's. Each cell's tooltip (and
-//! the panel shown on click) has the expected and got values; a filter box matches ids,
-//! comments, flags and inputs, and a menu picks an outcome. The page works without
+//! implementation, counts per implementation and vector file, and a matrix of cases
+//! (rows, grouped by vector file) × every implementation (columns), colour-coded like
+//! JSONTestSuite's. The matrix has a row for each case some implementation failed or was
+//! expected to fail ([`Listed`]; every case with `--report-all`). Each cell's tooltip
+//! (and the panel shown on click) has the expected and got values; a filter box matches
+//! ids, comments, flags and inputs, and a menu picks an outcome. The page works without
 //! JavaScript except for the filter and the panel.
 
-use super::{cut, detail_lines};
-use crate::run::outcome::{RunReport, Status};
-use std::fmt::Write;
+use super::{cut, detail_lines, Listed};
+use crate::run::outcome::{Counts, RunReport, Status};
+use crate::run::suite::Test;
+use std::fmt::Write as _;
+use std::io::{self, Write};
 
 /// `&`, `<`, `>`, `"` and `'` escaped: safe in text and in quoted attributes.
 pub fn escape(s: &str) -> String {
@@ -35,6 +39,7 @@ fn label(s: Status) -> &'static str {
         Status::Skip => "skip",
         Status::Xfail => "xfail",
         Status::Xpass => "XPASS",
+        Status::NotRun => "not run",
     }
 }
 
@@ -70,6 +75,7 @@ table.matrix td.c { text-align: center; font-size: .8em; font-weight: 600; min-w
 .skip { background: #d9d9d9; color: #555; }
 .xfail { background: #f5d96b; color: #5c4500; }
 .xpass { background: #1e88e5; color: #fff; }
+.not-run { background: #fff; color: #7b1fa2; outline: 2px dashed #7b1fa2; outline-offset: -2px; }
 #panel { position: fixed; left: 0; right: 0; bottom: 0; max-height: 40vh; overflow: auto; background: #fafafa; border-top: 2px solid #888; padding: .5em 1em; display: none; z-index: 3; }
 #panel pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; font-size: .85em; }
 #panel button { float: right; }
@@ -120,12 +126,41 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-/// Renders the page.
+/// Renders the page (failures listed, as `conformance run --html` writes it by default).
 pub fn render(report: &RunReport) -> String {
-    let suite = &report.suite;
-    let imps = &report.implementations;
-    let t = report.totals();
+    let mut out = Vec::new();
+    // Writing to memory does not fail.
+    let _ = write(report, Listed::default(), &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Writes the page, with a matrix row for each case `listed` picks for some
+/// implementation; one vector file's rows are held in memory at a time.
+pub fn write(report: &RunReport, listed: Listed, w: &mut dyn Write) -> io::Result<()> {
+    let mut w = io::BufWriter::new(w);
     let mut h = String::new();
+    head(&mut h, report);
+    summary(&mut h, report);
+    per_file(&mut h, report);
+    controls(&mut h, report, listed);
+    matrix_head(&mut h, report);
+    w.write_all(h.as_bytes())?;
+    for (fi, _) in report.suite.files.iter().enumerate() {
+        h.clear();
+        matrix_file(&mut h, report, fi, listed);
+        w.write_all(h.as_bytes())?;
+    }
+    h.clear();
+    h.push_str("</table>\n");
+    h.push_str("<div id=\"panel\"><button type=\"button\">close</button><pre></pre></div>\n");
+    let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
+    w.write_all(h.as_bytes())?;
+    w.flush()
+}
+
+/// The document head, the title and the run's one-line summary, the gate's problems.
+fn head(h: &mut String, report: &RunReport) {
+    let suite = &report.suite;
     h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(
@@ -141,7 +176,7 @@ pub fn render(report: &RunReport) -> String {
         escape(&report.summary_line()),
         suite.files.len(),
         suite.cases.len(),
-        imps.len(),
+        report.implementations.len(),
         report.timeout.as_secs_f64(),
         if report.expected_failures.paths.is_empty() {
             String::new()
@@ -152,7 +187,6 @@ pub fn render(report: &RunReport) -> String {
             )
         }
     );
-
     let _ = writeln!(
         h,
         "<p class=\"sum\">vectors: {} (version {})</p>",
@@ -170,16 +204,21 @@ pub fn render(report: &RunReport) -> String {
         }
         h.push_str("</ul>\n");
     }
+}
 
-    // Summary per implementation.
+/// One row per implementation: command, levels, counts.
+fn summary(h: &mut String, report: &RunReport) {
+    let suite = &report.suite;
+    let t = report.totals();
+    let columns = report.columns();
     h.push_str(
         "<table class=\"summary\">\n<tr><th>implementation</th><th>command</th><th>level</th>",
     );
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<th>{}</th>", s.as_str());
     }
     h.push_str("</tr>\n");
-    for imp in imps {
+    for imp in &report.implementations {
         let c = imp.counts(suite, None);
         let levels: Vec<String> = imp
             .coverage(suite)
@@ -197,11 +236,7 @@ pub fn render(report: &RunReport) -> String {
                 .collect::<Vec<_>>()
                 .join("<br>")
         );
-        for s in Status::ALL {
-            let n = c.get(s);
-            let class = if n > 0 { s.as_str() } else { "" };
-            let _ = write!(h, "<td class=\"{class}\">{n}</td>");
-        }
+        counts_cells(h, &columns, &c);
         h.push_str("</tr>\n");
     }
     let _ = writeln!(
@@ -211,105 +246,167 @@ pub fn render(report: &RunReport) -> String {
         t.failed(),
         t.skipped()
     );
+}
 
-    // Controls.
+/// A cell per status of `columns`, coloured when not zero.
+fn counts_cells(h: &mut String, columns: &[Status], c: &Counts) {
+    for &s in columns {
+        let n = c.get(s);
+        let class = if n > 0 { s.as_str() } else { "" };
+        let _ = write!(h, "<td class=\"{class}\">{n}</td>");
+    }
+}
+
+/// Counts per implementation and vector file: what the matrix does not list is here.
+fn per_file(h: &mut String, report: &RunReport) {
+    let suite = &report.suite;
+    let columns = report.columns();
+    h.push_str("<table class=\"summary\">\n<tr><th>implementation</th><th>vector file</th>");
+    for &s in &columns {
+        let _ = write!(h, "<th>{}</th>", s.as_str());
+    }
+    h.push_str("</tr>\n");
+    for imp in &report.implementations {
+        for (fi, file) in suite.files.iter().enumerate() {
+            let _ = write!(
+                h,
+                "<tr><td class=\"l\">{}</td><td class=\"l\">{}</td>",
+                escape(&imp.name),
+                escape(&file.rel)
+            );
+            counts_cells(h, &columns, &imp.counts(suite, Some(fi)));
+            h.push_str("</tr>\n");
+        }
+    }
+    h.push_str("</table>\n");
+}
+
+/// The filter box, the outcome menu, the legend; what the matrix lists.
+fn controls(h: &mut String, report: &RunReport, listed: Listed) {
+    let columns = report.columns();
+    if listed == Listed::Failures {
+        let rows = (0..report.suite.cases.len())
+            .filter(|&ci| row_listed(report, ci, listed))
+            .count();
+        let _ = writeln!(
+            h,
+            "<p class=\"sum\">The matrix lists the {rows} case(s) that some implementation \
+             failed or was expected to fail; passes and skips are counted above (every case: \
+             <code>conformance run --report-all</code>).</p>"
+        );
+    }
     h.push_str("<div class=\"controls\">\n<input id=\"q\" type=\"search\" placeholder=\"Filter by id, comment, flag or input hex…\" aria-label=\"filter\">\n");
     h.push_str("<select id=\"o\" aria-label=\"outcome\"><option value=\"\">every outcome</option><option value=\"bad\">any failure</option><option value=\"disagree\">implementations disagree</option>");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<option value=\"{0}\">{0}</option>", s.as_str());
     }
     h.push_str("</select>\n<span class=\"legend\">");
-    for s in Status::ALL {
+    for &s in &columns {
         let _ = write!(h, "<span class=\"{}\">{}</span>", s.as_str(), label(s));
     }
     h.push_str("</span>\n<span id=\"count\"></span>\n</div>\n");
+}
 
-    // The matrix.
+/// Whether case `ci` gets a matrix row: `listed` picks it for some implementation.
+fn row_listed(report: &RunReport, ci: usize, listed: Listed) -> bool {
+    report.implementations.iter().any(|i| {
+        let r = &i.results[ci];
+        !r.not_applicable && listed.includes(r)
+    })
+}
+
+/// The matrix's column heads.
+fn matrix_head(h: &mut String, report: &RunReport) {
     h.push_str("<table class=\"matrix\">\n<thead><tr><th>case</th><th>input</th><th>comment</th>");
-    for imp in imps {
+    for imp in &report.implementations {
         let _ = write!(h, "<th>{}</th>", escape(&imp.name));
     }
     h.push_str("</tr></thead>\n");
-    let ncols = 3 + imps.len();
-    for (fi, file) in suite.files.iter().enumerate() {
-        let _ = writeln!(
-            h,
-            "<tbody class=\"f\"><tr class=\"fh\"><th colspan=\"{ncols}\">{} · {} · {} · version {} · {} case(s)</th></tr>",
-            escape(&file.rel),
-            file.schema.as_str(),
-            escape(&file.encoding),
-            escape(&file.version),
-            file.cases
-        );
-        for (ci, case) in suite.cases.iter().enumerate() {
-            if case.file != fi {
-                continue;
-            }
-            let mut statuses: Vec<&str> =
-                imps.iter().map(|i| i.results[ci].status.as_str()).collect();
-            statuses.sort_unstable();
-            statuses.dedup();
-            let answered: Vec<bool> = imps
-                .iter()
-                .map(|i| &i.results[ci])
-                .filter(|r| r.raw != Status::Skip)
-                .map(|r| r.raw == Status::Pass)
-                .collect();
-            let disagree = answered.windows(2).any(|w| w[0] != w[1]);
-            let input = match &*case.test {
-                crate::run::suite::Test::Encode(t) => t.codepoint.clone(),
-                crate::run::suite::Test::Decode(t) => t.input.clone(),
-                crate::run::suite::Test::Document(t) => t.input.clone(),
-            };
-            let search = format!(
-                "{} {} {} {}",
-                case.id,
-                case.comment(),
-                case.flags().join(" "),
-                cut(&input, 300)
-            )
-            .to_lowercase();
-            let _ = write!(
-                h,
-                "<tr data-s=\"{}\" data-d=\"{}\" data-t=\"{}\"><td class=\"id\" title=\"{}\">#{}</td><td class=\"in\" title=\"{}\">{}</td><td class=\"cm\">{}</td>",
-                statuses.join(" "),
-                u8::from(disagree),
-                escape(&search),
-                escape(&case.id),
-                case.tc_id,
-                escape(&cut(&input, 2000)),
-                escape(&cut(&input, 40)),
-                escape(case.comment())
-            );
-            for imp in imps {
-                let r = &imp.results[ci];
-                let tip = if r.status == Status::Pass {
-                    format!("pass: checked {}", r.checked.join(", "))
-                } else {
-                    detail_lines(case, r).join("\n")
-                };
-                let _ = write!(
-                    h,
-                    "<td class=\"c {}\" data-h=\"{}\" title=\"{}\">{}</td>",
-                    r.status.as_str(),
-                    escape(&format!(
-                        "[{}] {} — {}",
-                        imp.name,
-                        case.id,
-                        r.status.as_str()
-                    )),
-                    escape(&tip),
-                    label(r.status)
-                );
-            }
-            h.push_str("</tr>\n");
+}
+
+/// One vector file's rows of the matrix.
+fn matrix_file(h: &mut String, report: &RunReport, fi: usize, listed: Listed) {
+    let suite = &report.suite;
+    let file = &suite.files[fi];
+    let ncols = 3 + report.implementations.len();
+    let _ = writeln!(
+        h,
+        "<tbody class=\"f\"><tr class=\"fh\"><th colspan=\"{ncols}\">{} · {} · {} · version {} · {} case(s)</th></tr>",
+        escape(&file.rel),
+        file.schema.as_str(),
+        escape(&file.encoding),
+        escape(&file.version),
+        file.cases
+    );
+    for (ci, case) in suite.cases.iter().enumerate() {
+        if case.file == fi && row_listed(report, ci, listed) {
+            matrix_row(h, report, ci);
         }
-        h.push_str("</tbody>\n");
     }
-    h.push_str("</table>\n");
-    h.push_str("<div id=\"panel\"><button type=\"button\">close</button><pre></pre></div>\n");
-    let _ = writeln!(h, "<script>{SCRIPT}</script>\n</body>\n</html>");
-    h
+    h.push_str("</tbody>\n");
+}
+
+/// One case: its id, input and comment, and a cell per implementation.
+fn matrix_row(h: &mut String, report: &RunReport, ci: usize) {
+    let imps = &report.implementations;
+    let case = &report.suite.cases[ci];
+    let mut statuses: Vec<&str> = imps.iter().map(|i| i.results[ci].status.as_str()).collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    let answered: Vec<bool> = imps
+        .iter()
+        .map(|i| &i.results[ci])
+        .filter(|r| r.raw != Status::Skip)
+        .map(|r| r.raw == Status::Pass)
+        .collect();
+    let disagree = answered.windows(2).any(|w| w[0] != w[1]);
+    let input = match &*case.test {
+        Test::Encode(t) => t.codepoint.clone(),
+        Test::Decode(t) => t.input.clone(),
+        Test::Document(t) => t.input.clone(),
+    };
+    let search = format!(
+        "{} {} {} {}",
+        case.id,
+        case.comment(),
+        case.flags().join(" "),
+        cut(&input, 300)
+    )
+    .to_lowercase();
+    let _ = write!(
+        h,
+        "<tr data-s=\"{}\" data-d=\"{}\" data-t=\"{}\"><td class=\"id\" title=\"{}\">#{}</td><td class=\"in\" title=\"{}\">{}</td><td class=\"cm\">{}</td>",
+        statuses.join(" "),
+        u8::from(disagree),
+        escape(&search),
+        escape(&case.id),
+        case.tc_id,
+        escape(&cut(&input, 2000)),
+        escape(&cut(&input, 40)),
+        escape(case.comment())
+    );
+    for imp in imps {
+        let r = &imp.results[ci];
+        let tip = if r.status == Status::Pass {
+            format!("pass: checked {}", r.checked.join(", "))
+        } else {
+            detail_lines(case, r).join("\n")
+        };
+        let _ = write!(
+            h,
+            "<td class=\"c {}\" data-h=\"{}\" title=\"{}\">{}</td>",
+            r.status.as_str(),
+            escape(&format!(
+                "[{}] {} — {}",
+                imp.name,
+                case.id,
+                r.status.as_str()
+            )),
+            escape(&tip),
+            label(r.status)
+        );
+    }
+    h.push_str("</tr>\n");
 }
 
 #[cfg(test)]

@@ -172,3 +172,48 @@ pub(super) const TERMINATORS: [(&str, &[u8], &str); 4] = [
     ("C3 A9", &[0xC3, 0xA9], "ThenLead"),
     ("FE", &[0xFE], "ThenFE"),
 ];
+
+/// The byte order mark cases of a decode file (flag `Bom`): `bom`, the encoding's bytes
+/// of U+FEFF, alone, at the start of a text, in the middle, twice, and cut short to each
+/// shorter prefix (alone and before `41`). SPEC §1: none of the encodings has a BOM, so
+/// U+FEFF decodes as a code point wherever it stands and a cut-short one is an ordinary
+/// truncated sequence; the expected events come from the decoder all the same.
+pub(super) fn bom_inputs(bom: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let b = spaced(bom);
+    let mut cases = vec![
+        (
+            format!("{b}: U+FEFF alone, decoded as U+FEFF (never stripped)"),
+            bom.to_vec(),
+        ),
+        (
+            format!("{b} 41 42: U+FEFF at the start of the input, then AB: three code points, U+FEFF kept"),
+            [bom, b"AB"].concat(),
+        ),
+        (
+            format!("41 {b} 42: U+FEFF in the middle, a code point like any other"),
+            [b"A", bom, b"B"].concat(),
+        ),
+        (
+            format!("{b} {b} 41: U+FEFF twice at the start: both kept"),
+            [bom, bom, b"A"].concat(),
+        ),
+    ];
+    for k in (1..bom.len()).rev() {
+        let cut = &bom[..k];
+        cases.push((
+            format!(
+                "{}: a BOM cut short after {k} byte(s): an ordinary truncated sequence",
+                spaced(cut)
+            ),
+            cut.to_vec(),
+        ));
+        cases.push((
+            format!(
+                "{} 41: a BOM cut short after {k} byte(s), then A: truncated, then U+0041",
+                spaced(cut)
+            ),
+            [cut, b"A"].concat(),
+        ));
+    }
+    cases
+}

@@ -1,6 +1,6 @@
 //! `corrected-utf8/decode.json`: bytes in, the complete list of events out.
 
-use super::build::{cp_text, decode_test, spaced, Groups, CONTS, TERMINATORS};
+use super::build::{bom_inputs, cp_text, decode_test, spaced, Groups, CONTS, TERMINATORS};
 use super::table31b::cases as table31b_cases;
 use super::utf_inf8;
 use crate::vectors::model::DecodeTest;
@@ -22,6 +22,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     cross_encoding(&mut g);
     payload_bits(&mut g);
     ascii_blocks(&mut g);
+    bom(&mut g);
     g
 }
 
@@ -414,5 +415,36 @@ fn ascii_blocks(g: &mut Groups<DecodeTest>) {
             &["AsciiBlock", "UnexpectedContinuation", "ContinuationRun"],
             &input,
         ));
+    }
+}
+
+/// SPEC §1: there is no byte order mark. U+FEFF's Corrected UTF-8 encoding decodes to
+/// U+FEFF wherever it stands; UTF-8's BOM bytes EF BB BF are another code point here.
+fn bom(g: &mut Groups<DecodeTest>) {
+    g.group("No byte order mark: the encoding of U+FEFF is U+FEFF wherever it stands, never stripped; EF BB BF is not U+FEFF here");
+    let bom = corrected::encode(0xFEFF).unwrap_or_default();
+    for (comment, input) in bom_inputs(&bom) {
+        g.push(dec(comment, &["Bom"], &input));
+    }
+    let utf8_bom = [0xEF, 0xBB, 0xBF];
+    let reading = match corrected::decode(&utf8_bom)[..] {
+        [Event::CodePoint(cp)] => cp_text(cp),
+        _ => "not one code point".to_string(),
+    };
+    for (comment, input) in [
+        (
+            format!("EF BB BF 41: UTF-8's BOM bytes at the start are {reading} in Corrected UTF-8, a 3-byte sequence like any other, kept"),
+            [&utf8_bom[..], b"A"].concat(),
+        ),
+        (
+            "EF BB: UTF-8's BOM cut short after 2 bytes: truncated".to_string(),
+            utf8_bom[..2].to_vec(),
+        ),
+        (
+            "EF: UTF-8's BOM cut short after 1 byte: truncated".to_string(),
+            utf8_bom[..1].to_vec(),
+        ),
+    ] {
+        g.push(dec(comment, &["Bom"], &input));
     }
 }

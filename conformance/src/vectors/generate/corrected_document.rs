@@ -14,6 +14,7 @@ pub(super) fn groups() -> Groups<DocumentTest> {
     warnings(&mut g);
     final_newline(&mut g);
     positions(&mut g);
+    bom(&mut g);
     g
 }
 
@@ -420,5 +421,27 @@ fn positions(g: &mut Groups<DocumentTest>) {
             &clean,
             b"\n",
         ])),
+    ));
+}
+
+/// SPEC §1: U+FEFF at the start of a document is text, with no finding of its own (the
+/// signature of a Corrected UTF-8 file is the magic number, §2.6).
+fn bom(g: &mut Groups<DocumentTest>) {
+    g.group("No byte order mark: U+FEFF at the start of a document is text, with no finding");
+    let bom = enc(&[0xFEFF]);
+    g.push(doc(
+        "U+FEFF (EE B9 9F) then A LF, without the magic number: only missing-magic",
+        &["Bom", "MissingMagic"],
+        &cat(&[&bom, b"A\n"]),
+    ));
+    g.push(doc(
+        "the magic number, U+FEFF, A LF: no findings",
+        &["Bom", "MagicNumber"],
+        &m(&cat(&[&bom, b"A\n"])),
+    ));
+    g.push(doc(
+        "EF BB BF (UTF-8's BOM bytes: U+10F9F here) then A LF: only missing-magic",
+        &["Bom", "MissingMagic"],
+        &cat(&[&[0xEF, 0xBB, 0xBF], b"A\n"]),
     ));
 }

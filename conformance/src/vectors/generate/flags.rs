@@ -67,6 +67,7 @@ pub(super) const FLAGS: &[(&str, &str, &[&str])] = &[
     ("C0Control", "Document: U+0001..U+001F other than U+000A and U+000D (warning c0-control), TAB included.", &[SEMANTICS]),
     ("NotAFinding", "Document: characters that raise no finding (U+000A, U+007F DEL, others).", &[SEMANTICS]),
     ("MissingFinalNewline", "Document: non-empty text whose last event is not U+000A, an error span included (warning at the end of the input).", &[SEMANTICS]),
+    ("Bom", "A byte order mark: the bytes of U+FEFF (EF BB BF in UTF-8 and UTF-∞-8, EE B9 9F in Corrected UTF-8) at the start, in the middle, twice, or cut short. None of the three encodings has a BOM: these vectors decode it as the code point U+FEFF wherever it stands, never stripped or reported (in a document it is text, with no finding), and a cut-short one (EF BB, EF) is an ordinary truncated sequence. In Corrected UTF-8, EF BB BF is U+10F9F, not U+FEFF. An importer whose API strips a leading BOM must turn that off: a WHATWG TextDecoder needs ignoreBOM: true (without it, the cases with U+FEFF at the start fail); Python's utf-8 codec keeps it (utf-8-sig would not) (docs/semantics.md §1).", &[SEMANTICS]),
     ("Position", "Document: line and column counting (lines from after the magic number, only U+000A ends a line, one column per code point or error span).", &[SEMANTICS]),
 ];
 

