@@ -474,15 +474,6 @@ pub fn decode_to_utf32_with(
             None => validate_with(instruction_set, bytes).map(|()| unreachable_valid()),
         };
     }
-    #[cfg(target_arch = "x86_64")]
-    if instruction_set == InstructionSet::Avx2 {
-        // Validates as it decodes; on failure the validator explains.
-        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
-        return match unsafe { x86::decode_avx2(bytes, out) } {
-            Some(written) => Ok(written),
-            None => validate_with(instruction_set, bytes).map(|()| unreachable_valid()),
-        };
-    }
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
     validate_with(instruction_set, bytes)?;
@@ -490,6 +481,11 @@ pub fn decode_to_utf32_with(
     if instruction_set == InstructionSet::Neon {
         // SAFETY: `or_portable` returned NEON only because it `is_available()`.
         return Ok(unsafe { aarch64::decode_valid(bytes, out) });
+    }
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx2 {
+        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+        return Ok(unsafe { x86::decode_valid_avx2(bytes, out) });
     }
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }

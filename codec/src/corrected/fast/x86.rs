@@ -15,7 +15,7 @@ use super::InstructionSet;
 use core::arch::x86_64::*;
 
 mod avx2;
-pub(super) use avx2::decode as decode_avx2;
+pub(super) use avx2::decode_valid as decode_valid_avx2;
 #[cfg(feature = "alloc")]
 pub(super) use avx2::encode as encode_avx2;
 

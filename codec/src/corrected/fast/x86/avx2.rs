@@ -236,16 +236,9 @@ unsafe fn decode16_short(p: *const u8, leads: u32, dst: *mut u32) -> usize {
     n_lo + m_hi.count_ones() as usize
 }
 
-/// Bytes validated per chunk of [`decode`], then decoded while they are in the L1 cache.
-const DECODE_CHUNK: usize = 16 << 10;
-
-/// Decodes `bytes` into `out`, validating as it goes: the number of code points, or
-/// `None` if the input is not valid (what `out` then holds is unspecified).
-///
-/// Chunk by chunk of about [`DECODE_CHUNK`] bytes, each ending at a sequence boundary
-/// (where a valid input splits into valid parts, and an invalid one has an invalid part):
-/// the AVX2 validator checks the chunk, then the vector decoder decodes it, reading it
-/// again from the L1 cache. The scalar loop finishes once all is validated.
+/// Decodes `bytes`, which the validator has accepted, into `out`: the number of code
+/// points. (On input that is not valid the result is wrong or it panics, but every
+/// read and write stays in bounds.)
 ///
 /// # Safety
 ///
@@ -253,114 +246,33 @@ const DECODE_CHUNK: usize = 16 << 10;
 ///
 /// # Panics
 ///
-/// If the input is valid and `out` is shorter than the decoded text.
+/// If `out` is shorter than the decoded text.
 #[target_feature(enable = "avx2")]
-pub(in crate::corrected::fast) unsafe fn decode(bytes: &[u8], out: &mut [u32]) -> Option<usize> {
-    let len = bytes.len();
-    let (mut checked, mut i, mut o) = (0, 0, 0);
-    while checked < len {
-        if i == checked && (i == 0 || bytes[i - 1] < 0x80) {
-            // ASCII after ASCII (or at the start) needs no check: nothing before reaches
-            // into it (a lead that reached byte i would reach the ASCII byte i − 1, an
-            // error the check of its chunk found).
-            // SAFETY: this function's contract: the CPU has AVX2.
-            let widened = unsafe { widen_ascii(bytes, out, i, o) };
-            (i, o, checked) = (i + widened, o + widened, i + widened);
-            if checked == len {
-                break;
-            }
-        }
-        let mut end = len.min(checked + DECODE_CHUNK);
-        // On to a byte that is not a continuation (at most 5 in valid input).
-        while end < len.min(checked + DECODE_CHUNK + 5) && super::super::is_continuation(bytes[end])
-        {
-            end += 1;
-        }
-        // SAFETY: this function's contract: the CPU has AVX2.
-        if unsafe { super::validate_avx2(&bytes[checked..end]) }.is_err() {
-            return None;
-        }
-        checked = end;
-        // SAFETY: as above. Everything before `checked` is valid; the steps that start
-        // before it may read and decode bytes after it, which are checked next (and the
-        // result is dropped if they are not valid).
-        (i, o) = unsafe { decode_steps(bytes, out, i, o, checked) };
-    }
-    Some(portable::decode_valid(bytes, out, i, o))
-}
-
-/// Widens the ASCII from `i` on into `out` from `o` on, 64 bytes at a time while they
-/// are ASCII (and there are 64 lanes for them): how many bytes it widened.
-///
-/// # Safety
-///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn widen_ascii(bytes: &[u8], out: &mut [u32], mut i: usize, mut o: usize) -> usize {
-    let start = i;
-    let ptr = bytes.as_ptr();
-    while i + 64 <= bytes.len() && out.len() - o >= 64 {
-        // SAFETY: i + 64 <= len.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(ptr.add(i).cast()),
-                _mm256_loadu_si256(ptr.add(i + 32).cast()),
-            )
-        };
-        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) != 0 {
-            break;
-        }
-        let dst = out[o..o + 64].as_mut_ptr();
-        for k in 0..8 {
-            // SAFETY: 8 bytes at i + 8k < i + 64 <= len; 8 lanes at dst + 8k, in
-            // out[o..o + 64].
-            unsafe {
-                let ascii = _mm_loadl_epi64(ptr.add(i + 8 * k).cast());
-                _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(ascii));
-            }
-        }
-        i += 64;
-        o += 64;
-    }
-    i - start
-}
-
-/// Decodes `bytes` from `i` into `out` from `o`, step by step while a step starts
-/// before `limit` (and has 64 bytes to read and 32 lanes to write): the input and output
-/// positions reached. (On input that is not valid the code points are wrong, but every
-/// read and write stays in bounds.)
-///
-/// # Safety
-///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn decode_steps(
-    bytes: &[u8],
-    out: &mut [u32],
-    mut i: usize,
-    mut o: usize,
-    limit: usize,
-) -> (usize, usize) {
+pub(in crate::corrected::fast) unsafe fn decode_valid(bytes: &[u8], out: &mut [u32]) -> usize {
     let len = bytes.len();
     let ptr = bytes.as_ptr();
+    let (mut i, mut o) = (0usize, 0usize);
     // Each step reads up to 64 bytes from `i` (the lead mask needs byte 32) and writes
     // up to 32 lanes from `o`; the scalar loop finishes.
-    while i < limit && i + 64 <= len && out.len() - o >= 32 {
+    while i + 64 <= len && out.len() - o >= 32 {
         // SAFETY: i + 32 <= len.
         let v = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
         let dst = out[o..o + 32].as_mut_ptr();
         let high = _mm256_movemask_epi8(v) as u32;
         if high == 0 {
-            // Widened 8 bytes a load (a load and one shuffle each, no extracts).
-            for k in 0..4 {
-                // SAFETY: 8 bytes at i + 8k < i + 32 <= len; 8 lanes at dst + 8k, in
-                // out[o..o + 32].
-                unsafe {
-                    let ascii = _mm_loadl_epi64(ptr.add(i + 8 * k).cast());
-                    _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(ascii));
-                }
+            let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            // SAFETY: 4 × 8 lanes, out[o..o + 32].
+            unsafe {
+                _mm256_storeu_si256(dst.cast(), _mm256_cvtepu8_epi32(lo));
+                _mm256_storeu_si256(
+                    dst.add(8).cast(),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(lo)),
+                );
+                _mm256_storeu_si256(dst.add(16).cast(), _mm256_cvtepu8_epi32(hi));
+                _mm256_storeu_si256(
+                    dst.add(24).cast(),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128::<8>(hi)),
+                );
             }
             i += 32;
             o += 32;
@@ -509,7 +421,7 @@ unsafe fn decode_steps(
         i += 16 + (leads >> 16).trailing_zeros() as usize;
         o += n_lo + n_hi;
     }
-    (i, o)
+    portable::decode_valid(bytes, out, i, o)
 }
 
 /// `COMPACT[x]`: for 4 sequences in 32-bit lanes, whose lengths minus 1 are the 2-bit

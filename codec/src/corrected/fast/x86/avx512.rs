@@ -426,39 +426,6 @@ unsafe fn decode_groups<const LONG: bool>(
     }
 }
 
-/// Widens the ASCII blocks of 64 bytes from `i` on into `out` from `o` on, while the
-/// next block (up to 128 bytes from `i`) is in `bytes` and there are 64 lanes for it:
-/// how many bytes it widened.
-///
-/// # Safety
-///
-/// The CPU must have AVX-512 F and BW.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn widen_ascii(bytes: &[u8], mut i: usize, out: &mut [u32], mut o: usize) -> usize {
-    let start = i;
-    while i + 128 <= bytes.len() && out.len() - o >= 64 {
-        let p = bytes.as_ptr().wrapping_add(i);
-        // SAFETY: i + 64 <= len.
-        let block = unsafe { _mm512_loadu_si512(p.cast()) };
-        if _mm512_movepi8_mask(block) != 0 {
-            break;
-        }
-        let dst = out[o..o + 64].as_mut_ptr();
-        for k in 0..4 {
-            // SAFETY: 16 bytes at p + 16k, within the block; 16 lanes at dst + 16k, in
-            // out[o..o + 64].
-            unsafe {
-                let ascii = _mm_loadu_si128(p.add(16 * k).cast());
-                _mm512_storeu_si512(dst.add(16 * k).cast(), _mm512_cvtepu8_epi32(ascii));
-            }
-        }
-        i += 64;
-        o += 64;
-    }
-    i - start
-}
-
 /// The vectorized part of [`decode_avx512`]: the block it stopped at and the output
 /// position, or `None` if some block it decoded is not valid.
 ///
@@ -489,18 +456,6 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, 
     // Every block writes at most 64 lanes, and reads the next block; the scalar loop
     // finishes the last one.
     while i + 128 <= len && out.len() - o >= 64 {
-        // ASCII after ASCII (or at the start): nothing to check, since nothing before
-        // reaches into it (a lead that reached byte i would reach the ASCII byte i − 1,
-        // an error its own block's check found). Widened 16 bytes a load.
-        if i == 0 || bytes[i - 1] < 0x80 {
-            // SAFETY: the loop keeps i + 64 <= len and 64 lanes at `o`.
-            let widened = unsafe { widen_ascii(bytes, i, out, o) };
-            if widened > 0 {
-                (i, o) = (i + widened, o + widened);
-                previous_rare = false;
-                continue;
-            }
-        }
         let p = bytes.as_ptr().wrapping_add(i);
         // SAFETY: i + 128 <= len.
         let (block, next) = unsafe {
