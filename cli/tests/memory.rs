@@ -304,9 +304,10 @@ fn self_rss_kib() -> i64 {
 fn wait_with_peak_rss(child: &mut Child) -> (Option<i32>, i64) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
-    // SAFETY: `wait4` only writes the status and the struct it is given.
+    // SAFETY: `rusage` is plain integers, for which all zeros is a value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     loop {
+        // SAFETY: `wait4` only writes the status and the struct it is given.
         let rc = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
         if rc == pid {
             break;
