@@ -165,7 +165,8 @@ fn check_transcode_all(imps: &[InstructionSet], bytes: &[u8]) {
 fn the_portable_implementation_is_always_there_and_detect_picks_the_best() {
     let imps = implementations();
     assert_eq!(imps[0], InstructionSet::Portable);
-    assert_eq!(InstructionSet::detect(), *imps.last().unwrap());
+    let all: Vec<_> = InstructionSet::available().collect();
+    assert_eq!(InstructionSet::detect(), *all.last().unwrap());
     // Forcing one this CPU cannot run falls back to the portable one, with the same
     // results.
     for imp in InstructionSet::ALL {
