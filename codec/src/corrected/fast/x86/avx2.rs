@@ -743,9 +743,14 @@ pub(in crate::corrected::fast) unsafe fn encode(
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "avx2")]
 #[inline]
+// `_mm_prefetch` is an unsafe function up to Rust 1.89 (the MSRV) and safe after.
+#[allow(unused_unsafe)]
 fn prefetch(src: *const u32, done: usize, n: usize) {
     for line in (0..n).step_by(16) {
-        _mm_prefetch::<_MM_HINT_T0>(src.wrapping_add(done + PREFETCH + line).cast());
+        let at = src.wrapping_add(done + PREFETCH + line);
+        // SAFETY: a prefetch is a hint: it never faults and reads nothing into the
+        // program, whatever the address (the CPU is checked by `target_feature`).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.cast()) };
     }
 }
 
