@@ -791,7 +791,7 @@ pub fn parse_codepoint(s: &str) -> Result<u32, String> {
 }
 
 /// `conformance exhaustive --adapter`: walks, prints the verdict, then writes the vector
-/// files and `--json` (planned by [`super::plan_json`]; each atomically; one that cannot
+/// files and `--json` (planned by `plan_json`; each atomically; one that cannot
 /// be written is named, exit 2).
 pub fn run(args: &Args, adapter: &(String, String), json: Option<&Output>) -> ExitCode {
     if args.only.is_some() || args.threads.is_some() {
