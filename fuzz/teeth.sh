@@ -65,11 +65,11 @@ mutation lossy-string-uses-question-mark differential_std codec/src/utf8.rs \
 mutation f4-accepts-above-10ffff differential_std codec/src/utf8/table.rs \
     's/0xF4        => seq(4, 0x80, 0x8F, OutOfRange)/0xF4        => seq(4, 0x80, 0x90, OutOfRange)/' \
     "UTF-8 accepts F4 90 xx xx, i.e. U+110000 and up"
-mutation stream-ignores-narrow-ranges streaming codec/src/stream.rs \
-    's/(Scheme::Utf8, utf8::Lead::Seq { lo, hi, .. }) => (lo, hi)/(Scheme::Utf8, utf8::Lead::Seq { .. }) => (0x80, 0xBF)/' \
+mutation stream-ignores-narrow-ranges streaming codec/src/utf8.rs \
+    's/^            Lead::Seq { lo, hi, .. } => (lo, hi),$/            Lead::Seq { .. } => (0x80, 0xBF),/' \
     "the UTF-8 stream decoder ignores Table 3-7's second-byte ranges (E0 80 80 decodes)"
-mutation reserved-span-ends-only-at-ascii streaming codec/src/stream.rs \
-    's/if corrected::is_recognized_lead(byte) {/if byte < 0x80 {/' \
+mutation reserved-span-ends-only-at-ascii streaming codec/src/corrected.rs \
+    's/^        is_recognized_lead(byte)$/        byte < 0x80/' \
     "in a stream, a reserved span runs on over C0-FD lead bytes"
 mutation magic-prefix-dropped-across-chunks document codec/src/document.rs \
     's/self.no_magic(matched, &mut sink)/self.no_magic(0, \&mut sink)/' \
@@ -128,7 +128,7 @@ mutation utf-inf-8-stream-holds-skipped-code utf_inf8_streaming codec/src/utf_in
 
 # The run-time handles.
 mutation handle-utf8-events-are-corrected-ones encoding codec/src/encoding.rs \
-    's/Encoding::Utf8 => located_big(utf8::events(bytes).located()),/Encoding::Utf8 => located_big(corrected::events(bytes).located()),/' \
+    's/Encoding::Utf8 => Inner::Bounded(utf8::events(bytes)),/Encoding::Utf8 => Inner::Bounded(corrected::events(bytes)),/' \
     "Encoding::Utf8.events_located decodes as Corrected UTF-8 (a copy-and-paste slip in the dispatch)"
 
 # Every selected mutation must still change exactly one line: checked for all of them
