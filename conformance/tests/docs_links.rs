@@ -39,8 +39,8 @@ const HYPOTHETICAL: &[(&str, &str)] = &[
         "conformance/adapters/matrix/run.sh builds the matrix's programs into it (ignored by git)",
     ),
     (
-        "fuzz/coverage/",
-        "fuzz/coverage.sh writes its reports there (ignored by git)",
+        "projects/corrected-utf8/",
+        "the folder of google/oss-fuzz's repository that the OSS-Fuzz files are submitted to",
     ),
 ];
 
