@@ -50,12 +50,7 @@ fn fast_decoders_agree(ctx: &Ctx<'_>, bytes: &[u8], strict: &Result<Vec<u32>, St
         "fast::decode_to_utf32 vs strict decode"
     );
     if let (Ok(cps), Ok(n)) = (strict, written) {
-        ensure_eq!(
-            ctx,
-            cps,
-            &out[..n],
-            "fast::decode_to_utf32's code points"
-        );
+        ensure_eq!(ctx, cps, &out[..n], "fast::decode_to_utf32's code points");
     }
     // Every instruction set by name, those this CPU lacks included: they fall back to
     // the portable one.

@@ -54,7 +54,9 @@ const PREFIX: &[u8] = b"before";
 ///
 /// * `decode_to_vec` and `decode_to_utf32` (into a buffer of exactly
 ///   [`fast::utf32_len`] code points) give the reference's code points or first error;
-/// * a valid input encodes back to itself with `encode_from_utf32`;
+/// * a valid input encodes back to itself with `encode_from_utf32`, and so does the
+///   lossy decode of any input (its errors become U+FFFD), so that long valid text of
+///   every kind reaches the encoders' vector paths, not only their error exits;
 /// * the data read as little-endian `u32`s (any values) encodes like
 ///   `corrected::encode`: the same bytes, or the same error with the code points
 ///   before it encoded, appended to what the output held.
@@ -72,8 +74,26 @@ pub fn fast_decode(bytes: &[u8]) {
         })
         .collect();
     let expected_encode = corrected::encode(values.iter().copied());
+    let lossy = corrected::decode_lossy(data);
+    let lossy_encoded = corrected::encode(lossy.iter().copied());
     for imp in InstructionSet::available() {
         let name = imp.name();
+        let mut again = PREFIX.to_vec();
+        let got = fast::encode_from_utf32_with(imp, &lossy, &mut again);
+        ensure_eq!(
+            ctx,
+            lossy_encoded.as_ref().map(|_| ()).map_err(|e| *e),
+            got,
+            "fast::encode_from_utf32_with({name}) of the lossy decode"
+        );
+        if let Ok(want) = &lossy_encoded {
+            ensure_eq!(
+                ctx,
+                &want[..],
+                &again[PREFIX.len()..],
+                "fast::encode_from_utf32_with({name}) of the lossy decode: bytes"
+            );
+        }
         ensure_eq!(
             ctx,
             expected,

@@ -250,6 +250,9 @@ regressions! {
     // output buffer in the AVX-512 UTF-8 -> Corrected UTF-8 transcoder's checking loop
     // (an invalid block of 2-byte leads kept up to 4 bytes a lane; it reserved for 99).
     fast_transcode_avx512_invalid_block_writes_past_buffer => "fast_transcode-avx512-invalid-block-writes-past-buffer",
+    // The same bug found again by a second fuzzing run: 64 Corrected UTF-8 leads in a block, each lane encoding 4 bytes of UTF-8: the
+    // AVX-512 transcoder's stores ran past the room it reserved (ASan, 60 s of fuzzing).
+    fast_transcode_avx512_64_leads_overrun_room => "fast_transcode-avx512-64-leads-overrun-room",
 }
 
 #[test]

@@ -100,8 +100,9 @@ unsafe fn load_sse2(p: *const u8, back: usize) -> __m128i {
 #[inline]
 unsafe fn good_sse2<const FULL: bool>(p: *const u8) -> (__m128i, __m128i) {
     let above = |v: __m128i, t: u8| _mm_subs_epu8(v, _mm_set1_epi8(t as i8));
-    // SAFETY (of the loads): the caller's contract.
+    // SAFETY: the caller's contract: the bytes from p on are readable.
     let v0 = unsafe { load_sse2(p, 0) };
+    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
     let mut t = unsafe {
         _mm_max_epu8(
             _mm_max_epu8(above(load_sse2(p, 1), 0xBF), above(load_sse2(p, 2), 0xDF)),
@@ -109,6 +110,7 @@ unsafe fn good_sse2<const FULL: bool>(p: *const u8) -> (__m128i, __m128i) {
         )
     };
     if FULL {
+        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
         t = unsafe {
             _mm_max_epu8(
                 t,
@@ -218,8 +220,9 @@ unsafe fn load_avx2(p: *const u8, back: usize) -> __m256i {
 #[inline]
 unsafe fn good_avx2<const FULL: bool>(p: *const u8) -> (__m256i, __m256i) {
     let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, _mm256_set1_epi8(t as i8));
-    // SAFETY (of the loads): the caller's contract.
+    // SAFETY: the caller's contract: the bytes from p on are readable.
     let v0 = unsafe { load_avx2(p, 0) };
+    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
     let mut t = unsafe {
         _mm256_max_epu8(
             _mm256_max_epu8(above(load_avx2(p, 1), 0xBF), above(load_avx2(p, 2), 0xDF)),
@@ -227,6 +230,7 @@ unsafe fn good_avx2<const FULL: bool>(p: *const u8) -> (__m256i, __m256i) {
         )
     };
     if FULL {
+        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
         t = unsafe {
             _mm256_max_epu8(
                 t,

@@ -290,6 +290,7 @@ unsafe fn blocks<const CHECK: bool>(
                     encode_lanes(_mm512_sub_epi32(cp, offset), corrected_len, lanes)
                 }
             };
+            debug_assert!(written + 64 <= out.capacity() - out.len());
             // SAFETY: 64 bytes at dst + written, where `written` ≤ 64 × g ≤ 192 (the
             // groups before, 16 lanes of at most 4 bytes each): within the ≥ ROOM = 256
             // bytes of spare capacity reserved above. `set_len` below counts
