@@ -7,7 +7,7 @@
 # 1. The packages: target/package/NAME-VERSION.crate for every published crate
 #    (corrected-utf8, conformance-literal, conformance-checks, corrected-utf8-vectors,
 #    conformance-testkit, conformance, cutf8). The ones already there are reused when
-#    none of the checkout's files is newer (.ci/run's packaging step has just made and
+#    none of the files git tracks is newer (.ci/run's packaging step has just made and
 #    verified them); else they are made again (`cargo package --no-verify`: packaging
 #    only, the verification build is .ci/run's step).
 # 2. A local source made only from them and the vendored dependencies: `cargo vendor`
@@ -41,12 +41,21 @@ mapfile -t crates < <(cargo metadata --no-deps --format-version 1 --locked |
   jq -r '.packages[] | select(.publish != []) | "\(.name)-\(.version)"' | LC_ALL=C sort)
 [ ${#crates[@]} -eq 7 ] || fail "expected 7 published crates, found: ${crates[*]}"
 
+# Whether a file git tracks is newer than $1 (tracked files only: CI's other steps write
+# build output inside the checkout).
+changed_since() {
+  local p
+  while IFS= read -r -d '' p; do
+    [ "$p" -nt "$1" ] && return 0
+  done < <(git ls-files -z)
+  return 1
+}
+
 step "the packages (target/package/)"
 fresh=yes
 for c in "${crates[@]}"; do
   f=target/package/$c.crate
-  if [ ! -f "$f" ] || [ -n "$(find Cargo.toml Cargo.lock codec conformance cli corpus vectors \
-    -newer "$f" -type f -print -quit)" ]; then
+  if [ ! -f "$f" ] || changed_since "$f"; then
     fresh=no
   fi
 done
