@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # CI: the install paths of docs/gating.md, each built and smoke-run:
-#   1. `cargo install --path conformance`;
+#   1. `cargo install conformance cutf8` from the packaged crates alone, offline, outside
+#      the checkout (scripts/install-from-packages.sh: the installed runner passes every
+#      vector from `/`, its fuzzer has its corpus built in, `run --help` has `--require`);
 #   2. the statically linked Linux binary (x86_64-unknown-linux-musl), copied to an empty
 #      folder outside the checkout and run against the Node adapter (embedded vectors,
 #      JUnit + HTML reports);
@@ -13,11 +15,11 @@ musl=x86_64-unknown-linux-musl
 
 step() { printf '\n== install paths: %s\n' "$*"; }
 
-step "cargo install --path conformance"
-# The normal target dir: the release build is shared with the rest of CI.
-CARGO_TARGET_DIR="$root/target" cargo install --locked --quiet --path conformance \
-  --root "$root/target/install-check" --force
-"$root/target/install-check/bin/conformance" run --help | grep -q -- '--require'
+step "cargo install conformance cutf8 from the packages alone (scripts/install-from-packages.sh)"
+# Reuses target/package/*.crate when .ci/run's packaging step has just made them.
+start=$SECONDS
+scripts/install-from-packages.sh
+echo "install from the packages: $((SECONDS - start)) s"
 
 step "static binary ($musl)"
 rustup target list --installed | grep -qx "$musl" || rustup target add "$musl"

@@ -18,7 +18,12 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The `corpus/` directory of the checkout this crate was built from.
+/// The fuzz corpus built into the binary (`build.rs`): (target, file) pairs, each
+/// target's files in name order, for the targets whose layout `conformance fuzz` reads.
+pub const EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/seed_corpus.rs"));
+
+/// The `corpus/` directory of the checkout this crate was built from (where
+/// `conformance seed-corpus` writes by default).
 pub fn default_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus"))
 }
@@ -246,5 +251,48 @@ pub fn run(vectors: &Path, out: &Path) -> std::process::ExitCode {
             crate::errln!("seed-corpus: {e}");
             std::process::ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use conformance_checks::generate::corpus_payload;
+
+    /// The corpus built in is every file of exactly the targets whose layout
+    /// `conformance fuzz` reads (build.rs's list and `corpus_payload` kept in step), and
+    /// each file is byte for byte the checkout's.
+    #[test]
+    fn the_built_in_corpus_is_the_readable_targets_of_the_checkout() {
+        let mut want = Vec::new();
+        let mut targets: Vec<_> = fs::read_dir(default_dir())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        targets.sort();
+        for dir in targets {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            if corpus_payload(&name, b"\x00\x41\x42").is_none() {
+                continue;
+            }
+            let mut files: Vec<_> = fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            want.extend(files.iter().map(|f| (name.clone(), fs::read(f).unwrap())));
+        }
+        let got: Vec<_> = EMBEDDED
+            .iter()
+            .map(|(t, b)| (t.to_string(), b.to_vec()))
+            .collect();
+        assert!(want.len() > 1000, "{} files", want.len());
+        assert!(
+            got == want,
+            "{} files built in, {} in the checkout",
+            got.len(),
+            want.len()
+        );
     }
 }

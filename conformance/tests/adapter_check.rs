@@ -907,3 +907,80 @@ fn adapter_checkpoints_that_never_end_are_refused() {
         assert!(text.contains(want), "{resume}\n{text}");
     }
 }
+
+/// The `; corpus X: N inputs, M code points` part of a fuzz run's first line.
+fn corpus_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("conformance fuzz --adapter"))
+        .unwrap_or_else(|| panic!("no header line:\n{text}"));
+    line[line.find("; corpus ").unwrap_or_else(|| panic!("{line}"))..].to_string()
+}
+
+/// Issue 28 item 1: `conformance fuzz --adapter` finds its default corpus inside the
+/// binary. A copy of the binary, run from an empty folder, mutates the corpus built into
+/// it: the same inputs and code points as `--corpus` on the repository's `corpus/`.
+/// Before, the default was `corpus/` of the build checkout, found by an absolute path: an
+/// installed or copied binary whose build folder was gone fuzzed with no corpus at all.
+#[test]
+fn fuzz_finds_its_corpus_inside_the_binary() {
+    if !common::prereq::python3() {
+        return;
+    }
+    let dir = scratch("embedded-corpus");
+    let bin = dir.join("bin/conformance");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_conformance"), &bin).unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let adapter = format!("py={}", honest());
+    let fuzz = |extra: &[&str]| {
+        Command::new(&bin)
+            .current_dir(&empty)
+            .args([
+                "fuzz",
+                "--adapter",
+                &adapter,
+                "--seed",
+                SEED,
+                "--seconds",
+                "1",
+            ])
+            .args([
+                "--encodings",
+                "corrected-utf8",
+                "--op",
+                "decode",
+                "--out",
+                "out",
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let header = |extra: &[&str]| {
+        let out = fuzz(extra);
+        let text = format!(
+            "{}\n--- stderr:\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        corpus_line(&text)
+    };
+    let built_in = header(&[]);
+    let checkout = manifest().join("../corpus");
+    let on_disk = header(&["--corpus", checkout.to_str().unwrap()]);
+    let counts = |line: &str| line[line.rfind(": ").unwrap() + 2..].to_string();
+    assert!(built_in.starts_with("; corpus (built in): "), "{built_in}");
+    assert_eq!(counts(&built_in), counts(&on_disk), "{built_in}\n{on_disk}");
+    assert!(
+        !counts(&built_in).starts_with("0 ") && !counts(&built_in).contains(", 0 "),
+        "{built_in}"
+    );
+    // An explicit --corpus that names no folder is a usage error, not a run without one.
+    let out = fuzz(&["--corpus", "no-such-corpus"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--corpus no-such-corpus: "), "{stderr}");
+}

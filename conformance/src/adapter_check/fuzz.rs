@@ -3,7 +3,8 @@
 //!
 //! Inputs come from [`conformance_checks::generate`] (table edges, truncations, FE/FF
 //! runs, magic numbers, big UTF-∞-8 codes, mixes) and from mutations of the committed fuzz
-//! corpus (`corpus/<target>/`, each file read in its target's layout), for every encoding
+//! corpus (`corpus/<target>/`, each file read in its target's layout; built into the binary,
+//! [`crate::seed_corpus::EMBEDDED`], or `--corpus DIR`), for every encoding
 //! and operation the adapter declared, in batches. Each answer is judged as `conformance
 //! run` judges a vector. A disagreement on bytes is minimized against the adapter
 //! ([`conformance_checks::minimize`]: the smallest input that still fails in the same
@@ -71,7 +72,8 @@ pub struct Args {
     /// Only these operations, comma-separated (default: every one declared).
     #[arg(long = "op", value_enum, value_delimiter = ',', value_name = "LIST")]
     pub ops: Vec<Op>,
-    /// The fuzz corpus to mutate (default: corpus/ of this checkout; skipped when missing).
+    /// The fuzz corpus to mutate, DIR/<target>/<file> (default: the corpus built into this
+    /// binary, the repository's corpus/ when it was built).
     #[arg(long, value_name = "DIR")]
     pub corpus: Option<PathBuf>,
     /// Where to write the vector files, one per encoding and operation with
@@ -91,12 +93,33 @@ struct Corpus {
     code_points: Vec<u32>,
 }
 
-/// Reads every file of `dir/<target>/` whose target layout is known.
-fn load_corpus(dir: &Path) -> Corpus {
+impl Corpus {
+    /// A file of `target`'s corpus, when `conformance fuzz` reads that target's layout.
+    fn add(&mut self, target: &str, bytes: &[u8]) {
+        match generate::corpus_payload(target, bytes) {
+            Some(CorpusPayload::Bytes(b)) if !b.is_empty() => self.bytes.push(b),
+            Some(CorpusPayload::CodePoints(c)) => self.code_points.extend(c),
+            _ => {}
+        }
+    }
+
+    /// The corpus built into the binary.
+    fn embedded() -> Corpus {
+        let mut corpus = Corpus::default();
+        for (target, bytes) in crate::seed_corpus::EMBEDDED {
+            corpus.add(target, bytes);
+        }
+        corpus
+    }
+}
+
+/// Reads every file of `dir/<target>/` whose target layout is known; `dir` itself must be
+/// a readable folder (a `--corpus` that names nothing is a usage error, not a run
+/// without a corpus).
+fn load_corpus(dir: &Path) -> Result<Corpus, UsageError> {
     let mut corpus = Corpus::default();
-    let Ok(targets) = std::fs::read_dir(dir) else {
-        return corpus;
-    };
+    let targets = std::fs::read_dir(dir)
+        .map_err(|e| UsageError(format!("conformance fuzz: --corpus {}: {e}", dir.display())))?;
     let mut targets: Vec<PathBuf> = targets.filter_map(|e| Some(e.ok()?.path())).collect();
     targets.sort();
     for t in targets {
@@ -110,21 +133,13 @@ fn load_corpus(dir: &Path) -> Corpus {
         for f in files {
             // Regular files only, capped: a FIFO or a device in the corpus cannot hang
             // or flood the run; what is left out is said.
-            let bytes = match crate::files::read_capped(&f, MAX_CORPUS_FILE) {
-                Ok(b) => b,
-                Err(e) => {
-                    crate::errln!("conformance fuzz: corpus file skipped: {e}");
-                    continue;
-                }
-            };
-            match generate::corpus_payload(&name, &bytes) {
-                Some(CorpusPayload::Bytes(b)) if !b.is_empty() => corpus.bytes.push(b),
-                Some(CorpusPayload::CodePoints(c)) => corpus.code_points.extend(c),
-                _ => {}
+            match crate::files::read_capped(&f, MAX_CORPUS_FILE) {
+                Ok(bytes) => corpus.add(&name, &bytes),
+                Err(e) => crate::errln!("conformance fuzz: corpus file skipped: {e}"),
             }
         }
     }
-    corpus
+    Ok(corpus)
 }
 
 /// A window of at most 256 bytes of a corpus file, mutated.
@@ -232,14 +247,14 @@ fn size(p: &Probe) -> usize {
 fn fuzz(args: &Args) -> Result<i32, UsageError> {
     let start = Instant::now();
     let seed = args.seed.unwrap_or_else(clock_seed);
+    // The corpus first: a bad --corpus is told before the adapter starts.
+    let (corpus, corpus_name) = match &args.corpus {
+        Some(dir) => (load_corpus(dir)?, dir.display().to_string()),
+        None => (Corpus::embedded(), "(built in)".to_string()),
+    };
     let mut session = Session::open(&args.adapter, &args.encodings, &args.ops)?;
     let deadline = start + Duration::from_secs_f64(args.seconds);
     session.set_deadline(deadline);
-    let corpus_dir = args
-        .corpus
-        .clone()
-        .unwrap_or_else(crate::seed_corpus::default_dir);
-    let corpus = load_corpus(&corpus_dir);
     let targets = session.targets.clone();
     crate::out!(
         "conformance fuzz --adapter {}: seed {seed}, {} s, {}; corpus {}: {} inputs, {} code \
@@ -251,7 +266,7 @@ fn fuzz(args: &Args) -> Result<i32, UsageError> {
             .map(Target::label)
             .collect::<Vec<_>>()
             .join(", "),
-        corpus_dir.display(),
+        corpus_name,
         corpus.bytes.len(),
         corpus.code_points.len()
     );
