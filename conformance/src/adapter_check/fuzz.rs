@@ -72,7 +72,7 @@ pub struct Args {
     /// Only these operations, comma-separated (default: every one declared).
     #[arg(long = "op", value_enum, value_delimiter = ',', value_name = "LIST")]
     pub ops: Vec<Op>,
-    /// The fuzz corpus to mutate, DIR/<target>/<file> (default: the corpus built into this
+    /// The fuzz corpus to mutate, `DIR/TARGET/FILE` (default: the corpus built into this
     /// binary, the repository's corpus/ when it was built).
     #[arg(long, value_name = "DIR")]
     pub corpus: Option<PathBuf>,
