@@ -38,6 +38,11 @@ pub(crate) const WINDOW_PER_JOB: usize = 2;
 /// The default number of jobs: the cores, at most this many.
 pub(crate) const MAX_DEFAULT_JOBS: usize = 8;
 
+/// A worker's stack. Checking a file recurses nowhere; Rust's default of 2 MiB a thread
+/// would make 64 jobs reserve 128 MiB of address space in stacks alone, and the heap
+/// then fails under a 64 MiB address-space limit (the memory ceiling in the README).
+const WORKER_STACK_BYTES: usize = 256 * 1024;
+
 /// The most `--jobs` takes. Threads that cannot start (under a process or memory
 /// limit) are done without.
 pub(crate) const MAX_JOBS: u16 = 64;
@@ -116,6 +121,7 @@ pub(crate) fn check_tree(
         shared.lock().workers += 1;
         let spawned = std::thread::Builder::new()
             .name(format!("check-{i}"))
+            .stack_size(WORKER_STACK_BYTES)
             .spawn(move || worker.work(format, window, slot_bytes));
         match spawned {
             Ok(handle) => handles.push(handle),
