@@ -239,7 +239,10 @@ fn check(isa: InstructionSet, class: &str, t: &Text) {
     assert!(bytes == t.utf8, "{class}: fast transcode to UTF-8");
     bytes.clear();
     fast::utf8_to_corrected_with(isa, &t.utf8, &mut bytes).expect("fast from UTF-8");
-    assert!(bytes == t.transcodable, "{class}: fast transcode from UTF-8");
+    assert!(
+        bytes == t.transcodable,
+        "{class}: fast transcode from UTF-8"
+    );
     bytes.clear();
     y::simdutf_round_trip(&t.utf8, &mut out, &mut bytes);
     assert!(bytes == t.utf8, "{class}: simdutf UTF-8 → UTF-32 → UTF-8");
@@ -399,7 +402,12 @@ fn run_class(
     if options.wants("to-utf8") {
         let gbps = measure(options, &texts, t_bytes, |t| {
             bytes.clear();
-            black_box(fast::transcode_to_utf8_with(isa, black_box(&t.transcodable), &mut bytes)).ok();
+            black_box(fast::transcode_to_utf8_with(
+                isa,
+                black_box(&t.transcodable),
+                &mut bytes,
+            ))
+            .ok();
         });
         row("to-utf8", "fast", isa.name(), gbps);
         let gbps = measure(options, &texts, u, |t| {
@@ -417,7 +425,12 @@ fn run_class(
     if options.wants("from-utf8") {
         let gbps = measure(options, &texts, u, |t| {
             bytes.clear();
-            black_box(fast::utf8_to_corrected_with(isa, black_box(&t.utf8), &mut bytes)).ok();
+            black_box(fast::utf8_to_corrected_with(
+                isa,
+                black_box(&t.utf8),
+                &mut bytes,
+            ))
+            .ok();
         });
         row("from-utf8", "fast", isa.name(), gbps);
         let gbps = measure(options, &texts, u, |t| {
