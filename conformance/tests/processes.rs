@@ -4,40 +4,20 @@
 //! its stdout. Linux only: the checks read `/proc`.
 #![cfg(target_os = "linux")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("processes")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fixtures::scratch("processes", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 fn decode_file(n: usize) -> String {
-    let tests: Vec<String> = (1..=n)
-        .map(|i| {
-            if i % 2 == 1 {
-                format!(r#"{{"tcId": {i}, "comment": "A", "flags": [], "input": "41", "output": [{{"codepoint": "U+0041"}}], "result": "valid"}}"#)
-            } else {
-                format!(r#"{{"tcId": {i}, "comment": "C0", "flags": [], "input": "c0", "output": [{{"error": "overlong", "offset": 0, "length": 1}}], "result": "invalid"}}"#)
-            }
-        })
-        .collect();
-    format!(
-        r#"{{"schema": "decode", "encoding": "utf-8", "version": "0.0.1", "numberOfTests": {n},
- "header": ["processes"], "notes": {{}},
- "testGroups": [{{"comment": "", "tests": [
-{}
-]}}]}}
-"#,
-        tests.join(",\n")
-    )
+    common::fixtures::decode_file("processes", n)
 }
 
 /// `vectors/t/decode.json` with `n` cases, and `adapter.sh`: declares `valid`, answers
