@@ -37,7 +37,7 @@ fi
 cargo afl config --build >/dev/null 2>&1 || true
 
 step "build every libFuzzer target (ASan)"
-fuzz build
+fuzz build -O --debug-assertions
 
 step "smoke: ${seconds}s per target from corpus/, with the dictionary and its max_len, $(nproc) at a time; then its corpus/regressions files"
 work=$(mktemp -d)

@@ -148,7 +148,7 @@ def main():
                 f"| {f} | {lines} | {regions} | {functions} | {'met' if met else '**not met**'} |"
             )
         else:
-            summary.append(f"| {f} | – | – | – | not built here (uncovered.md) |")
+            summary.append(f"| {f} | – | – | – | no coverage data (uncovered.md says why) |")
     if "TOTAL" in total:
         regions, functions, lines = total["TOTAL"]
         summary.append(f"| all files built here | {lines} | {regions} | {functions} | |")
@@ -185,7 +185,7 @@ def main():
             if why is None:
                 unexplained += 1
                 why = "**no reason given** (add one to fuzz/coverage/reasons.txt)"
-            doc += [f"## {f}", "", f"Not built on this machine: {why}", ""]
+            doc += [f"## {f}", "", f"No coverage data: {why}", ""]
             continue
         lines = missing.get(f, [])
         if not lines:

@@ -355,11 +355,7 @@ impl Machine {
                 self.seq = None;
                 self.start(byte, offset, sink);
             }
-            Verdict::Done(_) | Verdict::Ended if seq.over => {
-                sink(Located::error(ErrorKind::LimitExceeded, seq.start, have));
-                self.seq = None;
-            }
-            Verdict::Done(cp) => {
+            Verdict::Done(cp) if !seq.over => {
                 sink(Located {
                     offset: seq.start,
                     length: have,
@@ -367,8 +363,8 @@ impl Machine {
                 });
                 self.seq = None;
             }
-            // Only a code whose digits are not kept ends so: one over the limit.
-            Verdict::Ended => {
+            // A code over the limit (`Ended`: only such a code's digits are not kept).
+            Verdict::Done(_) | Verdict::Ended => {
                 sink(Located::error(ErrorKind::LimitExceeded, seq.start, have));
                 self.seq = None;
             }

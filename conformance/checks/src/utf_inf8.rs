@@ -245,8 +245,17 @@ fn limit_and_data(bytes: &[u8]) -> (u32, &[u8]) {
 }
 
 fn located(data: &[u8], limit: u32) -> Vec<Located<BigCodePoint>> {
+    utf_inf8::events_with_limit(data, limit).located().collect()
+}
+
+/// `Events::offset()` before each event and once the events are done.
+fn offsets(data: &[u8], limit: u32) -> Vec<u64> {
     let mut events = utf_inf8::events_with_limit(data, limit);
-    std::iter::from_fn(|| events.next_located()).collect()
+    let mut offsets = vec![events.offset()];
+    while events.next().is_some() {
+        offsets.push(events.offset());
+    }
+    offsets
 }
 
 /// Whether one reference event is the spec-literal one: same offset, length, and code
@@ -294,8 +303,9 @@ fn listed_theirs(events: &[(usize, usize, literal::Event)]) -> Vec<(u64, u64, St
 }
 
 /// `utf_inf8_differential_literal`: on the data (layout: `limit_and_data` above), the
-/// reference's event list equals the spec-literal decoder's, and lossy, strict and
-/// validate agree with it.
+/// reference's event list equals the spec-literal decoder's, `Events::offset()` is each
+/// event's offset before it comes (and the input's length after the last), and lossy,
+/// strict and validate agree with it.
 ///
 /// The reference's events are decoded once and compared with the literal's digit by
 /// digit; the lists are only written out as text for a failure message.
@@ -315,6 +325,18 @@ pub fn utf_inf8_differential_literal(bytes: &[u8]) {
             &listed_ours(&got),
         );
     }
+    // Each event's offset, then the input's length.
+    let want: Vec<u64> = got
+        .iter()
+        .map(|l| l.offset)
+        .chain([data.len() as u64])
+        .collect();
+    ensure_eq!(
+        ctx,
+        want,
+        offsets(data, limit),
+        "Events::offset() before each event and at the end"
+    );
     if limit == utf_inf8::DEFAULT_MAX_CODE_LEN {
         let first_error = got.iter().find_map(|l| l.event.error().copied());
         ensure_eq!(

@@ -424,8 +424,9 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
 /// decode stops (the first error span or reserved span) exactly as
 /// [`corrected::decode`] reports it.
 ///
-/// On a stop, what `out` holds is unspecified (the AVX-512 decoder validates as it
-/// goes).
+/// On a stop, what `out` holds is unspecified (the AVX-512 and portable decoders
+/// validate as they go), and so, always, is what lies past the code points written
+/// (the decoders widen whole blocks into the room there is).
 ///
 /// # Panics
 ///
@@ -479,6 +480,12 @@ pub fn decode_to_utf32_with(
             None => validate_with(instruction_set, bytes).map(|()| unreachable_valid()),
         };
     }
+    if instruction_set == InstructionSet::Portable {
+        return match portable::decode(bytes, out) {
+            Ok(written) => Ok(written),
+            Err(restart) => explain(bytes, restart).map(|()| unreachable_valid()),
+        };
+    }
     // Validate first (it is several times faster than decoding), then decode knowing
     // that every sequence is complete.
     validate_with(instruction_set, bytes)?;
@@ -498,7 +505,6 @@ pub fn decode_to_utf32_with(
 /// What a decoder that found an error returns if the validator then finds none: a bug,
 /// caught by the tests and fuzz targets that compare every result with the reference.
 #[cold]
-#[cfg(target_arch = "x86_64")]
 fn unreachable_valid() -> usize {
     panic!("corrected_utf8::corrected::fast: the decoder and the validator disagree; please report this input")
 }

@@ -1,9 +1,10 @@
 //! The block check shared by every validator, the portable (safe, word-at-a-time)
-//! validator, and the scalar decoder and encoder the other implementations finish with.
+//! validator and one-pass decoder, and the scalar decoder and encoder the other
+//! implementations finish with.
 
 #[cfg(feature = "alloc")]
 use crate::corrected;
-use crate::corrected::{codepoint_of, lead_bits};
+use crate::corrected::{codepoint_of, lead_bits, TABLE};
 #[cfg(feature = "alloc")]
 use crate::error::EncodeError;
 #[cfg(feature = "alloc")]
@@ -97,19 +98,25 @@ fn word(chunk: &[u8]) -> u64 {
 pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
     const CHUNK: usize = 32;
     let mut prev = Masks::ZERO;
-    let mut chunks = bytes.chunks_exact(CHUNK);
     let mut at = 0;
-    for chunk in &mut chunks {
+    while let Some(chunk) = bytes.get(at..at + CHUNK) {
         let words = [
             word(&chunk[0..8]),
             word(&chunk[8..16]),
             word(&chunk[16..24]),
             word(&chunk[24..32]),
         ];
-        // All ASCII with nothing pending: nothing to check.
+        // All ASCII with nothing pending: nothing to check; and ASCII tends to go on,
+        // so skip it 64 bytes a step (LLVM vectorizes the OR) until a block is not.
         if (words[0] | words[1] | words[2] | words[3]) & HIGH == 0 && !word_pending(&prev) {
             prev = Masks::ZERO;
             at += CHUNK;
+            while let Some(block) = bytes.get(at..at + 64) {
+                if block.chunks_exact(8).fold(0, |any, w| any | word(w)) & HIGH != 0 {
+                    break;
+                }
+                at += 64;
+            }
             continue;
         }
         for (k, &w) in words.iter().enumerate() {
@@ -123,7 +130,7 @@ pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
     }
     // The tail, padded with `00`: a sequence cut short by the end of the input expects a
     // continuation byte where the padding is, which is an error there.
-    let rest = chunks.remainder();
+    let rest = &bytes[at..];
     let mut padded = [0u8; CHUNK + 8];
     padded[..rest.len()].copy_from_slice(rest);
     for k in 0..rest.len().div_ceil(8) + 1 {
@@ -178,6 +185,163 @@ pub(super) fn quiet_len(bytes: &[u8]) -> usize {
 /// The number of `0A` bytes in `bytes`.
 pub(super) fn count_newlines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// Decodes Corrected UTF-8 `bytes` into `out` in one pass, checking each sequence as
+/// it goes: `Ok` with the number of code points, or `Err` with the sequence boundary at
+/// which the first error starts (everything before it is decoded into `out`).
+///
+/// In Corrected UTF-8 every lead followed by its continuation bytes is a code point (no
+/// overlongs, no range to check), so a sequence is valid exactly when its lead is not a
+/// continuation byte or `FE`/`FF` and the next `len - 1` bytes are continuation bytes:
+/// one mask compare on a little-endian word. ASCII goes 16 bytes at a time. The
+/// separate validator is faster than this loop, but a second pass over the input costs
+/// more than the checks do here (simdutf's `fallback` decodes in one pass as well).
+///
+/// # Panics
+///
+/// If `out` is shorter than the number of code points decoded (the callers size it
+/// with [`utf32_len`](super::utf32_len)).
+#[inline]
+pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
+    let n = bytes.len();
+    let (mut i, mut o) = (0, 0);
+    while i < n {
+        // Sixteen bytes widened at a time (LLVM vectorizes the copy), kept up to the
+        // first non-ASCII one: what is past it is overwritten by what follows.
+        if let (Some(chunk), Some(dst)) = (bytes.get(i..i + 16), out.get_mut(o..o + 16)) {
+            for (d, &b) in dst.iter_mut().zip(chunk) {
+                *d = u32::from(b);
+            }
+            let (lo, hi) = (word(&chunk[..8]) & HIGH, word(&chunk[8..]) & HIGH);
+            let ascii = if lo != 0 {
+                lo.trailing_zeros() as usize / 8
+            } else if hi != 0 {
+                8 + hi.trailing_zeros() as usize / 8
+            } else {
+                16
+            };
+            i += ascii;
+            o += ascii;
+            if ascii == 16 {
+                continue;
+            }
+        } else if bytes[i] < 0x80 {
+            out[o] = u32::from(bytes[i]);
+            i += 1;
+            o += 1;
+            continue;
+        }
+        // A run of multi-byte sequences, each read as the word at its lead, without
+        // the ASCII probe between them (it would fail on every one); a lone ASCII byte
+        // between two of them (a space, a newline) stays in the run.
+        while let Some(chunk) = bytes.get(i..i + 8) {
+            let w = word(chunk);
+            // Two 3-byte sequences (bytes 0-2, 3-5: E0-EF 80-BF 80-BF each) or two 4-byte
+            // ones (F0-F7 and three 80-BF each) in the word: CJK and emoji text.
+            if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 {
+                let pair = out.get_mut(o..o + 2).expect("`out` holds every code point");
+                pair[0] = three(w);
+                pair[1] = three(w >> 24);
+                i += 6;
+                o += 2;
+                continue;
+            }
+            if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 {
+                let pair = out.get_mut(o..o + 2).expect("`out` holds every code point");
+                pair[0] = four(w);
+                pair[1] = four(w >> 32);
+                i += 8;
+                o += 2;
+                continue;
+            }
+            if w as u8 >= 0x80 {
+                let (cp, len) = sequence(w).ok_or(i)?;
+                out[o] = cp;
+                i += len;
+            } else if w & 0x8000 != 0 {
+                out[o] = w as u32 & 0x7F;
+                i += 1;
+            } else {
+                break;
+            }
+            o += 1;
+        }
+        // The last 7 bytes: the same on a word padded with `00` (a sequence cut short
+        // by the end then lacks a continuation byte).
+        if i + 8 > n && i < n && bytes[i] >= 0x80 {
+            let mut padded = [0u8; 8];
+            padded[..n - i].copy_from_slice(&bytes[i..]);
+            let (cp, len) = sequence(u64::from_le_bytes(padded)).ok_or(i)?;
+            out[o] = cp;
+            i += len;
+            o += 1;
+        }
+    }
+    Ok(o)
+}
+
+/// The code point and length of the sequence whose bytes are the low bytes of the
+/// little-endian word `w` (the lead, `80–FF`, in the lowest), or `None` if the lead is
+/// not one (`80–BF`, or reserved `FE`/`FF`) or a continuation byte is missing.
+#[inline(always)]
+fn sequence(w: u64) -> Option<(u32, usize)> {
+    let lead = w as u8;
+    // One branch per length, most common first, each with its continuation bytes
+    // checked by one fixed mask (`10xxxxxx` in bytes 1..len).
+    if lead < 0xC0 {
+        None // `80–BF`: a continuation byte where a sequence must start
+    } else if lead < 0xE0 {
+        (w & 0xC000 == 0x8000).then(|| (two(w), 2))
+    } else if lead < 0xF0 {
+        (w & 0xC0_C000 == 0x80_8000).then(|| (three(w), 3))
+    } else if lead < 0xF8 {
+        (w & 0xC0C0_C000 == 0x8080_8000).then(|| (four(w), 4))
+    } else {
+        // 5 and 6 bytes (rare), or reserved `FE`/`FF`.
+        let len = lead.leading_ones() as usize;
+        if len > 6 {
+            return None;
+        }
+        let tail = (1u64 << (8 * len)) - 256;
+        if w & tail & 0xC0C0_C0C0_C0C0_C0C0 != tail & HIGH {
+            return None;
+        }
+        let mut raw = lead_bits(lead, len as u8);
+        for j in 1..len {
+            raw = (raw << 6) | payload(w, j);
+        }
+        Some((codepoint_of(len as u8, raw), len))
+    }
+}
+
+/// The low 6 bits of byte `j` of `w`.
+#[inline(always)]
+fn payload(w: u64, j: usize) -> u32 {
+    (w >> (8 * j)) as u32 & 0x3F
+}
+
+/// The code point of the 2-byte sequence in the low bytes of `w` (checked by the caller).
+#[inline(always)]
+fn two(w: u64) -> u32 {
+    codepoint_of(2, ((w as u32 & 0x1F) << 6) | payload(w, 1))
+}
+
+/// The code point of the 3-byte sequence in the low bytes of `w`.
+#[inline(always)]
+fn three(w: u64) -> u32 {
+    let raw = ((w as u32 & 0x0F) << 12) | (payload(w, 1) << 6) | payload(w, 2);
+    // Without a branch: past the surrogates the offset is 2,048 more.
+    let skip = u32::from(raw >= TABLE[3].raw_first) * (TABLE[3].offset - TABLE[2].offset);
+    raw + TABLE[2].offset + skip
+}
+
+/// The code point of the 4-byte sequence in the low bytes of `w`.
+#[inline(always)]
+fn four(w: u64) -> u32 {
+    let raw =
+        ((w as u32 & 0x07) << 18) | (payload(w, 1) << 12) | (payload(w, 2) << 6) | payload(w, 3);
+    codepoint_of(4, raw)
 }
 
 /// Decodes valid Corrected UTF-8 `bytes[i..]` into `out[o..]`; returns the final
