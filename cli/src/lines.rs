@@ -149,8 +149,8 @@ impl Lines {
         let ranged = !self.json && length.is_some_and(|n| n > 1);
         // Most lines have the kind of the line before: one compare, not a search, and
         // of what the words are made of, the kind's name (a table lookup) and its
-        // severity, which costs less than comparing kinds. (Names alone are not
-        // enough: `reserved` is a warning and a decoding error's name.)
+        // severity, which costs less than comparing kinds. (The severity too, so that
+        // a name a warning and an error shared would still get each its own words.)
         let key = (f.kind.as_str(), f.severity(), ranged);
         if !std::ptr::eq(key.0, self.current.0)
             || (key.1, key.2) != (self.current.1, self.current.2)
@@ -549,8 +549,6 @@ mod tests {
             FindingKind::ParagraphSeparator,
             FindingKind::Decode(ErrorKind::UnexpectedContinuation),
             FindingKind::Decode(ErrorKind::Truncated),
-            // The checker never reports it, but its name is a warning's too.
-            FindingKind::Decode(ErrorKind::Reserved),
         ];
         let long = "d/".repeat(100) + "f.txt";
         let names = ["<stdin>", "a \"quoted\" \\ name\t\u{1}é✓.txt", &long];
@@ -590,10 +588,10 @@ mod tests {
                     want += &reference(json, name, f, length);
                     lines.push(f, length, &mut out).unwrap();
                 }
-                // Two kinds of one name, one after the other: a warning, an error.
+                // A warning then an error, one after the other, at one place.
                 for (kind, length) in [
                     (FindingKind::Reserved, Some(1)),
-                    (FindingKind::Decode(ErrorKind::Reserved), None),
+                    (FindingKind::Decode(ErrorKind::Truncated), None),
                 ] {
                     let f = Finding {
                         kind,

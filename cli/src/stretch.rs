@@ -72,7 +72,7 @@ pub(crate) fn idle_at(decoder: &Decoder) -> Option<u64> {
 pub(crate) fn corrected_valid(bytes: &[u8]) -> &[u8] {
     match fast::validate(bytes) {
         Ok(()) => bytes,
-        Err(e) => &bytes[..e.offset as usize],
+        Err(stop) => &bytes[..stop.offset() as usize],
     }
 }
 

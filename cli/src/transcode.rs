@@ -255,8 +255,8 @@ fn transcoded(window: &[u8], result: std::result::Result<(), TranscodeError>) ->
     match result {
         Ok(()) => (window.len(), window.len()),
         Err(e) => {
-            let valid = e.decode_error().map_or(window.len(), |d| d.offset as usize);
-            (valid, e.valid_up_to)
+            let valid = e.stop().map_or(window.len(), |s| s.offset() as usize);
+            (valid, e.valid_up_to())
         }
     }
 }

@@ -27,8 +27,8 @@ use core::fmt;
 pub enum FindingKind {
     /// Error: U+0000 outside every complete magic number.
     Nul,
-    /// Error: a decoding error span, under its own kind (never
-    /// [`ErrorKind::Reserved`]: a reserved span is [`FindingKind::Reserved`]).
+    /// Error: a decoding error span, under its own kind (a reserved span is no error:
+    /// it is [`FindingKind::Reserved`]).
     Decode(ErrorKind),
     /// Warning: a reserved span (`FE`/`FF` and what follows up to the next recognized
     /// lead byte): well-formed, but of no meaning in this version.
@@ -373,11 +373,11 @@ impl DocumentChecker {
             return 0;
         }
         let quiet = &bytes[..fast::quiet_len(bytes)];
-        // Everything before the first error span is valid and it starts a sequence (a
-        // sequence cut short by the end of `quiet` is such a span).
+        // Everything before the first error or reserved span is valid and it starts a
+        // sequence (a sequence cut short by the end of `quiet` is such a span).
         let quiet = match fast::validate(quiet) {
             Ok(()) => quiet,
-            Err(e) => &quiet[..e.offset as usize],
+            Err(stop) => &quiet[..stop.offset() as usize],
         };
         if !quiet.is_empty() {
             self.text.advance(quiet);

@@ -5,14 +5,17 @@ use core::fmt;
 /// The kind of an error span or of an encoding failure.
 ///
 /// [`ErrorKind::as_str`] gives the exact identifier used in the vectors, reports and the
-/// adapter protocol (`docs/semantics.md` §5).
+/// adapter protocol (`docs/semantics.md` §5). A Corrected UTF-8 reserved span is no
+/// error and has no kind: a strict decode stops at one with
+/// [`Stop::Reserved`](crate::Stop::Reserved), an event is
+/// [`Event::Reserved`](crate::Event::Reserved).
 ///
 /// # Examples
 ///
 /// ```
 /// use corrected_utf8::ErrorKind;
 /// assert_eq!(ErrorKind::Truncated.as_str(), "truncated");
-/// assert_eq!(ErrorKind::from_name("reserved"), Some(ErrorKind::Reserved));
+/// assert_eq!(ErrorKind::from_name("reserved"), None);
 /// assert_eq!(ErrorKind::from_name("bogus"), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -22,12 +25,6 @@ pub enum ErrorKind {
     UnexpectedContinuation,
     /// A lead byte followed by too few continuation bytes.
     Truncated,
-    /// Not the kind of any error span: only [`corrected::fast`](crate::corrected::fast)'s
-    /// results and its `TranscodeError` still report a stop at a reserved span
-    /// (`docs/semantics.md` §2.4a) as a [`DecodeError`] of this kind. Every other strict
-    /// decode and validation reports it as [`Stop::Reserved`](crate::Stop::Reserved),
-    /// and an event as [`Event::Reserved`](crate::Event::Reserved).
-    Reserved,
     /// UTF-8 / UTF-∞-8: a non-shortest form.
     Overlong,
     /// A surrogate code point (U+D800..U+DFFF).
@@ -46,10 +43,9 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ErrorKind; 10] = [
+    pub const ALL: [ErrorKind; 9] = [
         ErrorKind::UnexpectedContinuation,
         ErrorKind::Truncated,
-        ErrorKind::Reserved,
         ErrorKind::Overlong,
         ErrorKind::Surrogate,
         ErrorKind::OutOfRange,
@@ -66,13 +62,12 @@ impl ErrorKind {
     /// ```
     /// use corrected_utf8::ErrorKind;
     /// assert_eq!(ErrorKind::UnexpectedContinuation.as_str(), "unexpected-continuation");
-    /// assert_ne!(ErrorKind::Reserved.as_str(), "invalid-byte");
+    /// assert_ne!(ErrorKind::InvalidByte.as_str(), "invalid_byte");
     /// ```
     pub const fn as_str(self) -> &'static str {
         match self {
             ErrorKind::UnexpectedContinuation => "unexpected-continuation",
             ErrorKind::Truncated => "truncated",
-            ErrorKind::Reserved => "reserved",
             ErrorKind::Overlong => "overlong",
             ErrorKind::Surrogate => "surrogate",
             ErrorKind::OutOfRange => "out-of-range",
@@ -130,15 +125,9 @@ pub struct DecodeError {
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let unit = if self.length == 1 { "byte" } else { "bytes" };
-        // Reserved bytes are "reserved for future use", not invalid: say so.
-        let adjective = if self.kind == ErrorKind::Reserved {
-            "reserved"
-        } else {
-            "invalid"
-        };
         write!(
             f,
-            "{adjective} sequence of {} {unit} at byte {}: {}",
+            "invalid sequence of {} {unit} at byte {}: {}",
             self.length, self.offset, self.kind
         )
     }

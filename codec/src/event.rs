@@ -252,37 +252,32 @@ impl fmt::Display for Stop {
 impl core::error::Error for Stop {}
 
 impl From<DecodeError> for Stop {
-    /// An error span; or, for a [`DecodeError`] of kind [`ErrorKind::Reserved`] (from
-    /// [`corrected::fast`](crate::corrected::fast)), the reserved span it stands for.
+    /// An error span is a stop.
     fn from(error: DecodeError) -> Self {
-        match error.kind {
-            ErrorKind::Reserved => Stop::Reserved(ReservedSpan {
-                offset: error.offset,
-                length: error.length,
-            }),
-            _ => Stop::Error(error),
-        }
+        Stop::Error(error)
     }
 }
 
 impl From<ReservedSpan> for Stop {
+    /// A reserved span is a stop.
     fn from(span: ReservedSpan) -> Self {
         Stop::Reserved(span)
     }
 }
 
-impl From<Stop> for DecodeError {
-    /// For the results of [`corrected::fast`](crate::corrected::fast) and its
-    /// `TranscodeError`, which still report a reserved span as kind
-    /// [`ErrorKind::Reserved`].
-    fn from(stop: Stop) -> Self {
-        match stop {
-            Stop::Error(e) => e,
-            Stop::Reserved(r) => DecodeError {
-                kind: ErrorKind::Reserved,
-                offset: r.offset,
+impl Stop {
+    /// The same stop `by` bytes further on: the stop of a decode of `bytes[by..]`,
+    /// placed in `bytes`.
+    pub(crate) const fn shifted(self, by: u64) -> Stop {
+        match self {
+            Stop::Error(e) => Stop::Error(DecodeError {
+                offset: e.offset + by,
+                ..e
+            }),
+            Stop::Reserved(r) => Stop::Reserved(ReservedSpan {
+                offset: r.offset + by,
                 length: r.length,
-            },
+            }),
         }
     }
 }

@@ -6,7 +6,7 @@
 //! and the `throughput` example), never here.
 
 use corrected_utf8::corrected::fast::{self, InstructionSet, TranscodeError};
-use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, ErrorKind, Event, Located};
+use corrected_utf8::{corrected, utf8, EncodeError, Event, Located, ReservedSpan, Stop};
 
 /// A small deterministic generator (xorshift64*), so that failures replay.
 struct Rng(u64);
@@ -36,9 +36,9 @@ fn implementations() -> Vec<InstructionSet> {
 /// Fails with the input in hex unless every fast operation of `imp` agrees with the
 /// reference on `bytes`.
 fn check(imp: InstructionSet, bytes: &[u8]) {
-    let expected = corrected::decode(bytes).map_err(DecodeError::from);
+    let expected = corrected::decode(bytes);
     let validated = fast::validate_with(imp, bytes);
-    let expected_validate: Result<(), DecodeError> = expected.as_ref().map(|_| ()).map_err(|e| *e);
+    let expected_validate: Result<(), Stop> = expected.as_ref().map(|_| ()).map_err(|e| *e);
     if validated != expected_validate {
         panic!(
             "{}: validate({:02X?}) = {validated:?}, reference {expected_validate:?}",
@@ -78,6 +78,41 @@ fn check_all(imps: &[InstructionSet], bytes: &[u8]) {
         check(imp, bytes);
     }
     check_transcode_all(imps, bytes);
+    check_stop(bytes);
+}
+
+/// The entry points an application calls (the detected instruction set) against the
+/// strict reference, the events' first stop: `Stop::Reserved` for a reserved span,
+/// `Stop::Error` for an error span, with its offset and length; and the transcoder's
+/// `TranscodeError::Decode` with the same stop. Returns the reference's stop.
+fn check_stop(bytes: &[u8]) -> Option<Stop> {
+    let reference = corrected::events(bytes).strict();
+    let first = corrected::events(bytes).find_map(|e| e.stop());
+    assert_eq!(reference.as_ref().err(), first.as_ref(), "{bytes:02X?}");
+    let want = reference.as_ref().map(|_| ()).map_err(|&s| s);
+    assert_eq!(fast::validate(bytes), want, "validate({bytes:02X?})");
+    assert_eq!(
+        fast::decode_to_vec(bytes),
+        reference,
+        "decode_to_vec({bytes:02X?})"
+    );
+    let mut out = vec![0; fast::utf32_len(bytes)];
+    let written = fast::decode_to_utf32(bytes, &mut out).map(|n| out[..n].to_vec());
+    assert_eq!(written, reference, "decode_to_utf32({bytes:02X?})");
+    let transcoded = fast::transcode_to_utf8(bytes, &mut Vec::new());
+    let stop = transcoded.err().and_then(|e| e.stop());
+    assert_eq!(stop, first, "transcode_to_utf8({bytes:02X?})");
+    if let Some(stop) = first {
+        // What each accessor says agrees with the variant.
+        assert_eq!(stop.reserved().is_some(), matches!(stop, Stop::Reserved(_)));
+        assert_eq!(stop.error().is_some(), matches!(stop, Stop::Error(_)));
+        let e = transcoded.unwrap_err();
+        assert_eq!((e.offset(), e.length()), (stop.offset(), stop.length()));
+        assert_eq!(e.kind(), stop.error().map(|d| d.kind));
+        assert_eq!((e.codepoint(), e.encode_error()), (None, None));
+        assert_eq!(e.to_string(), stop.to_string());
+    }
+    first
 }
 
 /// What a transcoder must give for the located `events` of an input: decode all of it,
@@ -90,26 +125,22 @@ fn expected_transcode(
     let mut out = Vec::new();
     let mut unencodable: Option<TranscodeError> = None;
     for located in events {
-        let error = |kind, codepoint, valid_up_to| TranscodeError {
-            kind,
-            offset: located.offset,
-            length: located.length,
-            codepoint,
-            valid_up_to,
-        };
         match located.event {
             Event::CodePoint(cp) if unencodable.is_none() => match encode(cp) {
                 Ok(bytes) => out.extend_from_slice(&bytes),
-                Err(e) => unencodable = Some(error(e.kind, Some(cp), located.offset as usize)),
+                Err(error) => {
+                    unencodable = Some(TranscodeError::Encode {
+                        error,
+                        offset: located.offset,
+                        length: located.length,
+                    })
+                }
             },
             Event::CodePoint(_) => {}
-            Event::Error(e) => {
-                let up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to);
-                return (out, Err(error(e.kind, None, up_to)));
-            }
-            Event::Reserved(_) => {
-                let up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to);
-                return (out, Err(error(ErrorKind::Reserved, None, up_to)));
+            Event::Error(_) | Event::Reserved(_) => {
+                let stop = located.event.stop().expect("a span");
+                let valid_up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to());
+                return (out, Err(TranscodeError::Decode { stop, valid_up_to }));
             }
         }
     }
@@ -170,10 +201,9 @@ fn the_portable_implementation_is_always_there_and_detect_picks_the_best() {
     // Forcing one this CPU cannot run falls back to the portable one, with the same
     // results.
     for imp in InstructionSet::ALL {
-        assert_eq!(
-            fast::validate_with(imp, b"\xC0"),
-            corrected::validate(b"\xC0").map_err(DecodeError::from)
-        );
+        for bytes in [&b"\xC0"[..], b"\xFF"] {
+            assert_eq!(fast::validate_with(imp, bytes), corrected::validate(bytes));
+        }
     }
 }
 
@@ -196,7 +226,7 @@ fn every_input_of_up_to_3_bytes() {
     let mut bytes = [0u8; 3];
     for v in 0..1u32 << 24 {
         bytes.copy_from_slice(&v.to_be_bytes()[1..]);
-        let expected = corrected::validate(&bytes).map_err(DecodeError::from);
+        let expected = corrected::validate(&bytes);
         for &imp in &imps {
             assert_eq!(
                 fast::validate_with(imp, &bytes),
@@ -319,6 +349,50 @@ fn an_error_after_long_runs_of_ascii_and_of_text() {
             }
         }
     }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
+fn a_reserved_span_stops_every_entry_point_with_stop_reserved() {
+    let imps = implementations();
+    let mut seen = 0;
+    // Text of each kind up to near each block boundary, then a reserved run (`FE`/`FF`
+    // and continuations or more `FE`/`FF`), then what ends it: a lead, an error, the end.
+    for kind in 0..3 {
+        for &boundary in &BOUNDARIES {
+            for at in [boundary.saturating_sub(3), boundary, boundary + 2] {
+                let prefix = filler(kind, at);
+                for run in [&b"\xFE"[..], b"\xFF\x80\xBF", b"\xFE\xFF\xFE", &[0xFF; 70]] {
+                    for end in [&b""[..], b"A", b"\xC0", b"\xE4\xB8\xAD tail", b"\x80"] {
+                        let bytes = [&prefix[..], run, end].concat();
+                        // The span: the run, and a trailing stray continuation with it.
+                        let length = run.len() + usize::from(end == b"\x80");
+                        let span = ReservedSpan {
+                            offset: at as u64,
+                            length: length as u64,
+                        };
+                        check_all(&imps, &bytes);
+                        assert_eq!(
+                            check_stop(&bytes),
+                            Some(Stop::Reserved(span)),
+                            "{bytes:02X?}"
+                        );
+                        for &imp in &imps {
+                            let stop = fast::validate_with(imp, &bytes).unwrap_err();
+                            assert_eq!(stop.reserved(), Some(&span), "{}", imp.name());
+                            let stop = fast::decode_to_vec_with(imp, &bytes).unwrap_err();
+                            assert_eq!(stop, Stop::Reserved(span), "{}", imp.name());
+                        }
+                        seen += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(seen, 3 * BOUNDARIES.len() * 3 * 4 * 5);
 }
 
 /// Random inputs biased towards the interesting bytes: mostly valid sequences, some

@@ -4,7 +4,7 @@
 use super::codecs::{Codec, BOTH};
 use super::fail::{display_len, ensure, ensure_eq, Ctx};
 use corrected_utf8::corrected::fast::{self, InstructionSet};
-use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, Stop, Validity};
+use corrected_utf8::{corrected, utf8, Encoding, ErrorKind, Event, Stop, Validity};
 
 /// Checks both encodings' one-shot decoding of `bytes`:
 ///
@@ -15,13 +15,14 @@ use corrected_utf8::{corrected, utf8, DecodeError, Encoding, ErrorKind, Event, S
 ///   (where it starts, how long it is, what byte may follow it); each reserved span is
 ///   Corrected UTF-8's and has the shape of SPEC §2.4a;
 /// * lossy decode is the events with U+FFFD for each span (either class), strict decode
-///   is the code points or the first span (a reserved one as kind `reserved`), validate
+///   is the code points or the first span (a reserved one as `Stop::Reserved`), validate
 ///   is `Ok` or the same first span, and validity is `invalid` with an error span,
 ///   else `reserved` with a reserved span, else `valid`;
 /// * Corrected UTF-8's fast decoders, as `fast::decode_to_vec` and
-///   `fast::decode_to_utf32` pick them, give the strict decode, and
-///   `fast::validate_with` gives its result with every instruction set, those the CPU
-///   lacks (which fall back to the portable one) included.
+///   `fast::decode_to_utf32` pick them, give the strict decode (the same `Stop`, its
+///   accessors included), and `fast::validate_with` gives its result with every
+///   instruction set, those the CPU lacks (which fall back to the portable one)
+///   included.
 pub fn decode(bytes: &[u8]) {
     let ctx = Ctx::new("decode", bytes);
     for codec in BOTH {
@@ -33,14 +34,22 @@ pub fn decode(bytes: &[u8]) {
 /// decode. (The `fast_*` targets force every instruction set; this is the entry points
 /// an application calls.)
 fn fast_decoders_agree(ctx: &Ctx<'_>, bytes: &[u8], strict: &Result<Vec<u32>, Stop>) {
-    // The fast paths still report a reserved span as an error of kind `reserved`.
-    let strict: Result<&[u32], DecodeError> = strict.as_deref().map_err(|&e| e.into());
+    let strict: Result<&[u32], Stop> = strict.as_deref().map_err(|&e| e);
+    let decoded = fast::decode_to_vec(bytes);
     ensure_eq!(
         ctx,
         strict,
-        fast::decode_to_vec(bytes).as_deref().map_err(|&e| e),
+        decoded.as_deref().map_err(|&e| e),
         "fast::decode_to_vec vs strict decode"
     );
+    if let (Err(want), Err(got)) = (strict, &decoded) {
+        ensure_eq!(
+            ctx,
+            (want.offset(), want.length(), want.error(), want.reserved()),
+            (got.offset(), got.length(), got.error(), got.reserved()),
+            "fast::decode_to_vec's stop: offset, length, error, reserved"
+        );
+    }
     let mut out = vec![0; fast::utf32_len(bytes)];
     let written = fast::decode_to_utf32(bytes, &mut out);
     ensure_eq!(
@@ -386,7 +395,7 @@ mod tests {
     fn span_shapes() {
         assert!(reserved_span_ok(b"\xFE\x80\xFF", Some(b'A')));
         assert!(!reserved_span_ok(b"\xFE", Some(0x80)));
-        assert!(!corrected_span_ok(ErrorKind::Reserved, b"\xFE", None));
+        assert!(!corrected_span_ok(ErrorKind::InvalidByte, b"\xFE", None));
         assert!(corrected_span_ok(ErrorKind::Truncated, b"\xFC\x80", None));
         assert!(!corrected_span_ok(
             ErrorKind::Truncated,

@@ -42,12 +42,6 @@ pub fn document(bytes: &[u8]) {
             FindingKind::Nul | FindingKind::Decode(_) => Severity::Error,
             _ => Severity::Warning,
         };
-        ensure!(
-            ctx,
-            f.kind != FindingKind::Decode(corrected_utf8::ErrorKind::Reserved),
-            f,
-            "a reserved span is the `reserved` warning, never a decode error"
-        );
         ensure_eq!(ctx, severity, f.severity(), "severity of {}", f.kind);
         ensure_eq!(
             ctx,

@@ -9,7 +9,10 @@
 
 use super::fail::{ensure_eq, Ctx};
 use corrected_utf8::corrected::fast::{self, InstructionSet, TranscodeError};
-use corrected_utf8::{corrected, utf8, DecodeError, EncodeError, Event, Located};
+use corrected_utf8::{
+    corrected, utf8, DecodeError, EncodeError, ErrorKind, Event, Located, ReservedSpan, Stop,
+};
+use std::fmt::{self, Debug};
 
 /// The data of a raw input, at its misalignment in a buffer of its own, and the
 /// buffer.
@@ -23,27 +26,69 @@ fn placed(bytes: &[u8]) -> (Box<[u8]>, usize) {
     (buffer, shift)
 }
 
+/// What a stop says through its accessors, then what its variant holds: the two must
+/// agree, so that a comparison reaches the accessors and a wrong one fails.
+type StopView = (u64, u64, Option<DecodeError>, Option<ReservedSpan>);
+
+fn stop_views(stop: &Stop) -> [StopView; 2] {
+    let by_accessors = (
+        stop.offset(),
+        stop.length(),
+        stop.error().copied(),
+        stop.reserved().copied(),
+    );
+    let held = match *stop {
+        Stop::Error(e) => (e.offset, e.length, Some(e), None),
+        Stop::Reserved(r) => (r.offset, r.length, None, Some(r)),
+    };
+    [by_accessors, held]
+}
+
+/// Checks that a fast path's `got` is the reference strict decoder's `want`: the same
+/// `Ok` or the same [`Stop`] (an error span as `Stop::Error`, a reserved span as
+/// `Stop::Reserved`), and that its accessors (`offset`, `length`, `error`, `reserved`)
+/// say what it holds.
+fn ensure_same_stop<T: PartialEq + Debug>(
+    ctx: &Ctx<'_>,
+    want: &Result<T, Stop>,
+    got: &Result<T, Stop>,
+    what: impl FnOnce(&mut dyn FnMut(fmt::Arguments<'_>)),
+) {
+    if want != got {
+        ctx.fail(what, want, got);
+    }
+    if let Err(got) = got {
+        let [said, held] = stop_views(got);
+        if said != held {
+            let what = |w: &mut dyn FnMut(fmt::Arguments<'_>)| {
+                what(&mut |a| w(format_args!("{a}: offset(), length(), error(), reserved()")))
+            };
+            ctx.fail(what, &held, &said);
+        }
+    }
+}
+
 /// Checks that `fast::validate` and `fast::validate_with` each implementation give the
-/// reference's result: `Ok`, or the same first error span (kind, offset, length).
+/// reference's result: `Ok`, or the same first stop ([`Stop::Error`] with its kind,
+/// offset and length, or [`Stop::Reserved`] with its offset and length), through each
+/// of `Stop`'s accessors too.
 pub fn fast_validate(bytes: &[u8]) {
     let ctx = Ctx::new("fast_validate", bytes);
     let (buffer, shift) = placed(bytes);
     let data = &buffer[shift..];
-    let expected = corrected::validate(data).map_err(DecodeError::from);
-    ensure_eq!(
-        ctx,
-        expected,
-        fast::validate(data),
-        "fast::validate (detected implementation)"
-    );
+    // The strict reference, the first stop of the events, not `corrected::validate`
+    // (which the fast path's explanation calls).
+    let expected = corrected::events(data).strict().map(drop);
+    ensure_same_stop(&ctx, &expected, &fast::validate(data), |w| {
+        w(format_args!("fast::validate (detected implementation)"))
+    });
     for imp in InstructionSet::available() {
-        ensure_eq!(
-            ctx,
-            expected,
-            fast::validate_with(imp, data),
-            "fast::validate_with({}) at misalignment {shift}",
-            imp.name()
-        );
+        ensure_same_stop(&ctx, &expected, &fast::validate_with(imp, data), |w| {
+            w(format_args!(
+                "fast::validate_with({}) at misalignment {shift}",
+                imp.name()
+            ))
+        });
     }
 }
 
@@ -53,7 +98,8 @@ const PREFIX: &[u8] = b"before";
 /// Checks, for each implementation, that
 ///
 /// * `decode_to_vec` and `decode_to_utf32` (into a buffer of exactly
-///   [`fast::utf32_len`] code points) give the reference's code points or first error;
+///   [`fast::utf32_len`] code points) give the reference's code points or first stop
+///   (the same [`Stop`], through its accessors too);
 /// * a valid input encodes back to itself with `encode_from_utf32`, and so does the
 ///   lossy decode of any input (its errors become U+FFFD), so that long valid text of
 ///   every kind reaches the encoders' vector paths, not only their error exits;
@@ -64,7 +110,7 @@ pub fn fast_decode(bytes: &[u8]) {
     let ctx = Ctx::new("fast_decode", bytes);
     let (buffer, shift) = placed(bytes);
     let data = &buffer[shift..];
-    let expected = corrected::decode(data).map_err(DecodeError::from);
+    let expected = corrected::events(data).strict();
     let values: Vec<u32> = data
         .chunks(4)
         .map(|c| {
@@ -94,12 +140,11 @@ pub fn fast_decode(bytes: &[u8]) {
                 "fast::encode_from_utf32_with({name}) of the lossy decode: bytes"
             );
         }
-        ensure_eq!(
-            ctx,
-            expected,
-            fast::decode_to_vec_with(imp, data),
-            "fast::decode_to_vec_with({name}) at misalignment {shift}"
-        );
+        ensure_same_stop(&ctx, &expected, &fast::decode_to_vec_with(imp, data), |w| {
+            w(format_args!(
+                "fast::decode_to_vec_with({name}) at misalignment {shift}"
+            ))
+        });
         let mut out = vec![u32::MAX; fast::utf32_len(data)];
         let written = fast::decode_to_utf32_with(imp, data, &mut out);
         match &expected {
@@ -130,7 +175,9 @@ pub fn fast_decode(bytes: &[u8]) {
                     "fast::encode_from_utf32_with({name}) round trip"
                 );
             }
-            Err(e) => ensure_eq!(ctx, Err(*e), written, "fast::decode_to_utf32_with({name})"),
+            Err(e) => ensure_same_stop(&ctx, &Err(*e), &written, |w| {
+                w(format_args!("fast::decode_to_utf32_with({name})"))
+            }),
         }
         // Appended after bytes already there, which must stay.
         let mut encoded = PREFIX.to_vec();
@@ -189,7 +236,6 @@ fn expected_transcode(
     let mut out = Vec::new();
     let mut unencodable: Option<TranscodeError> = None;
     for located in events {
-        let valid_up_to = located.offset as usize;
         match located.event {
             Event::CodePoint(cp) => {
                 if unencodable.is_some() {
@@ -197,50 +243,108 @@ fn expected_transcode(
                 }
                 match encode(cp) {
                     Ok(bytes) => out.extend_from_slice(&bytes),
-                    Err(e) => {
-                        unencodable = Some(TranscodeError {
-                            kind: e.kind,
+                    Err(error) => {
+                        unencodable = Some(TranscodeError::Encode {
+                            error,
                             offset: located.offset,
                             length: located.length,
-                            codepoint: Some(cp),
-                            valid_up_to,
                         })
                     }
                 }
             }
-            // An error span, or a reserved span, which a strict decode stops at as
-            // `ErrorKind::Reserved`.
-            _ => {
-                let e = DecodeError {
-                    kind: located
-                        .event
-                        .error()
-                        .map_or(corrected_utf8::ErrorKind::Reserved, |e| e.kind),
-                    offset: located.offset,
-                    length: located.length,
+            // An error span, or a reserved span, which a strict decode stops at too.
+            Event::Error(_) | Event::Reserved(_) => {
+                let Some(stop) = located.event.stop() else {
+                    continue;
                 };
-                let valid_up_to = unencodable.map_or(valid_up_to, |u| u.valid_up_to);
-                return (
-                    out,
-                    Err(TranscodeError {
-                        kind: e.kind,
-                        offset: e.offset,
-                        length: e.length,
-                        codepoint: None,
-                        valid_up_to,
-                    }),
-                );
+                let valid_up_to = unencodable.map_or(located.offset as usize, |u| u.valid_up_to());
+                return (out, Err(TranscodeError::Decode { stop, valid_up_to }));
             }
         }
     }
     (out, unencodable.map_or(Ok(()), Err))
 }
 
+/// What a [`TranscodeError`] says through its accessors and `Display`, then what its
+/// variant holds (a span's message is its [`Stop`]'s, never an error kind's).
+type TranscodeView = (
+    Option<Stop>,
+    Option<EncodeError>,
+    Option<ErrorKind>,
+    (u64, u64, usize),
+    Option<u32>,
+    String,
+);
+
+fn transcode_views(e: &TranscodeError) -> [TranscodeView; 2] {
+    let by_accessors = (
+        e.stop(),
+        e.encode_error(),
+        e.kind(),
+        (e.offset(), e.length(), e.valid_up_to()),
+        e.codepoint(),
+        e.to_string(),
+    );
+    let held = match *e {
+        TranscodeError::Decode { stop, valid_up_to } => {
+            let [_, (offset, length, error, _)] = stop_views(&stop);
+            let kind = error.map(|d| d.kind);
+            let place = (offset, length, valid_up_to);
+            (Some(stop), None, kind, place, None, stop.to_string())
+        }
+        TranscodeError::Encode {
+            error,
+            offset,
+            length,
+        } => {
+            let EncodeError { kind, codepoint } = error;
+            let message = format!(
+                "U+{codepoint:04X} at byte {offset} ({length} bytes) has no encoding: {kind}"
+            );
+            let place = (offset, length, offset as usize);
+            (
+                None,
+                Some(error),
+                Some(kind),
+                place,
+                Some(codepoint),
+                message,
+            )
+        }
+    };
+    [by_accessors, held]
+}
+
+/// Checks that a transcoder's `got` is `want`, and that its accessors and `Display` say
+/// what it holds.
+fn ensure_same_transcode(
+    ctx: &Ctx<'_>,
+    want: &Result<(), TranscodeError>,
+    got: &Result<(), TranscodeError>,
+    what: impl FnOnce(&mut dyn FnMut(fmt::Arguments<'_>)),
+) {
+    if want != got {
+        ctx.fail(what, want, got);
+    }
+    if let Err(got) = got {
+        let [said, held] = transcode_views(got);
+        if said != held {
+            let what = |w: &mut dyn FnMut(fmt::Arguments<'_>)| {
+                what(&mut |a| w(format_args!("{a}: accessors and Display")))
+            };
+            ctx.fail(what, &held, &said);
+        }
+    }
+}
+
 /// Checks, for each implementation, that `transcode_to_utf8` (Corrected UTF-8 → UTF-8)
 /// and `utf8_to_corrected` (UTF-8 → Corrected UTF-8) on the data give what decoding with
 /// the reference and encoding with the other encoding's reference encoder give: the same
-/// `Ok` or the same error (kind, offset, length, code point, `valid_up_to`), with the
-/// transcoding of everything before `valid_up_to` appended after what the output held.
+/// `Ok` or the same error (the same variant: `Decode` with the same `Stop`, a reserved
+/// span as `Stop::Reserved`, or `Encode`), and the same through every accessor
+/// (`stop`, `encode_error`, `kind`, `offset`, `length`, `valid_up_to`, `codepoint`) and
+/// `Display`, with the transcoding of everything before `valid_up_to` appended after
+/// what the output held; and so do the entry points that pick the instruction set.
 /// The data is tried as it is, and (so that valid text reaches the vector paths, not only
 /// their error exits) as the other encoding's transcoding of its lossy decode.
 pub fn fast_transcode(bytes: &[u8]) {
@@ -271,12 +375,16 @@ pub fn fast_transcode(bytes: &[u8]) {
         for input in corrected_inputs {
             let (want, result) = expected_transcode(corrected::events(input).located(), to_utf8);
             let mut got = PREFIX.to_vec();
-            ensure_eq!(
-                ctx,
-                result,
-                fast::transcode_to_utf8_with(imp, input, &mut got),
-                "fast::transcode_to_utf8_with({name}) of {} bytes at misalignment {shift}",
-                input.len()
+            ensure_same_transcode(
+                &ctx,
+                &result,
+                &fast::transcode_to_utf8_with(imp, input, &mut got),
+                |w| {
+                    w(format_args!(
+                        "fast::transcode_to_utf8_with({name}) of {} bytes at misalignment {shift}",
+                        input.len()
+                    ))
+                },
             );
             ensure_eq!(
                 ctx,
@@ -289,12 +397,16 @@ pub fn fast_transcode(bytes: &[u8]) {
         for input in utf8_inputs {
             let (want, result) = expected_transcode(utf8::events(input).located(), to_corrected);
             let mut got = PREFIX.to_vec();
-            ensure_eq!(
-                ctx,
-                result,
-                fast::utf8_to_corrected_with(imp, input, &mut got),
-                "fast::utf8_to_corrected_with({name}) of {} bytes at misalignment {shift}",
-                input.len()
+            ensure_same_transcode(
+                &ctx,
+                &result,
+                &fast::utf8_to_corrected_with(imp, input, &mut got),
+                |w| {
+                    w(format_args!(
+                        "fast::utf8_to_corrected_with({name}) of {} bytes at misalignment {shift}",
+                        input.len()
+                    ))
+                },
             );
             ensure_eq!(
                 ctx,
@@ -304,6 +416,25 @@ pub fn fast_transcode(bytes: &[u8]) {
                 input.len()
             );
         }
+    }
+    // The entry points an application calls, which pick the instruction set.
+    for input in corrected_inputs {
+        let (want, result) = expected_transcode(corrected::events(input).located(), to_utf8);
+        let mut got = Vec::new();
+        let transcoded = fast::transcode_to_utf8(input, &mut got);
+        let what =
+            |w: &mut dyn FnMut(fmt::Arguments<'_>)| w(format_args!("fast::transcode_to_utf8"));
+        ensure_same_transcode(&ctx, &result, &transcoded, what);
+        ensure_eq!(ctx, want, got, "fast::transcode_to_utf8 output");
+    }
+    for input in utf8_inputs {
+        let (want, result) = expected_transcode(utf8::events(input).located(), to_corrected);
+        let mut got = Vec::new();
+        let transcoded = fast::utf8_to_corrected(input, &mut got);
+        let what =
+            |w: &mut dyn FnMut(fmt::Arguments<'_>)| w(format_args!("fast::utf8_to_corrected"));
+        ensure_same_transcode(&ctx, &result, &transcoded, what);
+        ensure_eq!(ctx, want, got, "fast::utf8_to_corrected output");
     }
 }
 

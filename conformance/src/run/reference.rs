@@ -564,8 +564,8 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
                     };
                     responses.push(respond(vec![("output", answer)]));
                 }
-                Err(e) => responses.push(respond(vec![match e.decode_error() {
-                    Some(d) => ("strict", strict(Err(d))),
+                Err(e) => responses.push(respond(vec![match e.stop() {
+                    Some(stop) => ("strict", strict(Err(stop))),
                     None => ("valid", json!(true)),
                 }])),
             }

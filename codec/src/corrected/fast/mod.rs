@@ -37,12 +37,15 @@
 //! # Examples
 //!
 //! ```
-//! use corrected_utf8::{corrected::{self, fast}, ErrorKind};
+//! use corrected_utf8::{corrected::{self, fast}, ErrorKind, ReservedSpan, Stop};
 //! let text = corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap();
 //! assert_eq!(fast::validate(&text), Ok(()));
 //! assert_eq!(fast::decode_to_vec(&text).unwrap(), corrected::decode(&text).unwrap());
-//! let err = fast::validate(b"abc\xE0\x80").unwrap_err();
-//! assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Truncated, 3, 2));
+//! let stop = fast::validate(b"abc\xE0\x80").unwrap_err();
+//! assert_eq!(stop.error().map(|e| e.kind), Some(ErrorKind::Truncated));
+//! assert_eq!((stop.offset(), stop.length()), (3, 2));
+//! let stop = fast::validate(b"abc\xFF\x80").unwrap_err();
+//! assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 3, length: 2 }));
 //! ```
 /// The loop shared by the SIMD validators (x86 and aarch64). `$back`: how many bytes
 /// before `p` the checks below read (at most 64). `$quick(p)`: the 256 bytes at `p` are
@@ -156,9 +159,9 @@ pub use transcode::{
 mod x86;
 
 use crate::corrected;
-use crate::error::DecodeError;
 #[cfg(feature = "alloc")]
 use crate::error::EncodeError;
+use crate::event::Stop;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -299,18 +302,20 @@ impl InstructionSet {
     }
 }
 
-/// Validates `bytes`: `Ok`, or the first error span, exactly as
-/// [`corrected::validate`].
+/// Validates `bytes`: `Ok`, or where a strict decode stops (the first error span or
+/// reserved span), exactly as [`corrected::validate`].
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected::fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, DecodeError, ErrorKind, ReservedSpan, Stop};
 /// assert_eq!(fast::validate(b"\xC0\xAF plain ASCII \xFD\xBF\xBF\xBF\xBF\xBF"), Ok(()));
-/// let err = fast::validate(b"ok\xFE\xFE\x80A").unwrap_err();
-/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Reserved, 2, 3));
+/// let stop = fast::validate(b"ok\xFE\xFE\x80A").unwrap_err();
+/// assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 2, length: 3 }));
+/// let stop = fast::validate(b"ok\xC0A").unwrap_err();
+/// assert_eq!(stop, Stop::Error(DecodeError { kind: ErrorKind::Truncated, offset: 2, length: 1 }));
 /// ```
-pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
+pub fn validate(bytes: &[u8]) -> Result<(), Stop> {
     validate_with(InstructionSet::detect(), bytes)
 }
 
@@ -329,7 +334,7 @@ pub fn validate(bytes: &[u8]) -> Result<(), DecodeError> {
 #[doc(hidden)]
 // Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
 #[allow(unsafe_code)]
-pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), DecodeError> {
+pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), Stop> {
     let found = match instruction_set.or_portable() {
         InstructionSet::Portable => portable::validate(bytes),
         #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
@@ -347,16 +352,12 @@ pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<()
     }
 }
 
-/// The first error span at or after `restart`, a sequence boundary before which the
-/// fast path found everything valid.
+/// The first error or reserved span at or after `restart`, a sequence boundary before
+/// which the fast path found everything valid.
 #[cold]
 #[inline(never)]
-fn explain(bytes: &[u8], restart: usize) -> Result<(), DecodeError> {
-    corrected::validate(&bytes[restart..]).map_err(|stop| {
-        let mut e = DecodeError::from(stop);
-        e.offset += restart as u64;
-        e
-    })
+fn explain(bytes: &[u8], restart: usize) -> Result<(), Stop> {
+    corrected::validate(&bytes[restart..]).map_err(|stop| stop.shifted(restart as u64))
 }
 
 /// The sequence boundary to restart from when the block starting at `block` failed
@@ -419,10 +420,11 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
     portable::count_newlines(bytes)
 }
 
-/// Decodes `bytes` into `out`: the number of code points written, or the first error
-/// span exactly as [`corrected::decode`] reports it.
+/// Decodes `bytes` into `out`: the number of code points written, or where a strict
+/// decode stops (the first error span or reserved span) exactly as
+/// [`corrected::decode`] reports it.
 ///
-/// On error, what `out` holds is unspecified (the AVX-512 and portable decoders
+/// On a stop, what `out` holds is unspecified (the AVX-512 and portable decoders
 /// validate as they go), and so, always, is what lies past the code points written
 /// (the decoders widen whole blocks into the room there is).
 ///
@@ -434,14 +436,16 @@ pub(crate) fn count_newlines(bytes: &[u8]) -> usize {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected::fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, ErrorKind, ReservedSpan};
 /// let mut out = [0u32; 8];
 /// assert_eq!(fast::decode_to_utf32(b"A\xC0\xAF\xEF\xB7\x9D", &mut out), Ok(3));
 /// assert_eq!(out[..3], [0x41, 0xCF, 0x10E7D]);
-/// let err = fast::decode_to_utf32(b"A\x80", &mut out).unwrap_err();
-/// assert_eq!((err.kind, err.offset), (ErrorKind::UnexpectedContinuation, 1));
+/// let stop = fast::decode_to_utf32(b"A\x80", &mut out).unwrap_err();
+/// assert_eq!((stop.error().map(|e| e.kind), stop.offset()), (Some(ErrorKind::UnexpectedContinuation), 1));
+/// let stop = fast::decode_to_utf32(b"A\xFE", &mut out).unwrap_err();
+/// assert_eq!(stop.reserved(), Some(&ReservedSpan { offset: 1, length: 1 }));
 /// ```
-pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, DecodeError> {
+pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, Stop> {
     decode_to_utf32_with(InstructionSet::detect(), bytes, out)
 }
 
@@ -465,7 +469,7 @@ pub fn decode_to_utf32_with(
     instruction_set: InstructionSet,
     bytes: &[u8],
     out: &mut [u32],
-) -> Result<usize, DecodeError> {
+) -> Result<usize, Stop> {
     let instruction_set = instruction_set.or_portable();
     #[cfg(target_arch = "x86_64")]
     if instruction_set == InstructionSet::Avx512 {
@@ -529,12 +533,13 @@ pub fn utf32_len(bytes: &[u8]) -> usize {
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected::fast, ErrorKind};
+/// use corrected_utf8::{corrected::fast, ReservedSpan, Stop};
 /// assert_eq!(fast::decode_to_vec(b"\xFD\xBF\xBF\xBF\xBF\xBF"), Ok(vec![0x8421_109F]));
-/// assert_eq!(fast::decode_to_vec(b"\xFF").unwrap_err().kind, ErrorKind::Reserved);
+/// assert_eq!(fast::decode_to_vec(b"\xFF"), Err(Stop::Reserved(ReservedSpan { offset: 0, length: 1 })));
+/// assert!(fast::decode_to_vec(b"\xC0").unwrap_err().error().is_some());
 /// ```
 #[cfg(feature = "alloc")]
-pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
+pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, Stop> {
     decode_to_vec_with(InstructionSet::detect(), bytes)
 }
 
@@ -549,10 +554,7 @@ pub fn decode_to_vec(bytes: &[u8]) -> Result<Vec<u32>, DecodeError> {
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
-pub fn decode_to_vec_with(
-    instruction_set: InstructionSet,
-    bytes: &[u8],
-) -> Result<Vec<u32>, DecodeError> {
+pub fn decode_to_vec_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<Vec<u32>, Stop> {
     let mut out = alloc::vec![0; utf32_len(bytes)];
     let written = decode_to_utf32_with(instruction_set, bytes, &mut out)?;
     debug_assert_eq!(written, out.len());

@@ -13,98 +13,166 @@
 
 use super::{portable, InstructionSet};
 use crate::corrected::{self, codepoint_of, lead_bits};
-use crate::error::{DecodeError, EncodeError, ErrorKind};
+use crate::error::{EncodeError, ErrorKind};
+use crate::event::Stop;
 use crate::utf8;
 use alloc::vec::Vec;
 use core::fmt;
 
-/// Why a transcoding stopped: the first error span of the input (as its encoding's
-/// reference decoder reports it, a Corrected UTF-8 reserved span included, with
-/// [`ErrorKind::Reserved`] as a strict decode gives), or else the first code point that
-/// has no encoding in the target (with the kind the target's reference encoder gives:
+/// Why a transcoding stopped: where the input stops a strict decode (its first error
+/// span or, Corrected UTF-8 only, reserved span, as its encoding's reference decoder
+/// reports it), or else the first code point of valid input that has no encoding in the
+/// target (with the kind the target's reference encoder gives:
 /// [`ErrorKind::OutOfRange`] above U+10FFFF for UTF-8, [`ErrorKind::C1Control`] for
-/// Corrected UTF-8). An error span anywhere wins over a code point without an encoding
-/// before it, as decoding the whole input and then encoding it would report.
+/// Corrected UTF-8). A stop anywhere wins over a code point without an encoding before
+/// it, as decoding the whole input and then encoding it would report.
+///
+/// The accessors give what both have: [`offset`](Self::offset),
+/// [`length`](Self::length), [`valid_up_to`](Self::valid_up_to), and
+/// [`kind`](Self::kind) (`None` for a reserved span, which is no error).
 ///
 /// # Examples
 ///
 /// ```
-/// use corrected_utf8::{corrected::{self, fast}, ErrorKind};
+/// use corrected_utf8::{corrected::{self, fast}, ErrorKind, ReservedSpan, Stop};
 /// let big = corrected::encode([0x41, 0x11_0000]).unwrap();
 /// let mut out = Vec::new();
 /// let err = fast::transcode_to_utf8(&big, &mut out).unwrap_err();
-/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::OutOfRange, 1, 4));
-/// assert_eq!((err.codepoint, err.valid_up_to), (Some(0x11_0000), 1));
+/// assert_eq!((err.kind(), err.offset(), err.length()), (Some(ErrorKind::OutOfRange), 1, 4));
+/// assert_eq!((err.codepoint(), err.valid_up_to()), (Some(0x11_0000), 1));
 /// assert_eq!(out, b"A");
 /// assert_eq!(err.to_string(), "U+110000 at byte 1 (4 bytes) has no encoding: out-of-range");
+/// // A reserved span stops it as it stops a strict decode; the code point above
+/// // U+10FFFF before it ends the output.
+/// let err = fast::transcode_to_utf8(&[&big[..], b"\xFE"].concat(), &mut out).unwrap_err();
+/// let span = ReservedSpan { offset: 5, length: 1 };
+/// assert_eq!(err, fast::TranscodeError::Decode { stop: Stop::Reserved(span), valid_up_to: 1 });
+/// assert_eq!((err.kind(), err.stop().and_then(|s| s.reserved().copied())), (None, Some(span)));
+/// assert_eq!(err.to_string(), "reserved sequence of 1 byte at byte 5");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TranscodeError {
-    /// The error span's kind, or why the code point has no encoding.
-    pub kind: ErrorKind,
-    /// Byte offset of the error span, or of the sequence of the code point, in the input.
-    pub offset: u64,
-    /// Bytes in the error span or in the code point's sequence; at least 1.
-    pub length: u64,
-    /// The code point without an encoding; `None` for an error span.
-    pub codepoint: Option<u32>,
-    /// The input before this offset is whole valid sequences whose code points all have
-    /// an encoding, and their transcoding is what was appended to the output: the first
-    /// problem in input order (`offset`, unless a code point without an encoding comes
-    /// before the error span).
-    pub valid_up_to: usize,
+pub enum TranscodeError {
+    /// The input stops a strict decode: an error span or a reserved span.
+    Decode {
+        /// The span, as the input encoding's strict reference decoder reports it.
+        stop: Stop,
+        /// The input before this offset is whole valid sequences whose code points all
+        /// have an encoding, and their transcoding is what was appended to the output:
+        /// the span's offset, unless a code point without an encoding comes before it.
+        valid_up_to: usize,
+    },
+    /// The input is valid, but a code point has no encoding in the target: the first
+    /// one. Everything before its sequence was transcoded.
+    Encode {
+        /// The code point and why it has no encoding.
+        error: EncodeError,
+        /// Byte offset of the code point's sequence in the input.
+        offset: u64,
+        /// Bytes in the code point's sequence.
+        length: u64,
+    },
 }
 
 impl TranscodeError {
-    /// The error span, if the input is not valid.
-    pub fn decode_error(&self) -> Option<DecodeError> {
-        self.codepoint.is_none().then_some(DecodeError {
-            kind: self.kind,
-            offset: self.offset,
-            length: self.length,
-        })
+    /// Where the input stops a strict decode, if it is not valid or holds a reserved
+    /// span.
+    pub const fn stop(&self) -> Option<Stop> {
+        match self {
+            TranscodeError::Decode { stop, .. } => Some(*stop),
+            TranscodeError::Encode { .. } => None,
+        }
     }
 
     /// The encoding error, if the input is valid but a code point has no encoding.
-    pub fn encode_error(&self) -> Option<EncodeError> {
-        self.codepoint.map(|codepoint| EncodeError {
-            kind: self.kind,
-            codepoint,
-        })
+    pub const fn encode_error(&self) -> Option<EncodeError> {
+        match self {
+            TranscodeError::Decode { .. } => None,
+            TranscodeError::Encode { error, .. } => Some(*error),
+        }
+    }
+
+    /// The error span's kind or why the code point has no encoding; `None` for a
+    /// reserved span, which is not an error.
+    pub const fn kind(&self) -> Option<ErrorKind> {
+        match self {
+            TranscodeError::Decode { stop, .. } => match stop.error() {
+                Some(e) => Some(e.kind),
+                None => None,
+            },
+            TranscodeError::Encode { error, .. } => Some(error.kind),
+        }
+    }
+
+    /// Byte offset of the span, or of the code point's sequence, in the input.
+    pub const fn offset(&self) -> u64 {
+        match self {
+            TranscodeError::Decode { stop, .. } => stop.offset(),
+            TranscodeError::Encode { offset, .. } => *offset,
+        }
+    }
+
+    /// Bytes in the span or in the code point's sequence; at least 1.
+    pub const fn length(&self) -> u64 {
+        match self {
+            TranscodeError::Decode { stop, .. } => stop.length(),
+            TranscodeError::Encode { length, .. } => *length,
+        }
+    }
+
+    /// The code point without an encoding; `None` for a span.
+    pub const fn codepoint(&self) -> Option<u32> {
+        match self {
+            TranscodeError::Decode { .. } => None,
+            TranscodeError::Encode { error, .. } => Some(error.codepoint),
+        }
+    }
+
+    /// The input before this offset is whole valid sequences whose code points all have
+    /// an encoding, and their transcoding is what was appended to the output: the first
+    /// problem in input order ([`offset`](Self::offset), unless a code point without an
+    /// encoding comes before the span).
+    pub const fn valid_up_to(&self) -> usize {
+        match self {
+            TranscodeError::Decode { valid_up_to, .. } => *valid_up_to,
+            TranscodeError::Encode { offset, .. } => *offset as usize,
+        }
     }
 
     /// The error of a transcoding of `bytes[done..]`, in `bytes`.
     #[cfg(target_arch = "x86_64")]
     fn after(self, done: usize) -> TranscodeError {
-        TranscodeError {
-            offset: self.offset + done as u64,
-            valid_up_to: self.valid_up_to + done,
-            ..self
-        }
-    }
-
-    fn decode(e: DecodeError, valid_up_to: usize) -> TranscodeError {
-        TranscodeError {
-            kind: e.kind,
-            offset: e.offset,
-            length: e.length,
-            codepoint: None,
-            valid_up_to,
+        match self {
+            TranscodeError::Decode { stop, valid_up_to } => TranscodeError::Decode {
+                stop: stop.shifted(done as u64),
+                valid_up_to: valid_up_to + done,
+            },
+            TranscodeError::Encode {
+                error,
+                offset,
+                length,
+            } => TranscodeError::Encode {
+                error,
+                offset: offset + done as u64,
+                length,
+            },
         }
     }
 }
 
 impl fmt::Display for TranscodeError {
+    /// The span's own message (as [`Stop`]'s), or `U+… at byte N (L bytes) has no
+    /// encoding: kind`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.decode_error() {
-            Some(e) => e.fmt(f),
-            None => write!(
+        match self {
+            TranscodeError::Decode { stop, .. } => stop.fmt(f),
+            TranscodeError::Encode {
+                error,
+                offset,
+                length,
+            } => write!(
                 f,
-                "U+{:04X} at byte {} ({} bytes) has no encoding: {}",
-                self.codepoint.unwrap_or(0),
-                self.offset,
-                self.length,
-                self.kind
+                "U+{:04X} at byte {offset} ({length} bytes) has no encoding: {}",
+                error.codepoint, error.kind
             ),
         }
     }
@@ -113,8 +181,8 @@ impl fmt::Display for TranscodeError {
 impl core::error::Error for TranscodeError {}
 
 /// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`, validating: the result of
-/// [`corrected::decode`] then [`utf8::encode`], with the first error
-/// span (or, in valid input, the first code point above U+10FFFF) as [`TranscodeError`].
+/// [`corrected::decode`] then [`utf8::encode`], with the first error or reserved span
+/// (or, in valid input, the first code point above U+10FFFF) as [`TranscodeError`].
 /// On error, `out` holds what it held and the UTF-8 of `bytes[..valid_up_to]`.
 ///
 /// # Examples
@@ -126,7 +194,7 @@ impl core::error::Error for TranscodeError {}
 /// fast::transcode_to_utf8(&text, &mut out).unwrap();
 /// assert_eq!(out, "Größe 大小 🦀".as_bytes());
 /// let err = fast::transcode_to_utf8(b"ok\xE0\x80", &mut out).unwrap_err();
-/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Truncated, 2, 2));
+/// assert_eq!((err.kind(), err.offset(), err.length()), (Some(ErrorKind::Truncated), 2, 2));
 /// ```
 pub fn transcode_to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
     transcode_to_utf8_with(InstructionSet::detect(), bytes, out)
@@ -169,10 +237,13 @@ pub fn transcode_to_utf8_with(
         }
     }
     let valid = super::validate_with(instruction_set, bytes);
-    let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());
+    let valid_len = valid.map_or_else(|stop| stop.offset() as usize, |()| bytes.len());
     let reached = corrected_to_utf8_valid_with(instruction_set, &bytes[..valid_len], out);
     match valid {
-        Err(e) => Err(TranscodeError::decode(e, reached)),
+        Err(stop) => Err(TranscodeError::Decode {
+            stop,
+            valid_up_to: reached,
+        }),
         Ok(()) if reached == bytes.len() => Ok(()),
         Ok(()) => {
             // A code point above U+10FFFF.
@@ -182,12 +253,13 @@ pub fn transcode_to_utf8_with(
                 .and_then(|cps| cps.first().copied())
                 .unwrap_or(0);
             let kind = utf8::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::OutOfRange);
-            Err(TranscodeError {
-                kind,
+            Err(TranscodeError::Encode {
+                error: EncodeError {
+                    kind,
+                    codepoint: cp,
+                },
                 offset: reached as u64,
                 length: len as u64,
-                codepoint: Some(cp),
-                valid_up_to: reached,
             })
         }
     }
@@ -212,8 +284,9 @@ fn corrected_to_utf8_valid_with(
 }
 
 /// Appends the Corrected UTF-8 of UTF-8 `bytes` to `out`, validating: the result of
-/// [`utf8::decode`] then [`corrected::encode`], with the first error
-/// span (or, in valid input, the first C1 control) as [`TranscodeError`]. On error, `out`
+/// [`utf8::decode`] then [`corrected::encode`], with the first error span (as
+/// [`TranscodeError::Decode`] with a [`Stop::Error`]: UTF-8 has no reserved spans) or,
+/// in valid input, the first C1 control as [`TranscodeError`]. On error, `out`
 /// holds what it held and the Corrected UTF-8 of `bytes[..valid_up_to]`.
 ///
 /// # Examples
@@ -224,9 +297,9 @@ fn corrected_to_utf8_valid_with(
 /// fast::utf8_to_corrected("Größe 大小 🦀".as_bytes(), &mut out).unwrap();
 /// assert_eq!(out, corrected::encode("Größe 大小 🦀".chars().map(u32::from)).unwrap());
 /// let err = fast::utf8_to_corrected("a\u{85}".as_bytes(), &mut out).unwrap_err();
-/// assert_eq!((err.kind, err.codepoint), (ErrorKind::C1Control, Some(0x85)));
+/// assert_eq!((err.kind(), err.codepoint()), (Some(ErrorKind::C1Control), Some(0x85)));
 /// let err = fast::utf8_to_corrected(b"\xED\xA0\x80", &mut out).unwrap_err();
-/// assert_eq!((err.kind, err.offset, err.length), (ErrorKind::Surrogate, 0, 1));
+/// assert_eq!((err.kind(), err.offset(), err.length()), (Some(ErrorKind::Surrogate), 0, 1));
 /// ```
 pub fn utf8_to_corrected(bytes: &[u8], out: &mut Vec<u8>) -> Result<(), TranscodeError> {
     utf8_to_corrected_with(InstructionSet::detect(), bytes, out)
@@ -283,18 +356,22 @@ pub fn utf8_to_corrected_with(
         utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
     };
     match valid {
-        Err(e) => Err(TranscodeError::decode(e, reached)),
+        Err(e) => Err(TranscodeError::Decode {
+            stop: Stop::Error(e),
+            valid_up_to: reached,
+        }),
         Ok(()) if reached == bytes.len() => Ok(()),
         Ok(()) => {
             // A C1 control: `C2 80` to `C2 9F`.
             let cp = u32::from(bytes[reached + 1] & 0x3F) | 0x80;
             let kind = corrected::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::C1Control);
-            Err(TranscodeError {
-                kind,
+            Err(TranscodeError::Encode {
+                error: EncodeError {
+                    kind,
+                    codepoint: cp,
+                },
                 offset: reached as u64,
                 length: 2,
-                codepoint: Some(cp),
-                valid_up_to: reached,
             })
         }
     }
