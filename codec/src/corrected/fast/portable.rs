@@ -323,13 +323,13 @@ fn payload(w: u64, j: usize) -> u32 {
 
 /// The code point of the 2-byte sequence in the low bytes of `w` (checked by the caller).
 #[inline(always)]
-fn two(w: u64) -> u32 {
+pub(super) fn two(w: u64) -> u32 {
     codepoint_of(2, ((w as u32 & 0x1F) << 6) | payload(w, 1))
 }
 
 /// The code point of the 3-byte sequence in the low bytes of `w`.
 #[inline(always)]
-fn three(w: u64) -> u32 {
+pub(super) fn three(w: u64) -> u32 {
     let raw = ((w as u32 & 0x0F) << 12) | (payload(w, 1) << 6) | payload(w, 2);
     // Without a branch: past the surrogates the offset is 2,048 more.
     let skip = u32::from(raw >= TABLE[3].raw_first) * (TABLE[3].offset - TABLE[2].offset);
@@ -338,7 +338,7 @@ fn three(w: u64) -> u32 {
 
 /// The code point of the 4-byte sequence in the low bytes of `w`.
 #[inline(always)]
-fn four(w: u64) -> u32 {
+pub(super) fn four(w: u64) -> u32 {
     let raw =
         ((w as u32 & 0x07) << 18) | (payload(w, 1) << 12) | (payload(w, 2) << 6) | payload(w, 3);
     codepoint_of(4, raw)

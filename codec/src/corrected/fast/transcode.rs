@@ -12,7 +12,7 @@
 //! ASCII) converters that every instruction set finishes with.
 
 use super::{portable, InstructionSet};
-use crate::corrected::{self, codepoint_of, lead_bits};
+use crate::corrected;
 use crate::error::{EncodeError, ErrorKind};
 use crate::event::Stop;
 use crate::utf8;
@@ -388,6 +388,22 @@ fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(chunk))
 }
 
+/// The bytes from `at` as a little-endian word, with `00` past the end.
+#[inline(always)]
+fn word_padded(bytes: &[u8], at: usize) -> u64 {
+    word_at(bytes, at).unwrap_or_else(|| {
+        let rest = &bytes[at..];
+        let mut padded = [0u8; 8];
+        padded[..rest.len()].copy_from_slice(rest);
+        u64::from_le_bytes(padded)
+    })
+}
+
+/// Output bytes per block of the converters below: they write each code point into a
+/// block on the stack (4 bytes stored whatever its length, or 8 ASCII bytes) and append
+/// the block to the `Vec` whole, one append per block instead of one per code point.
+const BLOCK: usize = 64;
+
 /// Converts the valid Corrected UTF-8 sequences of `valid` that start from `i` to before
 /// `limit` (a sequence that starts before `limit` is converted whole), appending their
 /// UTF-8 to `out`; stops before a code point above U+10FFFF. Returns the input position
@@ -404,57 +420,94 @@ pub(super) fn corrected_to_utf8_until(
     out: &mut Vec<u8>,
 ) -> (usize, bool) {
     let limit = limit.min(valid.len());
+    let mut block = [0u8; BLOCK + 8];
     while i < limit {
-        let b = valid[i];
-        if b < 0x80 {
-            if let Some(w) = word_at(valid, i) {
-                if w & HIGH == 0 {
-                    out.extend_from_slice(&valid[i..i + 8]);
-                    i += 8;
-                    continue;
-                }
+        // ASCII runs straight to `out`, 8 bytes at a time.
+        if let Some(w) = word_at(valid, i) {
+            if w & HIGH == 0 {
+                out.extend_from_slice(&valid[i..i + 8]);
+                i += 8;
+                continue;
             }
-            out.push(b);
-            i += 1;
-            continue;
         }
-        // 5 and 6 bytes: always above U+10FFFF.
-        if b >= 0xF8 {
+        let mut k = 0;
+        let mut stopped = false;
+        while i < limit && k < BLOCK {
+            let w = word_padded(valid, i);
+            // The ASCII bytes the word starts with, copied at once.
+            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
+            if ascii > 0 {
+                block[k..k + 8].copy_from_slice(&w.to_le_bytes());
+                let n = ascii.min(limit - i);
+                (i, k) = (i + n, k + n);
+                continue;
+            }
+            let (cp, len) = match w as u8 {
+                b @ 0..=0x7F => (u32::from(b), 1),
+                0xC0..=0xDF => (portable::two(w), 2),
+                0xE0..=0xEF => (portable::three(w), 3),
+                0xF0..=0xF7 => (portable::four(w), 4),
+                // 5 and 6 bytes: always above U+10FFFF.
+                _ => (u32::MAX, 0),
+            };
+            if cp > 0x10_FFFF {
+                stopped = true;
+                break;
+            }
+            let (bytes, n) = utf8_word(cp);
+            block[k..k + 4].copy_from_slice(&bytes.to_le_bytes());
+            (i, k) = (i + len, k + n);
+        }
+        out.extend_from_slice(&block[..k]);
+        if stopped {
             return (i, true);
         }
-        let len = b.leading_ones() as u8;
-        let mut raw = lead_bits(b, len);
-        for &c in &valid[i + 1..i + usize::from(len)] {
-            raw = (raw << 6) | u32::from(c & 0x3F);
-        }
-        let cp = codepoint_of(len, raw);
-        if cp > 0x10_FFFF {
-            return (i, true);
-        }
-        push_utf8(cp, out);
-        i += usize::from(len);
     }
     (i, false)
 }
 
-/// Appends the UTF-8 of `cp` (U+0080 to U+10FFFF, not a surrogate).
+/// The UTF-8 of `cp` (not a surrogate, at most U+10FFFF) as the low bytes of a
+/// little-endian word, and its length.
 #[inline(always)]
-fn push_utf8(cp: u32, out: &mut Vec<u8>) {
-    if cp < 0x800 {
-        out.extend_from_slice(&[0xC0 | (cp >> 6) as u8, 0x80 | (cp & 0x3F) as u8]);
+fn utf8_word(cp: u32) -> (u32, usize) {
+    let cont = |shift: u32| 0x80 | (cp >> shift & 0x3F);
+    if cp < 0x80 {
+        (cp, 1)
+    } else if cp < 0x800 {
+        (0xC0 | cp >> 6 | cont(0) << 8, 2)
     } else if cp < 0x1_0000 {
-        out.extend_from_slice(&[
-            0xE0 | (cp >> 12) as u8,
-            0x80 | (cp >> 6 & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]);
+        (0xE0 | cp >> 12 | cont(6) << 8 | cont(0) << 16, 3)
     } else {
-        out.extend_from_slice(&[
-            0xF0 | (cp >> 18) as u8,
-            0x80 | (cp >> 12 & 0x3F) as u8,
-            0x80 | (cp >> 6 & 0x3F) as u8,
-            0x80 | (cp & 0x3F) as u8,
-        ]);
+        (
+            0xF0 | cp >> 18 | cont(12) << 8 | cont(6) << 16 | cont(0) << 24,
+            4,
+        )
+    }
+}
+
+/// The Corrected UTF-8 of `cp` (U+00A0 to U+10FFFF, not a surrogate) as the low bytes
+/// of a little-endian word, and its length; `cp - offset` of its row (see
+/// [`corrected::TABLE`]) is the raw value the bytes carry.
+#[inline(always)]
+fn corrected_word(cp: u32) -> (u32, usize) {
+    let cont = |raw: u32, shift: u32| 0x80 | (raw >> shift & 0x3F);
+    if cp < 0x8A0 {
+        let raw = cp - corrected::TABLE[1].offset;
+        (0xC0 | raw >> 6 | cont(raw, 0) << 8, 2)
+    } else if cp < 0x1_10A0 {
+        let raw = cp
+            - if cp < 0xE000 {
+                corrected::TABLE[2].offset
+            } else {
+                corrected::TABLE[3].offset
+            };
+        (0xE0 | raw >> 12 | cont(raw, 6) << 8 | cont(raw, 0) << 16, 3)
+    } else {
+        let raw = cp - corrected::TABLE[4].offset;
+        (
+            0xF0 | raw >> 18 | cont(raw, 12) << 8 | cont(raw, 6) << 16 | cont(raw, 0) << 24,
+            4,
+        )
     }
 }
 
@@ -474,32 +527,53 @@ pub(super) fn utf8_to_corrected_until(
     out: &mut Vec<u8>,
 ) -> (usize, bool) {
     let limit = limit.min(valid.len());
-    let mut buf = [0u8; 8];
+    let mut block = [0u8; BLOCK + 8];
     while i < limit {
-        let b = valid[i];
-        if b < 0x80 {
-            if let Some(w) = word_at(valid, i) {
-                if w & HIGH == 0 {
-                    out.extend_from_slice(&valid[i..i + 8]);
-                    i += 8;
-                    continue;
-                }
+        if let Some(w) = word_at(valid, i) {
+            if w & HIGH == 0 {
+                out.extend_from_slice(&valid[i..i + 8]);
+                i += 8;
+                continue;
             }
-            out.push(b);
-            i += 1;
-            continue;
         }
-        let len = b.leading_ones() as usize;
-        let mut cp = u32::from(b & (0x7F >> len));
-        for &c in &valid[i + 1..i + len] {
-            cp = (cp << 6) | u32::from(c & 0x3F);
+        let mut k = 0;
+        let mut stopped = false;
+        while i < limit && k < BLOCK {
+            let w = word_padded(valid, i);
+            // The ASCII bytes the word starts with, copied at once.
+            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
+            if ascii > 0 {
+                block[k..k + 8].copy_from_slice(&w.to_le_bytes());
+                let n = ascii.min(limit - i);
+                (i, k) = (i + n, k + n);
+                continue;
+            }
+            let b = w as u32 & 0xFF;
+            let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
+            let (cp, len) = if b < 0x80 {
+                (b, 1)
+            } else if b < 0xE0 {
+                ((b & 0x1F) << 6 | c(1), 2)
+            } else if b < 0xF0 {
+                ((b & 0x0F) << 12 | c(1) << 6 | c(2), 3)
+            } else {
+                ((b & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3), 4)
+            };
+            let (bytes, n) = if len == 1 {
+                (cp, 1)
+            } else if cp < 0xA0 {
+                stopped = true;
+                break;
+            } else {
+                corrected_word(cp)
+            };
+            block[k..k + 4].copy_from_slice(&bytes.to_le_bytes());
+            (i, k) = (i + len, k + n);
         }
-        if cp < 0xA0 {
+        out.extend_from_slice(&block[..k]);
+        if stopped {
             return (i, true);
         }
-        let n = portable::encode_one(cp, &mut buf);
-        out.extend_from_slice(&buf[..n]);
-        i += len;
     }
     (i, false)
 }
