@@ -46,8 +46,8 @@ fn stop_views(stop: &Stop) -> [StopView; 2] {
 
 /// Checks that a fast path's `got` is the reference strict decoder's `want`: the same
 /// `Ok` or the same [`Stop`] (an error span as `Stop::Error`, a reserved span as
-/// `Stop::Reserved`), and that its accessors (`offset`, `length`, `error`, `reserved`)
-/// say what it holds.
+/// `Stop::Reserved`), that its accessors (`offset`, `length`, `error`, `reserved`)
+/// say what it holds, and that `Stop::from` what it holds gives it back.
 fn ensure_same_stop<T: PartialEq + Debug>(
     ctx: &Ctx<'_>,
     want: &Result<T, Stop>,
@@ -64,6 +64,17 @@ fn ensure_same_stop<T: PartialEq + Debug>(
                 what(&mut |a| w(format_args!("{a}: offset(), length(), error(), reserved()")))
             };
             ctx.fail(what, &held, &said);
+        }
+        // And `Stop::from` what it holds gives it back.
+        let rebuilt = match *got {
+            Stop::Error(e) => Stop::from(e),
+            Stop::Reserved(r) => Stop::from(r),
+        };
+        if rebuilt != *got {
+            let what = |w: &mut dyn FnMut(fmt::Arguments<'_>)| {
+                what(&mut |a| w(format_args!("{a}: Stop::from of what it holds")))
+            };
+            ctx.fail(what, got, &rebuilt);
         }
     }
 }

@@ -442,8 +442,8 @@ pub(super) fn corrected_to_utf8_until(
                 (i, k) = (i + n, k + n);
                 continue;
             }
+            // Not ASCII (copied above): the lead of a sequence of 2 to 6 bytes.
             let (cp, len) = match w as u8 {
-                b @ 0..=0x7F => (u32::from(b), 1),
                 0xC0..=0xDF => (portable::two(w), 2),
                 0xE0..=0xEF => (portable::three(w), 3),
                 0xF0..=0xF7 => (portable::four(w), 4),
@@ -466,14 +466,12 @@ pub(super) fn corrected_to_utf8_until(
     (i, false)
 }
 
-/// The UTF-8 of `cp` (not a surrogate, at most U+10FFFF) as the low bytes of a
+/// The UTF-8 of `cp` (U+0080 to U+10FFFF, not a surrogate) as the low bytes of a
 /// little-endian word, and its length.
 #[inline(always)]
 fn utf8_word(cp: u32) -> (u32, usize) {
     let cont = |shift: u32| 0x80 | (cp >> shift & 0x3F);
-    if cp < 0x80 {
-        (cp, 1)
-    } else if cp < 0x800 {
+    if cp < 0x800 {
         (0xC0 | cp >> 6 | cont(0) << 8, 2)
     } else if cp < 0x1_0000 {
         (0xE0 | cp >> 12 | cont(6) << 8 | cont(0) << 16, 3)
@@ -550,23 +548,19 @@ pub(super) fn utf8_to_corrected_until(
             }
             let b = w as u32 & 0xFF;
             let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
-            let (cp, len) = if b < 0x80 {
-                (b, 1)
-            } else if b < 0xE0 {
+            // Not ASCII (copied above): the lead of a sequence of 2 to 4 bytes.
+            let (cp, len) = if b < 0xE0 {
                 ((b & 0x1F) << 6 | c(1), 2)
             } else if b < 0xF0 {
                 ((b & 0x0F) << 12 | c(1) << 6 | c(2), 3)
             } else {
                 ((b & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3), 4)
             };
-            let (bytes, n) = if len == 1 {
-                (cp, 1)
-            } else if cp < 0xA0 {
+            if cp < 0xA0 {
                 stopped = true;
                 break;
-            } else {
-                corrected_word(cp)
-            };
+            }
+            let (bytes, n) = corrected_word(cp);
             block[k..k + 4].copy_from_slice(&bytes.to_le_bytes());
             (i, k) = (i + len, k + n);
         }
