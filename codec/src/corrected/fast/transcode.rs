@@ -483,6 +483,20 @@ fn utf8_word(cp: u32) -> (u32, usize) {
     }
 }
 
+/// The code point of the 3-byte UTF-8 sequence in the low bytes of `w`.
+#[inline(always)]
+fn utf8_three(w: u64) -> u32 {
+    let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
+    (w as u32 & 0x0F) << 12 | c(1) << 6 | c(2)
+}
+
+/// The code point of the 4-byte UTF-8 sequence in the low bytes of `w`.
+#[inline(always)]
+fn utf8_four(w: u64) -> u32 {
+    let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
+    (w as u32 & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3)
+}
+
 /// The Corrected UTF-8 of `cp` (U+00A0 to U+10FFFF, not a surrogate) as the low bytes
 /// of a little-endian word, and its length; `cp - offset` of its row (see
 /// [`corrected::TABLE`]) is the raw value the bytes carry.
@@ -546,15 +560,33 @@ pub(super) fn utf8_to_corrected_until(
                 (i, k) = (i + n, k + n);
                 continue;
             }
+            // Two 4-byte sequences (emoji text): both above U+FFFF, so never C1.
+            if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 && i + 8 <= limit {
+                let (a, n) = corrected_word(utf8_four(w));
+                block[k..k + 4].copy_from_slice(&a.to_le_bytes());
+                let (b, m) = corrected_word(utf8_four(w >> 32));
+                block[k + n..k + n + 4].copy_from_slice(&b.to_le_bytes());
+                (i, k) = (i + 8, k + n + m);
+                continue;
+            }
+            // Two 3-byte sequences (CJK text): U+0800 to U+FFFF, never C1.
+            if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 && i + 6 <= limit {
+                let (a, n) = corrected_word(utf8_three(w));
+                block[k..k + 4].copy_from_slice(&a.to_le_bytes());
+                let (b, m) = corrected_word(utf8_three(w >> 24));
+                block[k + n..k + n + 4].copy_from_slice(&b.to_le_bytes());
+                (i, k) = (i + 6, k + n + m);
+                continue;
+            }
             let b = w as u32 & 0xFF;
             let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
             // Not ASCII (copied above): the lead of a sequence of 2 to 4 bytes.
             let (cp, len) = if b < 0xE0 {
                 ((b & 0x1F) << 6 | c(1), 2)
             } else if b < 0xF0 {
-                ((b & 0x0F) << 12 | c(1) << 6 | c(2), 3)
+                (utf8_three(w), 3)
             } else {
-                ((b & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3), 4)
+                (utf8_four(w), 4)
             };
             if cp < 0xA0 {
                 stopped = true;
