@@ -399,10 +399,62 @@ fn word_padded(bytes: &[u8], at: usize) -> u64 {
     })
 }
 
-/// Output bytes per block of the converters below: they write each code point into a
-/// block on the stack (4 bytes stored whatever its length, or 8 ASCII bytes) and append
-/// the block to the `Vec` whole, one append per block instead of one per code point.
+/// Output bytes per block of the converters below: they write each step's bytes into a
+/// block on the stack (8 bytes stored whatever its length) and append the block to the
+/// `Vec` whole, one append per block instead of one per code point.
 const BLOCK: usize = 64;
+
+/// One step of a converter on the word at a non-ASCII lead and the bytes left before
+/// the limit: the output's bytes (the low ones of a little-endian word), how many, and
+/// the input bytes used; `None` to stop before this sequence.
+type Step = Option<(u64, usize, usize)>;
+
+/// The loop both converters share: ASCII runs go straight to `out` 8 bytes at a time;
+/// otherwise a block is filled with the ASCII bytes a word starts with (copied at once)
+/// and `step`'s output for each sequence, then appended. Returns the input position
+/// reached and whether `step` stopped there.
+#[inline(always)]
+fn convert_until(
+    valid: &[u8],
+    mut i: usize,
+    limit: usize,
+    out: &mut Vec<u8>,
+    step: impl Fn(u64, usize) -> Step,
+) -> (usize, bool) {
+    let limit = limit.min(valid.len());
+    let mut block = [0u8; BLOCK + 8];
+    while i < limit {
+        if let Some(w) = word_at(valid, i) {
+            if w & HIGH == 0 {
+                out.extend_from_slice(&valid[i..i + 8]);
+                i += 8;
+                continue;
+            }
+        }
+        let mut k = 0;
+        let mut stopped = false;
+        while i < limit && k < BLOCK {
+            let w = word_padded(valid, i);
+            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
+            let (bytes, n, used) = if ascii > 0 {
+                let n = ascii.min(limit - i);
+                (w, n, n)
+            } else if let Some(converted) = step(w, limit - i) {
+                converted
+            } else {
+                stopped = true;
+                break;
+            };
+            block[k..k + 8].copy_from_slice(&bytes.to_le_bytes());
+            (i, k) = (i + used, k + n);
+        }
+        out.extend_from_slice(&block[..k]);
+        if stopped {
+            return (i, true);
+        }
+    }
+    (i, false)
+}
 
 /// Converts the valid Corrected UTF-8 sequences of `valid` that start from `i` to before
 /// `limit` (a sequence that starts before `limit` is converted whole), appending their
@@ -415,55 +467,25 @@ const BLOCK: usize = 64;
 #[inline]
 pub(super) fn corrected_to_utf8_until(
     valid: &[u8],
-    mut i: usize,
+    i: usize,
     limit: usize,
     out: &mut Vec<u8>,
 ) -> (usize, bool) {
-    let limit = limit.min(valid.len());
-    let mut block = [0u8; BLOCK + 8];
-    while i < limit {
-        // ASCII runs straight to `out`, 8 bytes at a time.
-        if let Some(w) = word_at(valid, i) {
-            if w & HIGH == 0 {
-                out.extend_from_slice(&valid[i..i + 8]);
-                i += 8;
-                continue;
-            }
+    convert_until(valid, i, limit, out, |w, _| {
+        // The lead of a sequence of 2 to 6 bytes.
+        let (cp, len) = match w as u8 {
+            0xC0..=0xDF => (portable::two(w), 2),
+            0xE0..=0xEF => (portable::three(w), 3),
+            0xF0..=0xF7 => (portable::four(w), 4),
+            // 5 and 6 bytes: always above U+10FFFF.
+            _ => return None,
+        };
+        if cp > 0x10_FFFF {
+            return None;
         }
-        let mut k = 0;
-        let mut stopped = false;
-        while i < limit && k < BLOCK {
-            let w = word_padded(valid, i);
-            // The ASCII bytes the word starts with, copied at once.
-            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
-            if ascii > 0 {
-                block[k..k + 8].copy_from_slice(&w.to_le_bytes());
-                let n = ascii.min(limit - i);
-                (i, k) = (i + n, k + n);
-                continue;
-            }
-            // Not ASCII (copied above): the lead of a sequence of 2 to 6 bytes.
-            let (cp, len) = match w as u8 {
-                0xC0..=0xDF => (portable::two(w), 2),
-                0xE0..=0xEF => (portable::three(w), 3),
-                0xF0..=0xF7 => (portable::four(w), 4),
-                // 5 and 6 bytes: always above U+10FFFF.
-                _ => (u32::MAX, 0),
-            };
-            if cp > 0x10_FFFF {
-                stopped = true;
-                break;
-            }
-            let (bytes, n) = utf8_word(cp);
-            block[k..k + 4].copy_from_slice(&bytes.to_le_bytes());
-            (i, k) = (i + len, k + n);
-        }
-        out.extend_from_slice(&block[..k]);
-        if stopped {
-            return (i, true);
-        }
-    }
-    (i, false)
+        let (bytes, n) = utf8_word(cp);
+        Some((u64::from(bytes), n, len))
+    })
 }
 
 /// The UTF-8 of `cp` (U+0080 to U+10FFFF, not a surrogate) as the low bytes of a
@@ -534,72 +556,37 @@ fn corrected_word(cp: u32) -> (u32, usize) {
 #[inline]
 pub(super) fn utf8_to_corrected_until(
     valid: &[u8],
-    mut i: usize,
+    i: usize,
     limit: usize,
     out: &mut Vec<u8>,
 ) -> (usize, bool) {
-    let limit = limit.min(valid.len());
-    let mut block = [0u8; BLOCK + 8];
-    while i < limit {
-        if let Some(w) = word_at(valid, i) {
-            if w & HIGH == 0 {
-                out.extend_from_slice(&valid[i..i + 8]);
-                i += 8;
-                continue;
-            }
+    // Two sequences' Corrected UTF-8 as one output word.
+    let two = |a: u32, b: u32, used: usize| {
+        let ((a, n), (b, m)) = (corrected_word(a), corrected_word(b));
+        Some((u64::from(a) | u64::from(b) << (8 * n), n + m, used))
+    };
+    convert_until(valid, i, limit, out, |w, left| {
+        // Two 3-byte sequences (CJK text: U+0800 to U+FFFF) or two 4-byte ones (emoji:
+        // above U+FFFF) in the word; never C1.
+        if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 && left >= 6 {
+            return two(utf8_three(w), utf8_three(w >> 24), 6);
         }
-        let mut k = 0;
-        let mut stopped = false;
-        while i < limit && k < BLOCK {
-            let w = word_padded(valid, i);
-            // The ASCII bytes the word starts with, copied at once.
-            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
-            if ascii > 0 {
-                block[k..k + 8].copy_from_slice(&w.to_le_bytes());
-                let n = ascii.min(limit - i);
-                (i, k) = (i + n, k + n);
-                continue;
-            }
-            // Two 4-byte sequences (emoji text): both above U+FFFF, so never C1.
-            if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 && i + 8 <= limit {
-                let (a, n) = corrected_word(utf8_four(w));
-                block[k..k + 4].copy_from_slice(&a.to_le_bytes());
-                let (b, m) = corrected_word(utf8_four(w >> 32));
-                block[k + n..k + n + 4].copy_from_slice(&b.to_le_bytes());
-                (i, k) = (i + 8, k + n + m);
-                continue;
-            }
-            // Two 3-byte sequences (CJK text): U+0800 to U+FFFF, never C1.
-            if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 && i + 6 <= limit {
-                let (a, n) = corrected_word(utf8_three(w));
-                block[k..k + 4].copy_from_slice(&a.to_le_bytes());
-                let (b, m) = corrected_word(utf8_three(w >> 24));
-                block[k + n..k + n + 4].copy_from_slice(&b.to_le_bytes());
-                (i, k) = (i + 6, k + n + m);
-                continue;
-            }
-            let b = w as u32 & 0xFF;
-            let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
-            // Not ASCII (copied above): the lead of a sequence of 2 to 4 bytes.
-            let (cp, len) = if b < 0xE0 {
-                ((b & 0x1F) << 6 | c(1), 2)
-            } else if b < 0xF0 {
-                (utf8_three(w), 3)
-            } else {
-                (utf8_four(w), 4)
-            };
-            if cp < 0xA0 {
-                stopped = true;
-                break;
-            }
-            let (bytes, n) = corrected_word(cp);
-            block[k..k + 4].copy_from_slice(&bytes.to_le_bytes());
-            (i, k) = (i + len, k + n);
+        if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 && left >= 8 {
+            return two(utf8_four(w), utf8_four(w >> 32), 8);
         }
-        out.extend_from_slice(&block[..k]);
-        if stopped {
-            return (i, true);
+        // The lead of a sequence of 2 to 4 bytes.
+        let b = w as u32 & 0xFF;
+        let (cp, len) = if b < 0xE0 {
+            ((b & 0x1F) << 6 | (w >> 8) as u32 & 0x3F, 2)
+        } else if b < 0xF0 {
+            (utf8_three(w), 3)
+        } else {
+            (utf8_four(w), 4)
+        };
+        if cp < 0xA0 {
+            return None; // a C1 control
         }
-    }
-    (i, false)
+        let (bytes, n) = corrected_word(cp);
+        Some((u64::from(bytes), n, len))
+    })
 }
