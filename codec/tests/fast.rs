@@ -490,8 +490,28 @@ fn a_too_short_output_panics_and_an_exact_one_does_not() {
             let _ = fast::decode_to_utf32_with(imp, &text, &mut out);
         });
         assert!(short.is_err(), "{}", imp.name());
-        // An invalid input reports its error whatever the output's size.
+        // An invalid input reports its error whatever the output's size, even one too
+        // short for the valid text before the error.
         assert!(fast::decode_to_utf32_with(imp, b"\xFFabc", &mut []).is_err());
+        for kind in 0..3 {
+            for bad in [&b"\x80"[..], b"\xFE", b"\xE0\x80"] {
+                let mut text = filler(kind, 300);
+                text.extend_from_slice(bad);
+                let want = corrected::decode(&text).map(|cps| cps.len());
+                assert!(want.is_err());
+                let n = fast::utf32_len(&text);
+                for len in [0, 1, 15, 16, 17, 31, 32, 33, n / 2, n - 1, n] {
+                    let mut out = vec![0; len];
+                    let got = fast::decode_to_utf32_with(imp, &text, &mut out);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{}: filler {kind}, {bad:02X?}, room {len}",
+                        imp.name()
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -483,7 +483,8 @@ pub fn decode_to_utf32_with(
     if instruction_set == InstructionSet::Portable {
         return match portable::decode(bytes, out) {
             Ok(written) => Ok(written),
-            Err(restart) => explain(bytes, restart).map(|()| unreachable_valid()),
+            // An error there, or no more room in `out` for valid text.
+            Err(restart) => explain(bytes, restart).map(|()| out_too_short()),
         };
     }
     // Validate first (it is several times faster than decoding), then decode knowing
@@ -502,9 +503,17 @@ pub fn decode_to_utf32_with(
     Ok(portable::decode_valid(bytes, out, 0, 0))
 }
 
+/// The documented panic of [`decode_to_utf32`] for a valid input that does not fit.
+#[cold]
+#[track_caller]
+fn out_too_short() -> usize {
+    panic!("corrected_utf8::corrected::fast::decode_to_utf32: `out` is shorter than the number of code points the input decodes to")
+}
+
 /// What a decoder that found an error returns if the validator then finds none: a bug,
 /// caught by the tests and fuzz targets that compare every result with the reference.
 #[cold]
+#[cfg(target_arch = "x86_64")]
 fn unreachable_valid() -> usize {
     panic!("corrected_utf8::corrected::fast: the decoder and the validator disagree; please report this input")
 }

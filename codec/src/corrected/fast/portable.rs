@@ -188,8 +188,10 @@ pub(super) fn count_newlines(bytes: &[u8]) -> usize {
 }
 
 /// Decodes Corrected UTF-8 `bytes` into `out` in one pass, checking each sequence as
-/// it goes: `Ok` with the number of code points, or `Err` with the sequence boundary at
-/// which the first error starts (everything before it is decoded into `out`).
+/// it goes: `Ok` with the number of code points, or `Err` with a sequence boundary
+/// before which everything is valid and decoded into `out`, where the first error
+/// starts or `out` has no more room (the caller tells which by validating from there:
+/// an invalid input must report its error whatever the room).
 ///
 /// In Corrected UTF-8 every lead followed by its continuation bytes is a code point (no
 /// overlongs, no range to check), so a sequence is valid exactly when its lead is not a
@@ -198,10 +200,6 @@ pub(super) fn count_newlines(bytes: &[u8]) -> usize {
 /// separate validator is faster than this loop, but a second pass over the input costs
 /// more than the checks do here (simdutf's `fallback` decodes in one pass as well).
 ///
-/// # Panics
-///
-/// If `out` is shorter than the number of code points decoded (the callers size it
-/// with [`utf32_len`](super::utf32_len)).
 #[inline]
 pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
     let n = bytes.len();
@@ -227,7 +225,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
                 continue;
             }
         } else if bytes[i] < 0x80 {
-            out[o] = u32::from(bytes[i]);
+            *out.get_mut(o).ok_or(i)? = u32::from(bytes[i]);
             i += 1;
             o += 1;
             continue;
@@ -240,7 +238,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
             // Two 3-byte sequences (bytes 0-2, 3-5: E0-EF 80-BF 80-BF each) or two 4-byte
             // ones (F0-F7 and three 80-BF each) in the word: CJK and emoji text.
             if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 {
-                let pair = out.get_mut(o..o + 2).expect("`out` holds every code point");
+                let pair = out.get_mut(o..o + 2).ok_or(i)?;
                 pair[0] = three(w);
                 pair[1] = three(w >> 24);
                 i += 6;
@@ -248,7 +246,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
                 continue;
             }
             if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 {
-                let pair = out.get_mut(o..o + 2).expect("`out` holds every code point");
+                let pair = out.get_mut(o..o + 2).ok_or(i)?;
                 pair[0] = four(w);
                 pair[1] = four(w >> 32);
                 i += 8;
@@ -257,10 +255,10 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
             }
             if w as u8 >= 0x80 {
                 let (cp, len) = sequence(w).ok_or(i)?;
-                out[o] = cp;
+                *out.get_mut(o).ok_or(i)? = cp;
                 i += len;
             } else if w & 0x8000 != 0 {
-                out[o] = w as u32 & 0x7F;
+                *out.get_mut(o).ok_or(i)? = w as u32 & 0x7F;
                 i += 1;
             } else {
                 break;
@@ -273,7 +271,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
             let mut padded = [0u8; 8];
             padded[..n - i].copy_from_slice(&bytes[i..]);
             let (cp, len) = sequence(u64::from_le_bytes(padded)).ok_or(i)?;
-            out[o] = cp;
+            *out.get_mut(o).ok_or(i)? = cp;
             i += len;
             o += 1;
         }
