@@ -110,7 +110,8 @@ const PREFIX: &[u8] = b"before";
 ///
 /// * `decode_to_vec` and `decode_to_utf32` (into a buffer of exactly
 ///   [`fast::utf32_len`] code points) give the reference's code points or first stop
-///   (the same [`Stop`], through its accessors too);
+///   (the same [`Stop`], through its accessors too), and an invalid input the same
+///   stop into half that room;
 /// * a valid input encodes back to itself with `encode_from_utf32`, and so does the
 ///   lossy decode of any input (its errors become U+FFFD), so that long valid text of
 ///   every kind reaches the encoders' vector paths, not only their error exits;
@@ -186,9 +187,19 @@ pub fn fast_decode(bytes: &[u8]) {
                     "fast::encode_from_utf32_with({name}) round trip"
                 );
             }
-            Err(e) => ensure_same_stop(&ctx, &Err(*e), &written, |w| {
-                w(format_args!("fast::decode_to_utf32_with({name})"))
-            }),
+            Err(e) => {
+                ensure_same_stop(&ctx, &Err(*e), &written, |w| {
+                    w(format_args!("fast::decode_to_utf32_with({name})"))
+                });
+                // An invalid input reports its stop whatever room `out` has.
+                let mut half = vec![u32::MAX; out.len() / 2];
+                let written = fast::decode_to_utf32_with(imp, data, &mut half);
+                ensure_same_stop(&ctx, &Err(*e), &written, |w| {
+                    w(format_args!(
+                        "fast::decode_to_utf32_with({name}) into half the room"
+                    ))
+                });
+            }
         }
         // Appended after bytes already there, which must stay.
         let mut encoded = PREFIX.to_vec();
