@@ -109,7 +109,7 @@ mutation fast-decode-avx512-short-offset fast_decode codec/src/corrected/fast/x8
     "AVX-512 decoder, a block of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
 
 mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/fast/transcode.rs \
-    's/0xC0 | (cp >> 6) as u8, 0x80 | (cp \& 0x3F) as u8\]/0xC0 | (cp >> 6) as u8, 0x80 | (cp \& 0x1F) as u8]/' \
+    's/(0xC0 | cp >> 6 | cont(0) << 8, 2)/(0xC0 | cp >> 6 | (cont(0) \& 0xDF) << 8, 2)/' \
     "scalar Corrected UTF-8 -> UTF-8 transcoder (portable, and the AVX-512 one's tail): the trail byte of a 2-byte UTF-8 sequence loses bit 5"
 mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/fast/x86/avx512/transcode.rs \
     's/_mm512_maskz_mov_epi32(two, set(160))/_mm512_maskz_mov_epi32(two, set(161))/' \
