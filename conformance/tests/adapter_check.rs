@@ -36,12 +36,7 @@ fn honest() -> String {
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("adapter_check")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::process::scratch("adapter_check", name)
 }
 
 fn conformance(args: &[&str]) -> (Output, String) {

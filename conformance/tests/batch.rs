@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::fixtures::scratch("batch", name)
+    common::process::scratch("batch", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).

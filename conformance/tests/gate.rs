@@ -3,40 +3,20 @@
 //! the per-case timeout, messages, docs), all through the `conformance` binary with tiny
 //! `sh` adapters.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gate")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::process::scratch("gate", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 fn decode_file(n: usize, header: &str) -> String {
-    let tests: Vec<String> = (1..=n)
-        .map(|i| {
-            if i % 2 == 1 {
-                format!(r#"{{"tcId": {i}, "comment": "A", "flags": [], "input": "41", "output": [{{"codepoint": "U+0041"}}], "result": "valid"}}"#)
-            } else {
-                format!(r#"{{"tcId": {i}, "comment": "C0", "flags": [], "input": "c0", "output": [{{"error": "overlong", "offset": 0, "length": 1}}], "result": "invalid"}}"#)
-            }
-        })
-        .collect();
-    format!(
-        r#"{{"schema": "decode", "encoding": "utf-8", "version": "0.0.1", "numberOfTests": {n},
- "header": [{header:?}], "notes": {{}},
- "testGroups": [{{"comment": "", "tests": [
-{}
-]}}]}}
-"#,
-        tests.join(",\n")
-    )
+    common::fixtures::decode_file(header, n)
 }
 
 /// Declares `valid` for UTF-8 decode.

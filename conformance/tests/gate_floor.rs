@@ -10,7 +10,7 @@ use std::process::Command;
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::fixtures::scratch("gate-floor", name)
+    common::process::scratch("gate-floor", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).

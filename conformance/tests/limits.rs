@@ -27,12 +27,7 @@ const CEILING: u64 = 256 << 20;
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("limits")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::process::scratch("limits", name)
 }
 
 /// `conformance ARGS` in `dir` with at most [`CEILING`] of address space (a soft limit,

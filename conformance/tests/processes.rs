@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::fixtures::scratch("processes", name)
+    common::process::scratch("processes", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).

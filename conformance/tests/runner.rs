@@ -2,6 +2,8 @@
 //! of adapters that answer wrong, hang, crash or break the protocol, expected failures,
 //! malformed vector files and bad usage. Adapters here are tiny `sh` scripts.
 
+mod common;
+
 use conformance::run::{self, RunArgs, Status};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -44,12 +46,7 @@ fn reference_passes_every_vector() {
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("runner")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::process::scratch("runner", name)
 }
 
 /// Four UTF-8 decode cases: #1 `41` valid, #2 `c0` invalid, #3 `e282ac` valid, #4 `ff`

@@ -1,17 +1,6 @@
-//! Fixtures the runner's integration tests share: scratch folders and small vector files.
+//! Small vector files the runner's integration tests share (their scratch folders come
+//! from [`super::process::scratch`]).
 #![allow(dead_code)] // each test binary uses its own part
-
-use std::path::{Path, PathBuf};
-
-/// A fresh folder `group/name` under the target directory.
-pub fn scratch(group: &str, name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(group)
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 pub fn decode_file(header: &str, n: usize) -> String {

@@ -93,6 +93,20 @@ fn word(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
+/// The bytes from `at` as a little-endian word, with `00` past the end.
+#[inline(always)]
+pub(super) fn word_padded(bytes: &[u8], at: usize) -> u64 {
+    match bytes.get(at..at + 8) {
+        Some(chunk) => word(chunk),
+        None => {
+            let rest = &bytes[at..];
+            let mut padded = [0u8; 8];
+            padded[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(padded)
+        }
+    }
+}
+
 /// Validates word by word: `Ok`, or `Err` with a sequence boundary before which all is
 /// valid and after which the first error lies.
 pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
@@ -268,9 +282,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
         // The last 7 bytes: the same on a word padded with `00` (a sequence cut short
         // by the end then lacks a continuation byte).
         if i + 8 > n && i < n && bytes[i] >= 0x80 {
-            let mut padded = [0u8; 8];
-            padded[..n - i].copy_from_slice(&bytes[i..]);
-            let (cp, len) = sequence(u64::from_le_bytes(padded)).ok_or(i)?;
+            let (cp, len) = sequence(word_padded(bytes, i)).ok_or(i)?;
             *out.get_mut(o).ok_or(i)? = cp;
             i += len;
             o += 1;

@@ -388,17 +388,6 @@ fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(chunk))
 }
 
-/// The bytes from `at` as a little-endian word, with `00` past the end.
-#[inline(always)]
-fn word_padded(bytes: &[u8], at: usize) -> u64 {
-    word_at(bytes, at).unwrap_or_else(|| {
-        let rest = &bytes[at..];
-        let mut padded = [0u8; 8];
-        padded[..rest.len()].copy_from_slice(rest);
-        u64::from_le_bytes(padded)
-    })
-}
-
 /// Output bytes per block of the converters below: they write each step's bytes into a
 /// block on the stack (8 bytes stored whatever its length) and append the block to the
 /// `Vec` whole, one append per block instead of one per code point.
@@ -434,7 +423,7 @@ fn convert_until(
         let mut k = 0;
         let mut stopped = false;
         while i < limit && k < BLOCK {
-            let w = word_padded(valid, i);
+            let w = portable::word_padded(valid, i);
             let ascii = (w & HIGH).trailing_zeros() as usize / 8;
             let (bytes, n, used) = if ascii > 0 {
                 let n = ascii.min(limit - i);
