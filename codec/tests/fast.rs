@@ -824,3 +824,85 @@ fn transcoders_stop_at_every_problem_at_every_position() {
         }
     }
 }
+
+/// Runs of one kind of text, each at the transcoders' vector layouts (Latin: 1- and
+/// 2-byte sequences, converted in place; CJK: 8 three-byte sequences in 24 bytes; emoji:
+/// 8 four-byte ones in 32; a mix of every length, gathered into lanes), in both
+/// encodings, with at every position of a 96-byte window a sequence that changes length
+/// between the encodings, one that has no encoding in the other, or a byte that is not
+/// valid; the transcoders must give the references' output and stop.
+#[test]
+#[cfg_attr(miri, ignore = "too slow under Miri")]
+fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
+    let imps = implementations();
+    let mut rng = Rng(29);
+    let mut pick = |ranges: &[(u32, u32)]| {
+        let (lo, hi) = ranges[rng.below(ranges.len() as u64) as usize];
+        lo + rng.below(u64::from(hi - lo) + 1) as u32
+    };
+    let ascii = (0x20, 0x7E);
+    // The ends of each row and of each lead's range in both encodings.
+    let runs: [&[(u32, u32)]; 5] = [
+        &[
+            ascii,
+            (0xA0, 0xA0),
+            (0xA0, 0x11F),
+            (0x7C0, 0x7FF),
+            (0xC0, 0x17F),
+        ],
+        &[
+            (0x8A0, 0x8A0),
+            (0x4E00, 0x9FFF),
+            (0xD7FF, 0xD7FF),
+            (0xE000, 0xFFFF),
+        ],
+        &[(0x110A0, 0x110A0), (0x1F300, 0x1F64F), (0x10FFFF, 0x10FFFF)],
+        &[
+            ascii,
+            (0xA0, 0x7FF),
+            (0x800, 0xD7FF),
+            (0xE000, 0xFFFF),
+            (0x1_0000, 0x10_FFFF),
+        ],
+        &[ascii, (0xC0, 0x17F), (0x4E00, 0x9FFF)],
+    ];
+    let inserted: [&[u8]; 6] = [
+        b"\x80",
+        b"\xFE",
+        b"\xC3",
+        b"\xE4\xB8",
+        b"\xF0\x9F\x98",
+        b"\xFF",
+    ];
+    // Code points that change length (U+0800 to U+089F: 2 bytes in Corrected UTF-8, 3 in
+    // UTF-8; U+10000 to U+1109F: 3 and 4) or have no encoding in the other.
+    let codepoints = [
+        0x800, 0x89F, 0x1_0000, 0x1_109F, 0x80, 0x9F, 0x11_0000, 0x1F_FFFF,
+    ];
+    for run in runs {
+        let text: Vec<u32> = (0..160).map(|_| pick(run)).collect();
+        let corrected_text = corrected::encode(text.iter().copied()).unwrap();
+        let utf8_text = utf8::encode(text.iter().copied()).unwrap();
+        for (text, encode) in [
+            (&corrected_text, corrected::encode as fn(_) -> _),
+            (&utf8_text, |cps| utf8::encode(cps)),
+        ] {
+            for at in 0..96 {
+                // At a sequence boundary.
+                let at = (at..).find(|&i| text[i] & 0xC0 != 0x80).unwrap();
+                let encoded: Vec<Vec<u8>> = codepoints
+                    .iter()
+                    .filter_map(|&cp| encode([cp].into_iter()).ok())
+                    .collect();
+                for b in inserted
+                    .iter()
+                    .copied()
+                    .chain(encoded.iter().map(|e| &e[..]))
+                {
+                    let bytes = [&text[..at], b, &text[at..]].concat();
+                    check_transcode_all(&imps, &bytes);
+                }
+            }
+        }
+    }
+}

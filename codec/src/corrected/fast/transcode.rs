@@ -279,6 +279,11 @@ fn corrected_to_utf8_valid_with(
         // AVX-512 only because it `is_available()`.
         return unsafe { super::x86::corrected_to_utf8_valid_avx512(valid, out) };
     }
+    #[cfg(target_arch = "x86_64")]
+    if instruction_set == InstructionSet::Avx2 {
+        // SAFETY: as above, AVX2 only because it `is_available()`.
+        return unsafe { super::x86::corrected_to_utf8_valid_avx2(valid, out) };
+    }
     let _ = instruction_set;
     corrected_to_utf8_until(valid, 0, valid.len(), out).0
 }
@@ -346,12 +351,15 @@ pub fn utf8_to_corrected_with(
     let reached = if instruction_set == InstructionSet::Avx512 {
         // SAFETY: as above.
         unsafe { super::x86::utf8_to_corrected_valid_avx512(valid_bytes, out) }
+    } else if instruction_set == InstructionSet::Avx2 {
+        // SAFETY: as above, AVX2 only because it `is_available()`.
+        unsafe { super::x86::utf8_to_corrected_valid_avx2(valid_bytes, out) }
     } else {
         utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
     };
     #[cfg(not(target_arch = "x86_64"))]
     let reached = {
-        // Only AVX-512 has a vector path from UTF-8.
+        // Only x86_64 has vector paths from UTF-8.
         let _ = instruction_set;
         utf8_to_corrected_until(valid_bytes, 0, valid_len, out).0
     };

@@ -18,6 +18,11 @@ mod avx2;
 pub(super) use avx2::decode_valid as decode_valid_avx2;
 #[cfg(feature = "alloc")]
 pub(super) use avx2::encode as encode_avx2;
+#[cfg(feature = "alloc")]
+pub(super) use avx2::{
+    corrected_to_utf8_valid as corrected_to_utf8_valid_avx2,
+    utf8_to_corrected_valid as utf8_to_corrected_valid_avx2,
+};
 
 mod avx512;
 #[cfg(feature = "alloc")]

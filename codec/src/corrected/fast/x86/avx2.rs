@@ -33,6 +33,11 @@ use crate::error::EncodeError;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
+#[cfg(feature = "alloc")]
+mod transcode;
+#[cfg(feature = "alloc")]
+pub(in crate::corrected::fast) use transcode::{corrected_to_utf8_valid, utf8_to_corrected_valid};
+
 /// `GATHER[m][h]`: for the leads of an 8-byte stretch (bit p of `m`: a lead at byte p),
 /// the `pshufb` control that puts leads 4h to 4h + 3 and the 3 bytes after each into
 /// 32-bit lanes, the lead in the top byte; lanes past the last lead are zero.
@@ -463,6 +468,26 @@ static ENCODE_OFFSET: [u32; 8] = [0, 160, 2_208, 4_256, 69_792, 0, 0, 0];
 static ENCODE_SHR: [u32; 8] = [24, 16, 8, 8, 0, 0, 0, 0];
 #[cfg(feature = "alloc")]
 static ENCODE_MARK: [u32; 8] = [0, 0x80C0, 0x80_80E0, 0x80_80E0, 0x8080_80F0, 0, 0, 0];
+
+/// The 4-byte form's 6-bit groups c0 c1 c2 c3 of each lane's `raw` (c0 = bits 18 up,
+/// …, c3 = bits 0–5) in bytes 0–3, to be shifted right by whole bytes for shorter
+/// sequences.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn four_groups(raw: __m256i) -> __m256i {
+    let set = _mm256_set1_epi32;
+    _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_slli_epi32::<24>(raw), set(0x3F00_0000)),
+            _mm256_and_si256(_mm256_slli_epi32::<10>(raw), set(0x003F_0000)),
+        ),
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_srli_epi32::<4>(raw), set(0x3F00)),
+            _mm256_srli_epi32::<18>(raw),
+        ),
+    )
+}
 
 /// Bits 0–7 of `x` to the even bits 0–14.
 #[cfg(feature = "alloc")]
@@ -1009,20 +1034,8 @@ unsafe fn encode8(v: __m256i, dst: *mut u8) -> Option<usize> {
     );
     let look = |t: &'static [u32; 8]| _mm256_permutevar8x32_epi32(table8(t), class);
     let raw = _mm256_sub_epi32(v, look(&ENCODE_OFFSET));
-    // The 4-byte form's 6-bit groups c0 c1 c2 c3 (c0 = raw bits 18–20, …, c3 = bits
-    // 0–5) in bytes 0–3, shifted right by whole bytes for shorter sequences.
-    let groups = _mm256_or_si256(
-        _mm256_or_si256(
-            _mm256_and_si256(_mm256_slli_epi32::<24>(raw), set(0x3F00_0000)),
-            _mm256_and_si256(_mm256_slli_epi32::<10>(raw), set(0x003F_0000)),
-        ),
-        _mm256_or_si256(
-            _mm256_and_si256(_mm256_srli_epi32::<4>(raw), set(0x3F00)),
-            _mm256_srli_epi32::<18>(raw),
-        ),
-    );
     let encoded = _mm256_or_si256(
-        _mm256_srlv_epi32(groups, look(&ENCODE_SHR)),
+        _mm256_srlv_epi32(four_groups(raw), look(&ENCODE_SHR)),
         look(&ENCODE_MARK),
     );
     let encoded = _mm256_blendv_epi8(v, encoded, ge2);

@@ -1,0 +1,497 @@
+//! AVX2 transcoding between Corrected UTF-8 and UTF-8 of input the validator has
+//! accepted, without a UTF-32 buffer; each loop stops exactly before the first code
+//! point that has no encoding in the target.
+//!
+//! Per step at a sequence boundary, on the 32 bytes from there:
+//!
+//! - ASCII: copied.
+//! - 1- and 2-byte sequences only (Latin text), when no length changes (Corrected UTF-8
+//!   leads below `DD`, UTF-8 with no C1 control): converted in place, byte by byte. The
+//!   2-byte rows differ by 160 = 2 · 64 + 32, so each continuation byte flips bit 5 and
+//!   each lead adds (or takes) 2, and 1 more where that flip carries (or borrows).
+//! - 8 three-byte sequences (CJK) in 24 bytes, or 8 four-byte ones (emoji) in 32:
+//!   fixed layouts, each sequence into a 32-bit lane, decoded with multiply-adds, the
+//!   row offset added or taken off, re-encoded in the lane and the lanes packed by a
+//!   fixed `pshufb`, when every code point keeps its length.
+//! - Otherwise the sequences that start in the first 16 bytes, 8 at a time, gathered into
+//!   32-bit lanes by the decoder's `pshufb` table, decoded there, re-encoded in the lanes
+//!   (the 4-byte form's 6-bit groups shifted right by whole bytes for shorter ones) and
+//!   packed by the encoder's table indexed by the lengths.
+//! - A step with a code point that has no encoding in the target (or, Corrected UTF-8, a
+//!   lead of 5 or 6 bytes) goes to the scalar converter for its 16 bytes, which stops
+//!   exactly there.
+
+use super::{
+    decode_lanes, four_groups, spread, table8, COMPACT, COMPACT_LEN, DECODE_SHR, ENCODE_MARK,
+    ENCODE_OFFSET, ENCODE_SHR, GATHER,
+};
+use crate::corrected::fast::{is_continuation, transcode as scalar};
+use alloc::vec::Vec;
+use core::arch::x86_64::*;
+
+/// By UTF-8 length − 1: how far the 4-byte form shifts right in bits, and the marker
+/// bits of the lead and of the bytes after it.
+static UTF8_SHR: [u32; 8] = [24, 16, 8, 0, 0, 0, 0, 0];
+static UTF8_MARK: [u32; 8] = [0, 0x80C0, 0x80_80E0, 0x8080_80F0, 0, 0, 0, 0];
+/// By the lead's top 4 bits as in the decoder's `DECODE_ADJUST`, for UTF-8: what to add
+/// (wrapping) to take the lead's marker bits off.
+static UTF8_ADJUST: [u32; 8] = [
+    0,
+    0,
+    0,
+    0,
+    0u32.wrapping_sub(0xC0 << 6),
+    0u32.wrapping_sub(0xC0 << 6),
+    0u32.wrapping_sub(0xE0 << 12),
+    0u32.wrapping_sub(0xF0 << 18),
+];
+
+/// Output bytes a step may write: 2 × 2 stores of 16 bytes, the second of each pair at
+/// most 16 bytes on, the second pair at most 32 bytes on (8 sequences of at most 4
+/// bytes before it).
+const ROOM: usize = 64;
+
+/// Converts `valid` (whole valid Corrected UTF-8 sequences) to UTF-8 up to its first
+/// code point above U+10FFFF; returns where it stopped (the end if there is none).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid(
+    valid: &[u8],
+    out: &mut Vec<u8>,
+) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { convert::<true>(valid, out) }
+}
+
+/// Converts `valid` (whole valid UTF-8 sequences) to Corrected UTF-8 up to its first C1
+/// control; returns where it stopped (the end if there is none).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid(
+    valid: &[u8],
+    out: &mut Vec<u8>,
+) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { convert::<false>(valid, out) }
+}
+
+/// The loop of both directions (`TO_UTF8`: from Corrected UTF-8).
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize {
+    let len = valid.len();
+    let mut i = 0;
+    // Each step reads at most 64 bytes from `i` (33 for the in-place step, the byte
+    // after the block for the fixed layouts); the scalar converter finishes.
+    while i + 64 <= len {
+        out.reserve(ROOM);
+        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+        let p = valid[i..].as_ptr();
+        // SAFETY: i + 32 <= len.
+        let v = unsafe { _mm256_loadu_si256(p.cast()) };
+        // SAFETY (for every step below): `p .. p + 64` is in `valid`; `dst` has ROOM
+        // bytes of spare capacity, reserved above, and `set_len` counts only the bytes
+        // the step reports written, all written by then.
+        let step = if _mm256_movemask_epi8(v) == 0 {
+            debug_assert!(out.capacity() - out.len() >= 32);
+            // SAFETY: 32 of the ROOM bytes.
+            unsafe { _mm256_storeu_si256(dst.cast(), v) };
+            Some((32, 32))
+        } else {
+            // SAFETY: as above.
+            unsafe { vector_step::<TO_UTF8>(v, p, dst, is_continuation(valid[i + 32])) }
+        };
+        match step {
+            Some((used, written)) => {
+                debug_assert!(written <= ROOM && written <= out.capacity() - out.len());
+                // SAFETY: the step wrote `written` bytes after the length.
+                unsafe { out.set_len(out.len() + written) };
+                i += used;
+            }
+            None => {
+                // A code point without an encoding in the target, or a 5- or 6-byte
+                // sequence, among these: the scalar converter, which stops exactly.
+                let (j, stopped) = if TO_UTF8 {
+                    scalar::corrected_to_utf8_until(valid, i, i + 16, out)
+                } else {
+                    scalar::utf8_to_corrected_until(valid, i, i + 16, out)
+                };
+                if stopped {
+                    return j;
+                }
+                i = j;
+            }
+        }
+    }
+    if TO_UTF8 {
+        scalar::corrected_to_utf8_until(valid, i, len, out).0
+    } else {
+        scalar::utf8_to_corrected_until(valid, i, len, out).0
+    }
+}
+
+/// One step on the block `v` at `p` (not ASCII), whose byte 32 is a continuation if
+/// `cont32`: the input bytes used and the output bytes written, or `None` (nothing
+/// counted) if a sequence among them has no vector path.
+///
+/// # Safety
+///
+/// `p .. p + 64` must be readable and `dst` writable for [`ROOM`] bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn vector_step<const TO_UTF8: bool>(
+    v: __m256i,
+    p: *const u8,
+    dst: *mut u8,
+    cont32: bool,
+) -> Option<(usize, usize)> {
+    // SAFETY: p .. p + 33 readable, 32 bytes at `dst`.
+    if let Some(n) = unsafe { in_place::<TO_UTF8>(v, p, dst) } {
+        return Some((n, n));
+    }
+    // Bit k: byte k is not `80–BF` (signed ≥ −64), i.e. it starts a sequence.
+    let leads = _mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(-65))) as u32;
+    if leads & 0x1FF_FFFF == 0x124_9249 {
+        // SAFETY: p .. p + 28 readable, 32 bytes at `dst`.
+        if unsafe { three8::<TO_UTF8>(p, dst) } {
+            return Some((24, 24));
+        }
+    } else if leads == 0x1111_1111 && !cont32 {
+        // SAFETY: 32 bytes at `dst`.
+        if unsafe { four8::<TO_UTF8>(v, dst) } {
+            return Some((32, 32));
+        }
+    }
+    if TO_UTF8 {
+        // A lead of 5 or 6 bytes (F8–FD) among the first 16: above U+10FFFF.
+        let long = _mm256_subs_epu8(v, _mm256_set1_epi8(0xF7u8 as i8));
+        if _mm256_movemask_epi8(_mm256_cmpeq_epi8(long, _mm256_setzero_si256())) as u32 & 0xFFFF
+            != 0xFFFF
+        {
+            return None;
+        }
+    }
+    // SAFETY: p .. p + 24 readable, ROOM bytes at `dst`.
+    let written = unsafe { general::<TO_UTF8>(p, leads, dst) }?;
+    // On to the first lead from byte 16 on (at most 3 bytes further in valid input
+    // without 5- and 6-byte sequences).
+    Some((16 + (leads >> 16).trailing_zeros() as usize, written))
+}
+
+/// The in-place step: if the 32 bytes of `v` are 1- and 2-byte sequences that keep
+/// their lengths, writes their conversion at `dst` and returns how many bytes (32, or 31
+/// when byte 31 is a lead; its byte written is rewritten by the next step).
+///
+/// # Safety
+///
+/// `p .. p + 33` must be readable and `dst` writable for 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn in_place<const TO_UTF8: bool>(v: __m256i, p: *const u8, dst: *mut u8) -> Option<usize> {
+    let set = _mm256_set1_epi8;
+    // Corrected UTF-8: leads up to DC (U+0800 on, from DD 80 + 160, has 3 bytes in
+    // UTF-8); UTF-8: leads up to DF.
+    let top = if TO_UTF8 { 0xDC } else { 0xDF };
+    let above = _mm256_subs_epu8(v, set(top as i8));
+    if _mm256_testz_si256(above, above) == 0 {
+        return None;
+    }
+    // SAFETY: p + 1 .. p + 33 is readable.
+    let next = unsafe { _mm256_loadu_si256(p.add(1).cast()) };
+    let lead = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xC0u8 as i8)), v);
+    let cont = _mm256_cmpgt_epi8(set(-64), v);
+    let flip = _mm256_and_si256(cont, set(0x20));
+    let two = _mm256_and_si256(lead, set(2));
+    let converted = if TO_UTF8 {
+        // Continuation A0–BF (bit 5 set) carries: the lead adds 3 (−1 in `carry`).
+        let carry = _mm256_and_si256(lead, _mm256_cmpgt_epi8(next, set(-97)));
+        _mm256_xor_si256(_mm256_sub_epi8(_mm256_add_epi8(v, two), carry), flip)
+    } else {
+        // Continuation 80–9F borrows: the lead takes 3.
+        let borrow = _mm256_and_si256(lead, _mm256_cmpgt_epi8(set(-96), next));
+        // C2 80–9F: a C1 control, which has no Corrected UTF-8.
+        let c1 = _mm256_and_si256(borrow, _mm256_cmpeq_epi8(v, set(0xC2u8 as i8)));
+        if _mm256_testz_si256(c1, c1) == 0 {
+            return None;
+        }
+        _mm256_xor_si256(_mm256_add_epi8(_mm256_sub_epi8(v, two), borrow), flip)
+    };
+    // SAFETY: 32 bytes at `dst`.
+    unsafe { _mm256_storeu_si256(dst.cast(), converted) };
+    let last_lead = (_mm256_movemask_epi8(lead) as u32 >> 31) as usize;
+    Some(32 - last_lead)
+}
+
+/// 8 three-byte sequences in the 24 bytes at `p`: if each keeps 3 bytes in the target,
+/// writes their conversion (24 bytes) at `dst` and returns `true`.
+///
+/// # Safety
+///
+/// `p .. p + 28` must be readable and `dst` writable for 28 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn three8<const TO_UTF8: bool>(p: *const u8, dst: *mut u8) -> bool {
+    let set = _mm256_set1_epi32;
+    // Bytes 0–11 and 12–23 in the two halves, each sequence into a lane as
+    // lead << 16 | c1 << 8 | c2.
+    // SAFETY: p .. p + 28 is readable.
+    let halves = unsafe { _mm256_loadu2_m128i(p.add(12).cast(), p.cast()) };
+    let lanes = _mm256_shuffle_epi8(
+        halves,
+        _mm256_setr_epi8(
+            2, 1, 0, -128, 5, 4, 3, -128, 8, 7, 6, -128, 11, 10, 9, -128, 2, 1, 0, -128, 5, 4, 3,
+            -128, 8, 7, 6, -128, 11, 10, 9, -128,
+        ),
+    );
+    let bits = _mm256_and_si256(lanes, set(0x000F_3F3F));
+    let raw = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x0001_4001)),
+        set(0x1000_0001),
+    );
+    let target = if TO_UTF8 {
+        // Offset 2208, 2048 more from U+D800 (raw CF60) on; U+10000 on has 4 bytes.
+        let cp = _mm256_add_epi32(
+            _mm256_add_epi32(raw, set(2_208)),
+            _mm256_and_si256(_mm256_cmpgt_epi32(raw, set(0xCF5F)), set(2048)),
+        );
+        if _mm256_testz_si256(cp, set(!0xFFFF)) == 0 {
+            return false;
+        }
+        cp
+    } else {
+        // Below U+08A0 has 2 bytes in Corrected UTF-8.
+        let short = _mm256_cmpgt_epi32(set(0x8A0), raw);
+        if _mm256_testz_si256(short, short) == 0 {
+            return false;
+        }
+        let offset = _mm256_add_epi32(
+            set(2_208),
+            _mm256_and_si256(_mm256_cmpgt_epi32(raw, set(0xDFFF)), set(2048)),
+        );
+        _mm256_sub_epi32(raw, offset)
+    };
+    // 1110aaaa 10bbbbbb 10cccccc, in memory order.
+    let encoded = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_srli_epi32::<12>(target),
+            _mm256_and_si256(_mm256_slli_epi32::<2>(target), set(0x3F00)),
+        ),
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_slli_epi32::<16>(target), set(0x3F_0000)),
+            set(0x80_80E0),
+        ),
+    );
+    let packed = _mm256_shuffle_epi8(
+        encoded,
+        _mm256_setr_epi8(
+            0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128, 0, 1, 2, 4, 5, 6, 8, 9,
+            10, 12, 13, 14, -128, -128, -128, -128,
+        ),
+    );
+    // SAFETY: 16 bytes at `dst` and 16 at dst + 12: within the 28.
+    unsafe {
+        _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(dst.add(12).cast(), _mm256_extracti128_si256::<1>(packed));
+    }
+    true
+}
+
+/// 8 four-byte sequences in the 32 bytes of `v`: if each keeps 4 bytes in the target,
+/// writes their conversion (32 bytes) at `dst` and returns `true`.
+///
+/// # Safety
+///
+/// `dst` must be writable for 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn four8<const TO_UTF8: bool>(v: __m256i, dst: *mut u8) -> bool {
+    let set = _mm256_set1_epi32;
+    // Each sequence into a lane with the lead on top, then
+    // (lead & 07) << 18 | (c1 & 3F) << 12 | (c2 & 3F) << 6 | (c3 & 3F).
+    let lanes = _mm256_shuffle_epi8(
+        v,
+        _mm256_setr_epi8(
+            3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
+            9, 8, 15, 14, 13, 12,
+        ),
+    );
+    let bits = _mm256_and_si256(lanes, set(0x073F_3F3F));
+    let raw = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    // The 4-byte rows: offset 69 792 (U+110A0) in Corrected UTF-8, none in UTF-8.
+    let target = if TO_UTF8 {
+        let cp = _mm256_add_epi32(raw, set(69_792));
+        if _mm256_movemask_epi8(_mm256_cmpgt_epi32(cp, set(0x10_FFFF))) != 0 {
+            return false;
+        }
+        cp
+    } else {
+        let target = _mm256_sub_epi32(raw, set(69_792));
+        // U+10000 to U+1109F have 3 bytes in Corrected UTF-8.
+        if _mm256_movemask_ps(_mm256_castsi256_ps(target)) != 0 {
+            return false;
+        }
+        target
+    };
+    let encoded = _mm256_or_si256(four_groups(target), set(0x8080_80F0u32 as i32));
+    // SAFETY: 32 bytes at `dst`.
+    unsafe { _mm256_storeu_si256(dst.cast(), encoded) };
+    true
+}
+
+/// The sequences that start in the 16 bytes at `p` (bit k of `leads`: byte k starts
+/// one), converted at `dst`: the bytes written, or `None` (nothing counted) if one of
+/// them has no encoding in the target. Sequences of 1 to 4 bytes only.
+///
+/// # Safety
+///
+/// `p .. p + 24` must be readable and `dst` writable for [`ROOM`] bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn general<const TO_UTF8: bool>(p: *const u8, leads: u32, dst: *mut u8) -> Option<usize> {
+    let (m_lo, m_hi) = ((leads & 0xFF) as usize, (leads >> 8 & 0xFF) as usize);
+    let (n_lo, n_hi) = (m_lo.count_ones() as usize, m_hi.count_ones() as usize);
+    // The sequences that start in bytes 0–7 (gathered from bytes 0–15) and in bytes
+    // 8–15 (from bytes 8–23), one stretch per 128-bit half, 4 at a time.
+    // SAFETY: p .. p + 24 is readable.
+    let window = unsafe { _mm256_loadu2_m128i(p.add(8).cast(), p.cast()) };
+    let gather = |h: usize| {
+        // SAFETY: two 16-byte rows of `GATHER`.
+        let control = unsafe {
+            _mm256_loadu2_m128i(
+                GATHER[m_hi][h].as_ptr().cast(),
+                GATHER[m_lo][h].as_ptr().cast(),
+            )
+        };
+        _mm256_shuffle_epi8(window, control)
+    };
+    if n_lo <= 4 && n_hi <= 4 {
+        let (encoded, x_lo, x_hi) = encode_lanes::<TO_UTF8>(decode::<TO_UTF8>(gather(0))?);
+        // SAFETY: 32 bytes at `dst`.
+        return Some(unsafe { store_lanes(encoded, (x_lo, n_lo), (x_hi, n_hi), dst) });
+    }
+    let (first, second) = (gather(0), gather(1));
+    // Those from bytes 0–7 in `a`, from bytes 8–15 in `b`, in order.
+    let a = decode::<TO_UTF8>(_mm256_permute2x128_si256::<0x20>(first, second))?;
+    let b = decode::<TO_UTF8>(_mm256_permute2x128_si256::<0x31>(first, second))?;
+    let ((ea, xa_lo, xa_hi), (eb, xb_lo, xb_hi)) =
+        (encode_lanes::<TO_UTF8>(a), encode_lanes::<TO_UTF8>(b));
+    let halves = |n: usize| (n.min(4), n.saturating_sub(4));
+    let ((a_lo, a_hi), (b_lo, b_hi)) = (halves(n_lo), halves(n_hi));
+    // SAFETY: 32 bytes at `dst`, then 32 at dst + written, written ≤ 32 (8 sequences of
+    // at most 4 bytes): within the ROOM = 64.
+    unsafe {
+        let written = store_lanes(ea, (xa_lo, a_lo), (xa_hi, a_hi), dst);
+        Some(written + store_lanes(eb, (xb_lo, b_lo), (xb_hi, b_hi), dst.add(written)))
+    }
+}
+
+/// The code points of the sequences gathered into 32-bit lanes (the lead on top),
+/// `None` if one has no encoding in the target (above U+10FFFF; a C1 control). Unused
+/// lanes are zero, and give 0.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn decode<const TO_UTF8: bool>(lanes: __m256i) -> Option<__m256i> {
+    let set = _mm256_set1_epi32;
+    if TO_UTF8 {
+        let cp = decode_lanes(lanes);
+        let big = _mm256_cmpgt_epi32(cp, set(0x10_FFFF));
+        return (_mm256_testz_si256(big, big) == 1).then_some(cp);
+    }
+    let bits = _mm256_and_si256(lanes, set(0xFF3F_3F3Fu32 as i32));
+    let w = _mm256_madd_epi16(
+        _mm256_maddubs_epi16(bits, set(0x4001_4001)),
+        set(0x1000_0001),
+    );
+    let class = _mm256_min_epi32(_mm256_srai_epi32::<28>(lanes), _mm256_setzero_si256());
+    let shr = _mm256_permutevar8x32_epi32(table8(&DECODE_SHR), class);
+    let adjust = _mm256_permutevar8x32_epi32(table8(&UTF8_ADJUST), class);
+    let cp = _mm256_add_epi32(_mm256_srlv_epi32(w, shr), adjust);
+    // U+0080 to U+009F: 4 once shifted right by 5.
+    let c1 = _mm256_cmpeq_epi32(_mm256_srli_epi32::<5>(cp), set(4));
+    (_mm256_testz_si256(c1, c1) == 1).then_some(cp)
+}
+
+/// The target's encoding of 8 code points that have one, in 32-bit lanes (bytes in
+/// memory order), and for each 128-bit half the index of its lengths in [`COMPACT`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn encode_lanes<const TO_UTF8: bool>(cp: __m256i) -> (__m256i, usize, usize) {
+    let set = _mm256_set1_epi32;
+    let mask = |m: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
+    // Each mask is −1 where true; every lane is below 2^31.
+    let ge = |first: i32| _mm256_cmpgt_epi32(cp, set(first - 1));
+    let (encoded, ge2, m2, m3, m4) = if TO_UTF8 {
+        let (ge2, ge3, ge4) = (ge(0x80), ge(0x800), ge(0x1_0000));
+        let class = _mm256_sub_epi32(
+            _mm256_setzero_si256(),
+            _mm256_add_epi32(_mm256_add_epi32(ge2, ge3), ge4),
+        );
+        let look = |t: &'static [u32; 8]| _mm256_permutevar8x32_epi32(table8(t), class);
+        let encoded = _mm256_or_si256(
+            _mm256_srlv_epi32(four_groups(cp), look(&UTF8_SHR)),
+            look(&UTF8_MARK),
+        );
+        (encoded, ge2, mask(ge2), mask(ge3), mask(ge4))
+    } else {
+        let (ge2, ge3, high, ge4) = (ge(0xA0), ge(0x8A0), ge(0xE000), ge(0x1_10A0));
+        let class = _mm256_sub_epi32(
+            _mm256_setzero_si256(),
+            _mm256_add_epi32(_mm256_add_epi32(ge2, ge3), _mm256_add_epi32(high, ge4)),
+        );
+        let look = |t: &'static [u32; 8]| _mm256_permutevar8x32_epi32(table8(t), class);
+        let raw = _mm256_sub_epi32(cp, look(&ENCODE_OFFSET));
+        let encoded = _mm256_or_si256(
+            _mm256_srlv_epi32(four_groups(raw), look(&ENCODE_SHR)),
+            look(&ENCODE_MARK),
+        );
+        (encoded, ge2, mask(ge2), mask(ge3), mask(ge4))
+    };
+    let encoded = _mm256_blendv_epi8(cp, encoded, ge2);
+    // Length − 1 per lane in 2 bits: bit 1 is "3 or 4 bytes", bit 0 "2 or 4 bytes".
+    let x = spread(m2 ^ m3 ^ m4) | spread(m3) << 1;
+    (encoded, (x & 0xFF) as usize, (x >> 8) as usize)
+}
+
+/// Packs the bytes of the first `n` lanes of each 128-bit half of `encoded` (lengths by
+/// the [`COMPACT`] index `x`; the lanes after them are unused, zero, 1 byte each and
+/// dropped) at `dst`: the number of bytes.
+///
+/// # Safety
+///
+/// `dst` must be writable for 32 bytes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn store_lanes(
+    encoded: __m256i,
+    (x_lo, n_lo): (usize, usize),
+    (x_hi, n_hi): (usize, usize),
+    dst: *mut u8,
+) -> usize {
+    // SAFETY: two 16-byte rows of `COMPACT`.
+    let control = unsafe {
+        _mm256_loadu2_m128i(COMPACT[x_hi].as_ptr().cast(), COMPACT[x_lo].as_ptr().cast())
+    };
+    let packed = _mm256_shuffle_epi8(encoded, control);
+    let len_lo = usize::from(COMPACT_LEN[x_lo]) - (4 - n_lo);
+    // SAFETY: 16 bytes at `dst` and 16 at dst + len_lo ≤ dst + 16: within the 32.
+    unsafe {
+        _mm_storeu_si128(dst.cast(), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128(
+            dst.add(len_lo).cast(),
+            _mm256_extracti128_si256::<1>(packed),
+        );
+    }
+    len_lo + usize::from(COMPACT_LEN[x_hi]) - (4 - n_hi)
+}
