@@ -866,13 +866,22 @@ fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
         ],
         &[ascii, (0xC0, 0x17F), (0x4E00, 0x9FFF)],
     ];
-    let inserted: [&[u8]; 6] = [
+    // Bytes that are not valid in either encoding or in UTF-8 only (overlong,
+    // surrogate, above U+10FFFF: each lead's limits of Table 3-7).
+    let inserted: [&[u8]; 13] = [
         b"\x80",
         b"\xFE",
         b"\xC3",
         b"\xE4\xB8",
         b"\xF0\x9F\x98",
         b"\xFF",
+        b"\xC1\xBF",
+        b"\xE0\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xF0\x8F\xBF\xBF",
+        b"\xF4\x90\x80\x80",
+        b"\xF5\x80\x80\x80",
+        b"\xF8\x88\x80\x80\x80",
     ];
     // Code points that change length (U+0800 to U+089F: 2 bytes in Corrected UTF-8, 3 in
     // UTF-8; U+10000 to U+1109F: 3 and 4) or have no encoding in the other.

@@ -344,6 +344,18 @@ pub fn utf8_to_corrected_with(
             None => out.truncate(start),
         }
     }
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
+    let valid = if instruction_set == InstructionSet::Avx2
+        && unsafe { super::x86::utf8_is_valid_avx2(bytes) }
+    {
+        Ok(())
+    } else {
+        // Not valid (or not checked with AVX2): std's validation, then the first error
+        // span by Table 3-7.
+        utf8::validate(bytes)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
     let valid = utf8::validate(bytes);
     let valid_len = valid.map_or_else(|e| e.offset as usize, |()| bytes.len());
     let valid_bytes = &bytes[..valid_len];

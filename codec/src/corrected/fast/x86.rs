@@ -350,3 +350,87 @@ pub(super) unsafe fn count_newlines_avx2(bytes: &[u8]) -> usize {
     }
     total + portable::count_newlines(blocks.remainder())
 }
+
+/// Whether `bytes` are valid UTF-8, 32 bytes a step: the validators' structural check
+/// (3 bytes back: a continuation exactly where a lead covers it), then the values by
+/// each lead and the byte after it (Table 3-7 of the Unicode Standard: no lead `C0`,
+/// `C1`, `F5–FF`; after `E0` at least `A0`, after `ED` at most `9F` (no surrogates),
+/// after `F0` at least `90`, after `F4` at most `8F`). The last 64 bytes or fewer, from
+/// the last sequence start before them, are `core::str::from_utf8`'s.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn utf8_is_valid_avx2(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    let mut i = 0;
+    let mut bad = _mm256_setzero_si256();
+    if len >= 64 {
+        // The first block, with 5 bytes of context in front.
+        let mut first = [0u8; 5 + 33];
+        first[5..].copy_from_slice(&bytes[..33]);
+        // SAFETY: first + 5 − 5 .. first + 5 + 33 is the array.
+        bad = unsafe { utf8_bad_avx2(first.as_ptr().add(5)) };
+        i = 32;
+        while i + 64 <= len {
+            // SAFETY: i ≥ 32 > 5 and i + 33 <= len: p − 5 .. p + 33 is in `bytes`.
+            bad = _mm256_or_si256(bad, unsafe { utf8_bad_avx2(bytes.as_ptr().add(i)) });
+            i += 32;
+        }
+    }
+    if _mm256_testz_si256(bad, bad) == 0 {
+        return false;
+    }
+    // From the start of the sequence that holds byte i − 1: the blocks checked that every
+    // byte before `i` is a continuation exactly where a lead covers it, not that the
+    // sequences they start are whole.
+    let start = if i == 0 {
+        0
+    } else {
+        match (i - 3..i)
+            .rev()
+            .find(|&p| !super::is_continuation(bytes[p]))
+        {
+            Some(p) => p,
+            None => return false,
+        }
+    };
+    core::str::from_utf8(&bytes[start..]).is_ok()
+}
+
+/// Non-zero in each byte of the 32 at `p` that breaks UTF-8 as [`utf8_is_valid_avx2`]
+/// says.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 33` must be readable.
+#[cfg(feature = "alloc")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    // SAFETY: the caller's contract: p − 5 .. p + 33.
+    let ((good, v), next) = unsafe { (good_avx2::<false>(p), _mm256_loadu_si256(p.add(1).cast())) };
+    let is = |b: u8| _mm256_cmpeq_epi8(v, set(b));
+    // `next` as a continuation, signed: 80 is −128, 90 −112, A0 −96, BF −65.
+    let next_below = |b: u8| _mm256_cmpgt_epi8(set(b), next);
+    let next_from = |b: u8| _mm256_cmpgt_epi8(next, set(b.wrapping_sub(1)));
+    let overlong2 = _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFE)), set(0xC0));
+    let above = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xF5)), v);
+    let pairs = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xE0), next_below(0xA0)),
+            _mm256_and_si256(is(0xED), next_from(0xA0)),
+        ),
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xF0), next_below(0x90)),
+            _mm256_and_si256(is(0xF4), next_from(0x90)),
+        ),
+    );
+    _mm256_or_si256(
+        _mm256_andnot_si256(good, set(0xFF)),
+        _mm256_or_si256(_mm256_or_si256(overlong2, above), pairs),
+    )
+}
