@@ -828,7 +828,7 @@ fn transcoders_stop_at_every_problem_at_every_position() {
 /// Runs of one kind of text, each at the transcoders' vector layouts (Latin: 1- and
 /// 2-byte sequences, converted in place; CJK: 8 three-byte sequences in 24 bytes; emoji:
 /// 8 four-byte ones in 32; a mix of every length, gathered into lanes), in both
-/// encodings, with at every position of a 96-byte window a sequence that changes length
+/// encodings, with at every position of its first and last 96 bytes a sequence that changes length
 /// between the encodings, one that has no encoding in the other, or a byte that is not
 /// valid; the transcoders must give the references' output and stop.
 #[test]
@@ -841,20 +841,26 @@ fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
         lo + rng.below(u64::from(hi - lo) + 1) as u32
     };
     let ascii = (0x20, 0x7E);
-    // The ends of each row and of each lead's range in both encodings.
-    let runs: [&[(u32, u32)]; 5] = [
+    // The ends of each row and of each lead's range in both encodings. The first run
+    // is converted in place from Corrected UTF-8 (leads up to DC: U+07DF; a carry from
+    // continuation A0, U+00C0, on), the second not (lead DD).
+    let runs: [&[(u32, u32)]; 6] = [
         &[
             ascii,
             (0xA0, 0xA0),
             (0xA0, 0x11F),
-            (0x7C0, 0x7FF),
+            (0xBF, 0xC0),
+            (0x7A0, 0x7DF),
             (0xC0, 0x17F),
         ],
+        &[ascii, (0x7E0, 0x7FF), (0xA0, 0x7FF)],
         &[
             (0x8A0, 0x8A0),
             (0x4E00, 0x9FFF),
             (0xD7FF, 0xD7FF),
             (0xE000, 0xFFFF),
+            (0xE000, 0xE000),
+            (0xFFFF, 0xFFFF),
         ],
         &[(0x110A0, 0x110A0), (0x1F300, 0x1F64F), (0x10FFFF, 0x10FFFF)],
         &[
@@ -896,9 +902,12 @@ fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
             (&corrected_text, corrected::encode as fn(_) -> _),
             (&utf8_text, |cps| utf8::encode(cps)),
         ] {
-            for at in 0..96 {
+            // The first 96 bytes, and the last 96 (where the vector loops end).
+            for at in (0..96).chain(text.len() - 96..text.len()) {
                 // At a sequence boundary.
-                let at = (at..).find(|&i| text[i] & 0xC0 != 0x80).unwrap();
+                let Some(at) = (at..text.len()).find(|&i| text[i] & 0xC0 != 0x80) else {
+                    continue;
+                };
                 let encoded: Vec<Vec<u8>> = codepoints
                     .iter()
                     .filter_map(|&cp| encode([cp].into_iter()).ok())
@@ -910,6 +919,8 @@ fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
                 {
                     let bytes = [&text[..at], b, &text[at..]].concat();
                     check_transcode_all(&imps, &bytes);
+                    // And cut after it: the vector loops' last steps, and their tails.
+                    check_transcode_all(&imps, &bytes[..at + b.len()]);
                 }
             }
         }
