@@ -114,6 +114,9 @@ mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/
 mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/fast/x86/avx512/transcode.rs \
     's/_mm512_maskz_mov_epi32(two, set(160))/_mm512_maskz_mov_epi32(two, set(161))/' \
     "AVX-512 UTF-8 -> Corrected UTF-8 transcoder: 2-byte code points come out 1 too low"
+mutation fast-transcode-avx2-latin-carry fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
+    's/_mm256_cmpgt_epi8(next, set(-97))/_mm256_cmpgt_epi8(next, set(-96))/' \
+    "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 1- and 2-byte runs in place: a continuation A0 no longer carries into its lead"
 mutation fast-transcode-avx2-cjk-offset fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/_mm256_add_epi32(raw, set(2_208)),/_mm256_add_epi32(raw, set(2_209)),/' \
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 8 three-byte sequences: code points come out 1 too high"

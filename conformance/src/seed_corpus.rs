@@ -198,6 +198,35 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
             }
         }
     }
+    // Runs of one kind of text, 100 code points each, for the transcoders' vector
+    // layouts: Latin that the AVX2 transcoder converts in place (Corrected UTF-8 leads
+    // up to DC, continuations that carry), CJK (3 bytes, both rows), emoji (4 bytes, up to
+    // U+10FFFF, with code points of 3 bytes in Corrected UTF-8 and 4 in UTF-8 early on and
+    // 3 above U+10FFFF later). `fast_transcode` also converts each to UTF-8, which it
+    // transcodes back.
+    let runs: [fn(u32) -> u32; 3] = [
+        |k| match k % 3 {
+            0 => u32::from(b'a') + k % 26,
+            _ => 0xA0 + k * 37 % 0x740,
+        },
+        |k| match k % 5 {
+            0 => 0xE000 + k * 13,
+            _ => 0x4E00 + k * 97 % 0x5200,
+        },
+        |k| match k {
+            70..=72 => 0x11_0000 + k,
+            _ if k % 11 == 0 && k < 60 => 0x1_0000 + k,
+            _ if k % 7 == 0 => 0x10_FFFF - k,
+            _ => 0x1_F300 + k * 11 % 0x700,
+        },
+    ];
+    for run in runs {
+        let cps: Vec<u32> = (0..100).map(run).collect();
+        let text = conformance_literal::corrected::encode_all(&cps).expect("encodable");
+        for target in ["fast_validate", "fast_decode", "fast_transcode"] {
+            seeds.add(target, [&[0u8][..], &text].concat());
+        }
+    }
     Ok(seeds)
 }
 
