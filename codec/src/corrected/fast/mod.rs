@@ -30,9 +30,10 @@
 //!
 //! [`transcode_to_utf8`] and [`utf8_to_corrected`] convert between Corrected UTF-8 and
 //! UTF-8 directly, validating, with the result of decoding with one reference and
-//! encoding with the other ([`TranscodeError`]); vectorized with AVX-512 (each sequence
-//! decoded and re-encoded in a register, no UTF-32 buffer), elsewhere the portable loop
-//! after the instruction set's validator.
+//! encoding with the other ([`TranscodeError`]); vectorized with AVX-512 and AVX2 (each
+//! sequence decoded and re-encoded in a register, no UTF-32 buffer; AVX2 after its
+//! validator, converting 1- and 2-byte text in place), elsewhere the portable loop after
+//! the instruction set's validator.
 //!
 //! # Examples
 //!

@@ -5,11 +5,15 @@
 //! The two encodings put a sequence's bits in the same places and differ only in the
 //! offset each row adds to the raw value, so a sequence goes from one to the other
 //! without a UTF-32 buffer: its code point is formed in a register (AVX-512: 16 lanes at
-//! a time) and re-encoded there. Text that has an encoding in both is 1 to 4 bytes a code
+//! a time; AVX2: 8, or a fixed layout of 8 three- or four-byte sequences, and 1- and
+//! 2-byte text converted in place, byte by byte) and re-encoded there. Text that has an encoding in both is 1 to 4 bytes a code
 //! point in each (Corrected UTF-8's 5- and 6-byte rows are all above U+10FFFF).
 //!
 //! Here: the error type, the entry points, and the portable (scalar, word-at-a-time
-//! ASCII) converters that every instruction set finishes with.
+//! ASCII) converters that every instruction set finishes with. AVX-512 validates as it
+//! converts (`x86/avx512/transcode.rs`); AVX2 validates first (Corrected UTF-8 with its
+//! validator, UTF-8 with `x86.rs`'s `utf8_is_valid_avx2`) and converts the valid input
+//! (`x86/avx2/transcode.rs`); the others validate, then run the portable converter.
 
 use super::{portable, InstructionSet};
 use crate::corrected;

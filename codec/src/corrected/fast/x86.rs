@@ -1,5 +1,6 @@
-//! x86_64 SIMD: the SSE2 and AVX2 validators; the AVX2 decoder and encoder are in
-//! [`avx2`], everything AVX-512 in [`avx512`].
+//! x86_64 SIMD: the SSE2 and AVX2 validators (and AVX2 UTF-8 validation for the
+//! transcoder from UTF-8); the AVX2 decoder, encoder and transcoders are in [`avx2`],
+//! everything AVX-512 in [`avx512`].
 //!
 //! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
 //! which is sound because the entry points (`validate`, `decode_avx512`,

@@ -1,4 +1,6 @@
-//! AVX2 decoding (of input the validator has accepted) and encoding.
+//! AVX2 decoding (of input the validator has accepted) and encoding; the transcoders,
+//! which share the decoder's gather table and the encoder's packing table, are in
+//! [`transcode`].
 //!
 //! **Decoding**, per step at a sequence boundary `i`, on the 32 bytes from there:
 //! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three- or
