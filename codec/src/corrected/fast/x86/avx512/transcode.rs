@@ -223,10 +223,10 @@ unsafe fn blocks<const CHECK: bool>(
                 let mut first = [0u8; 5 + 64];
                 first[5..].copy_from_slice(&bytes[..64]);
                 // SAFETY: the block and its context are the 69 bytes of `first`.
-                unsafe { bad_avx512::<false>(first.as_ptr().add(5)) }.0
+                unsafe { bad_avx512::<false>(first.as_ptr().add(5)) }
             } else {
                 // SAFETY: i >= 64 > 3 and i + 64 <= len: p − 3 .. p + 64 is in `bytes`.
-                unsafe { bad_avx512::<false>(p) }.0
+                unsafe { bad_avx512::<false>(p) }
             };
         }
         let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
