@@ -154,7 +154,7 @@ fn from_corpus(rng: &mut Rng, corpus: &Corpus) -> Vec<u8> {
 
 /// One input for `target`.
 fn make_probe(rng: &mut Rng, target: &Target, corpus: &Corpus) -> Probe {
-    let encoding = target.codec_encoding();
+    let encoding = target.encoding;
     match target.op {
         Op::Encode if !corpus.code_points.is_empty() && rng.chance(1, 5) => {
             Probe::CodePoint(u128::from(*rng.pick(&corpus.code_points)))

@@ -23,8 +23,8 @@ use crate::vectors::generate::{build, utf_inf8 as inf_build, VERSION};
 use crate::vectors::model::{
     to_hex, to_pretty_json, DecodeTest, DocumentTest, EncodeTest, Note, TestGroup, VectorFile,
 };
+use crate::vectors::Encoding;
 pub use crate::vectors::Op;
-use crate::vectors::{codec_encoding, Encoding};
 use conformance_literal::{corrected, utf8, utf_inf8};
 use serde::Serialize;
 use serde_json::Value;
@@ -85,11 +85,6 @@ impl Target {
     /// `corrected-utf8 decode`.
     pub fn label(&self) -> String {
         format!("{} {}", self.encoding, self.op)
-    }
-
-    /// The codec's name for the encoding (for the generators).
-    pub fn codec_encoding(&self) -> corrected_utf8::Encoding {
-        codec_encoding(self.encoding)
     }
 }
 

@@ -94,7 +94,7 @@ pub struct Config {
 
 /// The edge code points of `target` above `max`.
 fn edges(target: &Target, max: u32) -> Vec<u128> {
-    let mut e = edge_codepoints(target.codec_encoding());
+    let mut e = edge_codepoints(target.encoding);
     e.retain(|&v| v > u128::from(max));
     e
 }

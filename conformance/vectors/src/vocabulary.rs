@@ -244,6 +244,7 @@ mod tests {
     /// The names are those of the embedded files: every file's `encoding` and `schema`
     /// parse, and every encoding and operation has a file.
     #[test]
+    #[cfg(feature = "files")]
     fn the_names_are_the_vector_files_names() {
         let mut seen = Vec::new();
         for f in crate::EMBEDDED {
