@@ -45,55 +45,45 @@
 //! and [`minimize`], delta debugging of a failing input.
 #![deny(missing_docs)]
 
-#[cfg(feature = "codec")]
-mod codecs;
-#[cfg(feature = "codec")]
-mod decode;
-#[cfg(feature = "codec")]
-mod differential_literal;
-#[cfg(feature = "codec")]
-mod differential_std;
-#[cfg(feature = "codec")]
-mod document;
-#[cfg(feature = "codec")]
-mod encoding;
+/// The items that exist only with the `codec` feature (the checks themselves).
+macro_rules! with_codec {
+    ($($item:item)*) => { $( #[cfg(feature = "codec")] $item )* };
+}
+
+with_codec! {
+    mod codecs;
+    mod decode;
+    mod differential_literal;
+    mod differential_std;
+    mod document;
+    mod encoding;
+    pub mod fast;
+    mod roundtrip;
+    mod streaming;
+    mod utf_inf8;
+
+    pub use decode::decode;
+    pub use differential_literal::differential_literal;
+    pub use differential_std::differential_std;
+    pub use document::document;
+    pub use encoding::encoding;
+    pub use roundtrip::roundtrip;
+    pub use streaming::streaming;
+    pub use utf_inf8::{utf_inf8_differential_literal, utf_inf8_roundtrip, utf_inf8_streaming};
+}
+
 // The checks' failure reporting: only `hex` is used without the checks.
 #[cfg_attr(
     not(feature = "codec"),
     allow(dead_code, unused_macros, unused_imports)
 )]
 mod fail;
-#[cfg(feature = "codec")]
-pub mod fast;
 pub mod generate;
 mod input;
 pub mod minimize;
-#[cfg(feature = "codec")]
-mod roundtrip;
-#[cfg(feature = "codec")]
-mod streaming;
-#[cfg(feature = "codec")]
-mod utf_inf8;
-
-#[cfg(feature = "codec")]
-pub use decode::decode;
-#[cfg(feature = "codec")]
-pub use differential_literal::differential_literal;
-#[cfg(feature = "codec")]
-pub use differential_std::differential_std;
-#[cfg(feature = "codec")]
-pub use document::document;
-#[cfg(feature = "codec")]
-pub use encoding::encoding;
-pub use input::{ChunkedInput, Chunks, CodePoints};
-#[cfg(feature = "codec")]
-pub use roundtrip::roundtrip;
-#[cfg(feature = "codec")]
-pub use streaming::streaming;
-#[cfg(feature = "codec")]
-pub use utf_inf8::{utf_inf8_differential_literal, utf_inf8_roundtrip, utf_inf8_streaming};
 
 pub use fail::hex;
+pub use input::{ChunkedInput, Chunks, CodePoints};
 
 use std::fmt::{self, Debug};
 
