@@ -89,15 +89,15 @@ mutation paragraph-separator-not-reported document codec/src/document.rs \
 mutation fast-validate-portable-accepts-reserved fast_validate codec/src/corrected/fast/portable.rs \
     's/(covered ^ (cur.hi & !cur.m1)) | cur.r$/(covered ^ (cur.hi \& !cur.m1))/' \
     "portable validator: FE/FF are no longer flagged (a reserved span passes as valid)"
-mutation fast-validate-sse2-two-byte-lead-covers-nothing fast_validate codec/src/corrected/fast/x86.rs \
-    's/above(load_sse2(p, 1), 0xBF)/above(load_sse2(p, 1), 0xDF)/' \
-    "SSE2 validator: a 2-byte lead (C0-DF) expects no continuation byte, so a truncated 2-byte sequence passes"
-mutation fast-validate-avx2-two-byte-lead-covers-nothing fast_validate codec/src/corrected/fast/x86.rs \
-    's/above(load_avx2(p, 1), 0xBF)/above(load_avx2(p, 1), 0xDF)/' \
-    "AVX2 validator: a 2-byte lead (C0-DF) expects no continuation byte, so a truncated 2-byte sequence passes"
-mutation fast-validate-avx512-two-byte-lead-covers-nothing fast_validate codec/src/corrected/fast/x86/avx512.rs \
-    's/above(load_avx512(p, 1), 0xBF)/above(load_avx512(p, 1), 0xDF)/' \
-    "AVX-512 validator: a 2-byte lead (C0-DF) expects no continuation byte, so a truncated 2-byte sequence passes"
+mutation fast-validate-simd-two-byte-lead-covers-nothing fast_validate codec/src/corrected/fast/simd.rs \
+    's/V::back::<1>(p, prev, cur).above(0xBF),/V::back::<1>(p, prev, cur).above(0xDF),/' \
+    "shared SIMD validator (SSE2, AVX2, AVX-512, NEON): a 2-byte lead (C0-DF) expects no continuation byte, so a truncated 2-byte sequence passes"
+mutation fast-validate-sse2-avx2-below-is-at-most fast_validate codec/src/corrected/fast/x86.rs \
+    's/self.above(t - 1).zero()/self.above(t).zero()/' \
+    "SSE2 and AVX2 byte vectors: \"below t\" holds for t too, so FE (reserved) passes and the quick check misses F8"
+mutation fast-validate-avx512-below-is-at-most fast_validate codec/src/corrected/fast/x86/avx512.rs \
+    's/unsafe { _mm512_cmplt_epu8_mask(self.0, _mm512_set1_epi8(t as i8)) }/unsafe { _mm512_cmple_epu8_mask(self.0, _mm512_set1_epi8(t as i8)) }/' \
+    "AVX-512 byte vector: \"below t\" holds for t too, so FE (reserved) passes and the quick check misses F8"
 mutation fast-decode-portable-drops-a-continuation-bit fast_decode codec/src/corrected/fast/portable.rs \
     's/raw = (raw << 6) | u32::from(c & 0x3F);/raw = (raw << 6) | u32::from(c \& 0x1F);/' \
     "scalar decoder (portable, SSE2, and every SIMD decoder's tail): bit 5 of each continuation byte is lost"

@@ -19,6 +19,7 @@ use conformance::run::reference::{respond_fast, respond_handle};
 use conformance::run::suite::{load_embedded, Case};
 use conformance::run::verdict::{verdict, Verdict};
 use conformance::run::{execute, RunArgs, Status};
+use conformance::vectors::{Encoding, Op};
 use corrected_utf8::corrected::fast::InstructionSet;
 use serde_json::{Map, Value};
 
@@ -94,15 +95,14 @@ impl Judged {
 /// (`conformance::run::reference::respond_fast`).
 #[test]
 fn fast_paths_pass_every_vector() {
-    let mut suite =
-        load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
+    let mut suite = load_embedded(&[Encoding::CorrectedUtf8]).expect("the embedded vectors load");
     suite.add_ascii_prefixes();
     let mut judged = Judged::default();
     for imp in InstructionSet::available() {
         let label = format!("{} ", imp.name());
         for case in &suite.cases {
             let responses = respond_fast(case, imp);
-            if case.op() != "document" && responses.len() < 2 {
+            if case.op() != Op::Document && responses.len() < 2 {
                 judged.fail(format!("{label}{}: no fast-path answer", case.id));
             }
             for response in &responses {
@@ -120,9 +120,8 @@ fn fast_paths_pass_every_vector() {
 /// back, a sequence cut by the split).
 #[test]
 fn document_checker_push_fast_passes_every_split() {
-    let mut suite =
-        load_embedded(&["corrected-utf8".to_string()]).expect("the embedded vectors load");
-    suite.cases.retain(|c| c.op() == "document");
+    let mut suite = load_embedded(&[Encoding::CorrectedUtf8]).expect("the embedded vectors load");
+    suite.cases.retain(|c| c.op() == Op::Document);
     suite.add_splits();
     let mut judged = Judged::default();
     for case in suite.cases.iter().filter(|c| c.chunking.is_some()) {
@@ -152,6 +151,6 @@ fn encoding_handle_passes_every_decode_vector() {
         }
     }
     judged.assert_all_passed("answers of the Encoding handle");
-    let decodes = suite.cases.iter().filter(|c| c.op() == "decode").count();
+    let decodes = suite.cases.iter().filter(|c| c.op() == Op::Decode).count();
     assert_eq!(judged.count, decodes);
 }

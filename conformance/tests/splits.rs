@@ -11,7 +11,7 @@ fn reference_passes_every_chunking_of_the_corrected_utf8_vectors() {
     // the long reserved runs; the UTF-∞-8 64 KiB inputs would make a debug test slow
     // (the CLI's --splits covers every file).
     let args = RunArgs {
-        encodings: vec!["corrected-utf8".into()],
+        encodings: vec![conformance::vectors::Encoding::CorrectedUtf8],
         splits: true,
         ..RunArgs::default()
     };
@@ -76,7 +76,7 @@ fn run_streaming_adapter(name: &str, body: &str) -> conformance::run::RunReport 
         std::env::temp_dir().join(format!("conformance-splits-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let args = RunArgs {
-        encodings: vec!["corrected-utf8".into()],
+        encodings: vec![conformance::vectors::Encoding::CorrectedUtf8],
         splits: true,
         adapters: vec![("streaming".into(), streaming_adapter(&dir, body))],
         ..RunArgs::default()

@@ -24,7 +24,7 @@
 use crate::input::{ChunkedInput, CodePoints};
 use conformance_literal::utf_inf8::{self, FORMS};
 use conformance_literal::{corrected, utf8};
-use corrected_utf8::Encoding;
+use corrected_utf8_vectors::Encoding;
 
 /// A small seeded pseudo-random generator (SplitMix64): fast, and the same sequence for
 /// the same seed everywhere.

@@ -67,10 +67,10 @@ pub struct Args {
     pub max_failures: usize,
     /// Only these encodings, comma-separated (default: every one declared).
     #[arg(long, value_delimiter = ',', value_name = "LIST",
-          value_parser = clap::builder::PossibleValuesParser::new(crate::run::suite::ENCODINGS))]
-    pub encodings: Vec<String>,
+          value_parser = crate::vectors::encoding_parser())]
+    pub encodings: Vec<crate::vectors::Encoding>,
     /// Only these operations, comma-separated (default: every one declared).
-    #[arg(long = "op", value_enum, value_delimiter = ',', value_name = "LIST")]
+    #[arg(long = "op", value_parser = super::op_parser(), value_delimiter = ',', value_name = "LIST")]
     pub ops: Vec<Op>,
     /// The fuzz corpus to mutate, `DIR/TARGET/FILE` (default: the corpus built into this
     /// binary, the repository's corpus/ when it was built).
@@ -154,7 +154,7 @@ fn from_corpus(rng: &mut Rng, corpus: &Corpus) -> Vec<u8> {
 
 /// One input for `target`.
 fn make_probe(rng: &mut Rng, target: &Target, corpus: &Corpus) -> Probe {
-    let encoding = target.codec_encoding();
+    let encoding = target.encoding;
     match target.op {
         Op::Encode if !corpus.code_points.is_empty() && rng.chance(1, 5) => {
             Probe::CodePoint(u128::from(*rng.pick(&corpus.code_points)))

@@ -21,9 +21,10 @@ use crate::run::suite::{Case, Test};
 use crate::run::{Answer, CaseResult, Implementation, Status, UsageError};
 use crate::vectors::generate::{build, utf_inf8 as inf_build, VERSION};
 use crate::vectors::model::{
-    to_hex, to_pretty_json, DecodeTest, DocumentTest, EncodeTest, Note, Schema, TestGroup,
-    VectorFile,
+    to_hex, to_pretty_json, DecodeTest, DocumentTest, EncodeTest, Note, TestGroup, VectorFile,
 };
+use crate::vectors::Encoding;
+pub use crate::vectors::Op;
 use conformance_literal::{corrected, utf8, utf_inf8};
 use serde::Serialize;
 use serde_json::Value;
@@ -35,32 +36,17 @@ use std::time::{Duration, Instant};
 /// How long one case may take (the runner's default `--timeout`).
 pub const CASE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// An operation the spec-literal code can answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, clap::ValueEnum)]
-pub enum Op {
-    /// Bytes in, events out.
-    Decode,
-    /// A code point in, bytes or an error kind out.
-    Encode,
-    /// A Corrected UTF-8 document in, findings out.
-    Document,
-}
-
-impl Op {
-    /// `"decode"`, `"encode"` or `"document"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Decode => "decode",
-            Op::Encode => "encode",
-            Op::Document => "document",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<Op> {
-        [Op::Decode, Op::Encode, Op::Document]
-            .into_iter()
-            .find(|o| o.as_str() == name)
-    }
+/// The command lines' parser of an operation's name (`--op` of `fuzz` and `exhaustive`):
+/// the possible values, with the help `--help` shows for each, parsed into the enum.
+pub fn op_parser() -> impl clap::builder::TypedValueParser<Value = Op> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let help = |op: Op| match op {
+        Op::Decode => "Bytes in, events out",
+        Op::Encode => "A code point in, bytes or an error kind out",
+        Op::Document => "A Corrected UTF-8 document in, findings out",
+    };
+    PossibleValuesParser::new(Op::ALL.map(|op| PossibleValue::new(op.name()).help(help(op))))
+        .try_map(|s| s.parse::<Op>())
 }
 
 /// One input: bytes (decode, document) or a code point (encode; at most `u32::MAX` for
@@ -87,8 +73,8 @@ impl Probe {
 /// An encoding and operation the adapter declared, with its declared fields.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Target {
-    /// `corrected-utf8`, `utf-8` or `utf-inf-8`.
-    pub encoding: String,
+    /// The encoding.
+    pub encoding: Encoding,
     /// The operation.
     pub op: Op,
     /// The fields it declared it sends for every case.
@@ -98,46 +84,49 @@ pub struct Target {
 impl Target {
     /// `corrected-utf8 decode`.
     pub fn label(&self) -> String {
-        format!("{} {}", self.encoding, self.op.as_str())
-    }
-
-    /// The codec's name for the encoding (for the generators).
-    pub fn codec_encoding(&self) -> corrected_utf8::Encoding {
-        corrected_utf8::Encoding::from_name(&self.encoding)
-            .unwrap_or(corrected_utf8::Encoding::CorrectedUtf8)
+        format!("{} {}", self.encoding, self.op)
     }
 }
 
 /// Whether the spec-literal code answers this encoding and operation.
-fn has_oracle(encoding: &str, op: Op) -> bool {
-    crate::run::suite::ENCODINGS.contains(&encoding)
-        && (op != Op::Document || encoding == "corrected-utf8")
+fn has_oracle(encoding: Encoding, op: Op) -> bool {
+    op != Op::Document || encoding == Encoding::CorrectedUtf8
 }
 
 /// The case for `probe`, its expected answer computed by the spec-literal code through
 /// the vector generator's builders (so a written vector expects what `generate` would).
-pub fn expected_case(encoding: &str, op: Op, probe: &Probe, id: String, flags: &[&str]) -> Case {
+pub fn expected_case(
+    encoding: Encoding,
+    op: Op,
+    probe: &Probe,
+    id: String,
+    flags: &[&str],
+) -> Case {
     let comment = String::new();
     // Corrected UTF-8 and UTF-8 take u32 code points; callers give no larger ones.
     let small = |cp: u128| u32::try_from(cp).unwrap_or(u32::MAX);
     let test = match (op, probe) {
         (Op::Document, Probe::Bytes(b)) => Test::Document(build::document_test(comment, flags, b)),
         (_, Probe::Bytes(b)) => Test::Decode(match encoding {
-            "utf-8" => build::decode_test(utf8::decode, comment, flags, b),
-            "utf-inf-8" => inf_build::dec(comment, flags, b),
-            _ => build::decode_test(corrected::decode, comment, flags, b),
+            Encoding::Utf8 => build::decode_test(utf8::decode, comment, flags, b),
+            Encoding::UtfInf8 => inf_build::dec(comment, flags, b),
+            Encoding::CorrectedUtf8 => build::decode_test(corrected::decode, comment, flags, b),
         }),
         (_, Probe::CodePoint(cp)) => Test::Encode(match encoding {
-            "utf-8" => build::encode_test(utf8::encode, comment, flags, small(*cp)),
-            "utf-inf-8" => inf_build::enc(comment, flags, &utf_inf8::CodePoint::from_u128(*cp)),
-            _ => build::encode_test(corrected::encode, comment, flags, small(*cp)),
+            Encoding::Utf8 => build::encode_test(utf8::encode, comment, flags, small(*cp)),
+            Encoding::UtfInf8 => {
+                inf_build::enc(comment, flags, &utf_inf8::CodePoint::from_u128(*cp))
+            }
+            Encoding::CorrectedUtf8 => {
+                build::encode_test(corrected::encode, comment, flags, small(*cp))
+            }
         }),
     };
     Case {
         id,
         file: 0,
         tc_id: 0,
-        encoding: encoding.to_string(),
+        encoding,
         test: std::sync::Arc::new(test),
         chunking: None,
     }
@@ -249,7 +238,7 @@ impl Disagreement {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "encoding": self.target.encoding,
-            "op": self.target.op.as_str(),
+            "op": self.target.op,
             "input": match &self.probe {
                 Probe::Bytes(b) => to_hex(b),
                 Probe::CodePoint(cp) => format!("U+{cp:04X}"),
@@ -334,7 +323,7 @@ impl Session {
     /// when empty). Nothing usable is a usage error.
     pub fn open(
         (name, command): &(String, String),
-        encodings: &[String],
+        encodings: &[Encoding],
         ops: &[Op],
     ) -> Result<Session, UsageError> {
         let limits = Limits {
@@ -366,12 +355,12 @@ impl Session {
             .supports
             .iter()
             .filter_map(|s| {
-                let op = Op::from_name(&s.op)?;
-                (has_oracle(&s.encoding, op)
-                    && (encodings.is_empty() || encodings.contains(&s.encoding))
+                let (encoding, op) = s.target?;
+                (has_oracle(encoding, op)
+                    && (encodings.is_empty() || encodings.contains(&encoding))
                     && (ops.is_empty() || ops.contains(&op)))
                 .then(|| Target {
-                    encoding: s.encoding.clone(),
+                    encoding,
                     op,
                     fields: s.fields.clone(),
                 })
@@ -425,7 +414,7 @@ impl Session {
             .map(|p| {
                 self.next_id += 1;
                 let id = format!("{}#{}", target.op.as_str(), self.next_id);
-                expected_case(&target.encoding, target.op, p, id, &[])
+                expected_case(target.encoding, target.op, p, id, &[])
             })
             .collect();
         let mut timeout = CASE_TIMEOUT;
@@ -542,16 +531,12 @@ impl FoundBy {
 
 /// `<dir>/<name>-<encoding>-<op>.json`.
 pub fn vector_path(dir: &Path, name: &str, target: &Target) -> PathBuf {
-    dir.join(format!(
-        "{name}-{}-{}.json",
-        target.encoding,
-        target.op.as_str()
-    ))
+    dir.join(format!("{name}-{}-{}.json", target.encoding, target.op))
 }
 
 fn vector_file<T: Serialize + Clone>(
-    schema: Schema,
-    encoding: &str,
+    schema: Op,
+    encoding: Encoding,
     header: Vec<String>,
     found_by: FoundBy,
     comment: String,
@@ -567,7 +552,7 @@ fn vector_file<T: Serialize + Clone>(
     );
     to_pretty_json(&VectorFile {
         schema,
-        encoding: encoding.to_string(),
+        encoding: encoding.name().to_string(),
         version: VERSION.to_string(),
         number_of_tests: tests.len(),
         header,
@@ -623,7 +608,7 @@ pub fn write_vectors(
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let case = expected_case(&target.encoding, target.op, &d.probe, String::new(), &flag);
+            let case = expected_case(target.encoding, target.op, &d.probe, String::new(), &flag);
             (
                 i as u64 + 1,
                 describe(d),
@@ -631,7 +616,7 @@ pub fn write_vectors(
             )
         })
         .collect();
-    let (enc, by) = (&target.encoding, found_by);
+    let (enc, by) = (target.encoding, found_by);
     let text = match target.op {
         Op::Decode => {
             let tests: Vec<DecodeTest> = cases
@@ -645,7 +630,7 @@ pub fn write_vectors(
                     _ => None,
                 })
                 .collect();
-            vector_file(Schema::Decode, enc, header, by, group, tests)?
+            vector_file(Op::Decode, enc, header, by, group, tests)?
         }
         Op::Document => {
             let tests: Vec<DocumentTest> = cases
@@ -659,7 +644,7 @@ pub fn write_vectors(
                     _ => None,
                 })
                 .collect();
-            vector_file(Schema::Document, enc, header, by, group, tests)?
+            vector_file(Op::Document, enc, header, by, group, tests)?
         }
         Op::Encode => {
             let tests: Vec<EncodeTest> = cases
@@ -673,7 +658,7 @@ pub fn write_vectors(
                     _ => None,
                 })
                 .collect();
-            vector_file(Schema::Encode, enc, header, by, group, tests)?
+            vector_file(Op::Encode, enc, header, by, group, tests)?
         }
     };
     let path = vector_path(dir, &session.name, target);
@@ -778,7 +763,7 @@ mod tests {
     #[test]
     fn judged_as_the_runner_judges() {
         let case = expected_case(
-            "corrected-utf8",
+            Encoding::CorrectedUtf8,
             Op::Decode,
             &Probe::Bytes(vec![0xC0, 0x80]),
             "x".into(),

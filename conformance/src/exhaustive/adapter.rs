@@ -83,7 +83,7 @@ pub struct Config {
     /// Checkpoint file.
     pub resume: Option<PathBuf>,
     /// Only these encodings (all declared when empty).
-    pub encodings: Vec<String>,
+    pub encodings: Vec<crate::vectors::Encoding>,
     /// Only these operations (all declared when empty).
     pub ops: Vec<Op>,
     /// Stop after this many disagreements.
@@ -94,7 +94,7 @@ pub struct Config {
 
 /// The edge code points of `target` above `max`.
 fn edges(target: &Target, max: u32) -> Vec<u128> {
-    let mut e = edge_codepoints(target.codec_encoding());
+    let mut e = edge_codepoints(target.encoding);
     e.retain(|&v| v > u128::from(max));
     e
 }
@@ -331,7 +331,9 @@ fn fingerprint_probes(target: &Target) -> Vec<Probe> {
         Op::Decode | Op::Document => fingerprint_inputs().into_iter().map(Probe::Bytes).collect(),
         Op::Encode => FINGERPRINT_CODEPOINTS
             .iter()
-            .filter(|&&cp| target.encoding == "utf-inf-8" || cp <= u128::from(u32::MAX))
+            .filter(|&&cp| {
+                target.encoding == crate::vectors::Encoding::UtfInf8 || cp <= u128::from(u32::MAX)
+            })
             .map(|&cp| Probe::CodePoint(cp))
             .collect(),
     }
@@ -807,7 +809,7 @@ pub fn run(args: &Args, adapter: &(String, String), json: Option<&Output>) -> Ex
         encodings: args
             .encodings
             .iter()
-            .map(|e| e.name().to_string())
+            .map(|&e| crate::vectors::vector_encoding(e))
             .collect(),
         ops: args.ops.clone(),
         max_failures: args.max_failures,
@@ -878,7 +880,7 @@ mod tests {
 
     fn target(op: Op) -> Target {
         Target {
-            encoding: "corrected-utf8".into(),
+            encoding: crate::vectors::Encoding::CorrectedUtf8,
             op,
             fields: vec![],
         }

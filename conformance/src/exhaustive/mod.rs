@@ -187,7 +187,7 @@ pub struct Args {
     /// With --adapter: only these operations, comma-separated (default: every one declared).
     #[arg(
         long = "op",
-        value_enum,
+        value_parser = crate::adapter_check::op_parser(),
         value_delimiter = ',',
         value_name = "LIST",
         requires = "adapter"

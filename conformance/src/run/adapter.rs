@@ -43,6 +43,7 @@ use super::outcome::{Answer, Batches, Implementation};
 use super::raw::{self, RawResponse};
 use super::suite::{Case, Test};
 use crate::vectors::model::to_hex;
+use crate::vectors::{Encoding, Op};
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -614,8 +615,8 @@ fn batch_line(id: &str, cases: &[&Case]) -> Vec<u8> {
 #[derive(serde::Serialize)]
 struct Request<'a> {
     id: &'a str,
-    encoding: &'a str,
-    op: &'a str,
+    encoding: Encoding,
+    op: Op,
     #[serde(skip_serializing_if = "Option::is_none")]
     input: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -628,7 +629,7 @@ impl<'a> Request<'a> {
     fn of(case: &'a Case) -> Request<'a> {
         Request {
             id: &case.id,
-            encoding: &case.encoding,
+            encoding: case.encoding,
             op: case.op(),
             input: case.input_hex(),
             codepoint: match &*case.test {
@@ -1354,7 +1355,7 @@ mod tests {
         suite.add_splits();
         let cases: Vec<&Case> = suite.cases.iter().step_by(7).take(3000).collect();
         assert!(cases.iter().any(|c| c.chunking.is_some()));
-        assert!(cases.iter().any(|c| c.op() == "encode"));
+        assert!(cases.iter().any(|c| c.op() == crate::vectors::Op::Encode));
         let line = batch_line("batch-1", &cases);
         let batch: Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(batch["id"], "batch-1");

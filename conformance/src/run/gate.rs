@@ -6,16 +6,15 @@ use super::handshake::{self, describe_supports, Declared};
 use super::outcome::{CaseResult, ImplResult, Status};
 use super::suite::{Case, Suite};
 use super::RunArgs;
+use corrected_utf8_vectors::{Encoding, Op};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The gate's floor: what makes a run fail though no case did.
 pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
     let mut problems = Vec::new();
-    let tested: BTreeSet<(&str, &str)> = suite
-        .cases
-        .iter()
-        .map(|c| (c.encoding.as_str(), c.op()))
-        .collect();
+    // Sorted as the names are (the enums' order is their names').
+    let tested: BTreeSet<(Encoding, Op)> =
+        suite.cases.iter().map(|c| (c.encoding, c.op())).collect();
     for imp in results {
         let name = &imp.name;
         let requires: Vec<_> = args.require.iter().filter(|r| r.applies_to(name)).collect();
@@ -25,7 +24,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 if !d
                     .supports
                     .iter()
-                    .any(|s| tested.contains(&(s.encoding.as_str(), s.op.as_str())))
+                    .any(|s| s.target.is_some_and(|t| tested.contains(&t)))
                 {
                     problems.push(format!(
                         "[{name}] declared nothing that these vectors test (declared: {}; \
@@ -41,7 +40,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 // Every declared encoding and operation that the vectors test had at least
                 // one case checked: a declaration is no floor if nothing was compared.
                 for s in &d.supports {
-                    let of_it = |c: &&Case| c.encoding == s.encoding && c.op() == s.op;
+                    let of_it = |c: &&Case| s.target == Some((c.encoding, c.op()));
                     let total = suite.cases.iter().filter(of_it).count();
                     let checked = pairs()
                         .filter(|(c, r)| of_it(c) && !r.checked.is_empty())
@@ -118,7 +117,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 continue; // said once below, not per implementation
             }
             if let Some(d) = imp.declared.declaration() {
-                let declared = d.fields(&req.encoding, &req.op);
+                let declared = d.fields(req.encoding, req.op);
                 let missing: Vec<&String> = req
                     .fields
                     .iter()
@@ -145,7 +144,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                             && req
                                 .fields
                                 .iter()
-                                .any(|f| !handshake::has_answered(&req.op, f, &r.answered)))
+                                .any(|f| !handshake::has_answered(req.op, f, &r.answered)))
                 })
                 .map(|(c, _)| *c)
                 .collect();
@@ -165,7 +164,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
         }
     }
     for req in &args.require {
-        if !tested.contains(&(req.encoding.as_str(), req.op.as_str())) {
+        if !tested.contains(&(req.encoding, req.op)) {
             problems.push(format!(
                 "--require {req}: no vector of this run tests {} {}",
                 req.encoding, req.op

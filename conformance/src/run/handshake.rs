@@ -8,6 +8,7 @@
 
 use super::raw::RawResponse;
 use super::verdict::get;
+use corrected_utf8_vectors::{Encoding, Op};
 use serde_json::{json, Map, Value};
 
 /// The id of the hello request and of its answer.
@@ -29,22 +30,28 @@ pub const MAX_HELLO: usize = 1 << 20;
 
 /// The fields an implementation may declare (and `--require`) for each operation: the
 /// response fields, and encode's pseudo-fields `error-kind` ([`Support::fields`]).
-pub fn known_fields(op: &str) -> Option<&'static [&'static str]> {
+pub fn known_fields(op: Op) -> &'static [&'static str] {
     match op {
-        "decode" => Some(&["output", "spans", "lossy", "result", "valid", "strict"]),
-        "encode" => Some(&["bytes", "error", "error-kind"]),
-        "document" => Some(&["findings"]),
-        _ => None,
+        Op::Decode => &["output", "spans", "lossy", "result", "valid", "strict"],
+        Op::Encode => &["bytes", "error", "error-kind"],
+        Op::Document => &["findings"],
     }
 }
 
 /// One declared encoding and operation with the fields sent for every case of it.
+///
+/// The names stay as the adapter wrote them (a report echoes them, and a later protocol
+/// may add names this runner does not know); [`Support::target`] is them parsed, once,
+/// when the hello is read.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Support {
     /// `corrected-utf8`, `utf-8`, `utf-inf-8`, or one this runner does not know (ignored).
     pub encoding: String,
     /// `decode`, `encode`, `document`, or one this runner does not know (ignored).
     pub op: String,
+    /// The encoding and operation, when this runner knows both names.
+    #[serde(skip)]
+    pub target: Option<(Encoding, Op)>,
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
     /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
     pub fields: Vec<String>,
@@ -69,18 +76,18 @@ pub struct Declaration {
 
 impl Declaration {
     /// The declared fields of an encoding and operation, if declared.
-    pub fn fields(&self, encoding: &str, op: &str) -> Option<&[String]> {
+    pub fn fields(&self, encoding: Encoding, op: Op) -> Option<&[String]> {
         self.supports
             .iter()
-            .find(|s| s.encoding == encoding && s.op == op)
+            .find(|s| s.target == Some((encoding, op)))
             .map(|s| s.fields.as_slice())
     }
 
     /// Whether it declared `"streaming": true` for an encoding and operation.
-    pub fn streaming(&self, encoding: &str, op: &str) -> bool {
+    pub fn streaming(&self, encoding: Encoding, op: Op) -> bool {
         self.supports
             .iter()
-            .any(|s| s.encoding == encoding && s.op == op && s.streaming)
+            .any(|s| s.target == Some((encoding, op)) && s.streaming)
     }
 }
 
@@ -143,7 +150,8 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         }
         // A field the runner does not know would never be compared: a declaration it
         // cannot hold the answers to is no floor, so it is refused.
-        if let Some(known) = known_fields(&op) {
+        let known_op = Op::from_name(&op);
+        if let Some(known) = known_op.map(known_fields) {
             if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
                 return Err(format!(
                     "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, \
@@ -154,9 +162,11 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         }
         // Anything but `true` (absent, false, another type) is no streaming.
         let streaming = o.get("streaming") == Some(&Value::Bool(true));
+        let target = Encoding::from_name(&encoding).zip(known_op);
         supports.push(Support {
             encoding,
             op,
+            target,
             fields,
             streaming,
         });
@@ -177,7 +187,7 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
 
 /// The declared fields missing from a response (encode's `error` and `error-kind` read
 /// as described on [`Support::fields`]).
-pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Value>) -> Vec<String> {
+pub fn missing_fields(op: Op, declared: &[String], response: &Map<String, Value>) -> Vec<String> {
     declared
         .iter()
         .filter(|f| !has_field(op, f, response))
@@ -186,7 +196,7 @@ pub fn missing_fields(op: &str, declared: &[String], response: &Map<String, Valu
 }
 
 /// The declared fields missing from a response, read as its text (as [`missing_fields`]).
-pub fn missing_in(op: &str, declared: &[String], response: &RawResponse) -> Vec<String> {
+pub fn missing_in(op: Op, declared: &[String], response: &RawResponse) -> Vec<String> {
     let answered = answered_fields(response);
     declared
         .iter()
@@ -211,11 +221,11 @@ pub fn answered_fields(response: &RawResponse) -> Vec<String> {
 }
 
 /// Whether a response has the (declared or required) field `field` of operation `op`.
-pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
+pub fn has_field(op: Op, field: &str, response: &Map<String, Value>) -> bool {
     let has = |key: &str| get(response, key).is_some();
     match (op, field) {
-        ("encode", "bytes" | "error") => has("bytes") || has("error"),
-        ("encode", "error-kind") => match get(response, "error") {
+        (Op::Encode, "bytes" | "error") => has("bytes") || has("error"),
+        (Op::Encode, "error-kind") => match get(response, "error") {
             Some(e) => e.is_string(),
             None => has("bytes"),
         },
@@ -225,11 +235,11 @@ pub fn has_field(op: &str, field: &str, response: &Map<String, Value>) -> bool {
 
 /// Like [`has_field`], over the keys a response had (`error-kind` among them when its
 /// `error` was a kind).
-pub fn has_answered(op: &str, field: &str, answered: &[String]) -> bool {
+pub fn has_answered(op: Op, field: &str, answered: &[String]) -> bool {
     let has = |k: &str| answered.iter().any(|a| a == k);
     match (op, field) {
-        ("encode", "bytes" | "error") => has("bytes") || has("error"),
-        ("encode", "error-kind") => has("bytes") || has("error-kind"),
+        (Op::Encode, "bytes" | "error") => has("bytes") || has("error"),
+        (Op::Encode, "error-kind") => has("bytes") || has("error-kind"),
         _ => has(field),
     }
 }
@@ -240,9 +250,9 @@ pub struct Requirement {
     /// The implementation it applies to (`NAME=`); `None`: every implementation.
     pub implementation: Option<String>,
     /// The encoding.
-    pub encoding: String,
+    pub encoding: Encoding,
     /// The operation.
-    pub op: String,
+    pub op: Op,
     /// The fields every case must have (none: any answer).
     pub fields: Vec<String>,
 }
@@ -282,28 +292,23 @@ pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
         _ => (None, s),
     };
     let mut parts = s.splitn(3, ':');
-    let encoding = parts.next().unwrap_or_default().to_string();
-    let op = parts.next().unwrap_or_default().to_string();
-    if !super::suite::ENCODINGS.contains(&encoding.as_str()) {
-        return Err(format!(
-            "unknown encoding {encoding:?} (expected one of {})",
-            super::suite::ENCODINGS.join(", ")
-        ));
-    }
-    if !["decode", "encode", "document"].contains(&op.as_str()) {
-        return Err(format!(
-            "unknown operation {op:?} (expected decode, encode or document)"
-        ));
-    }
+    let encoding: Encoding = parts
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e: corrected_utf8_vectors::vocabulary::UnknownName| e.to_string())?;
+    let op = parts.next().unwrap_or_default();
+    let op = Op::from_name(op)
+        .ok_or_else(|| format!("unknown operation {op:?} (expected decode, encode or document)"))?;
     let fields = parts
         .next()
         .map(|f| {
             f.split(',')
                 .filter(|f| !f.is_empty())
                 .map(|f| {
-                    match (op.as_str(), f) {
-                        ("decode", "events") => "output",
-                        ("decode", "validity") => "valid",
+                    match (op, f) {
+                        (Op::Decode, "events") => "output",
+                        (Op::Decode, "validity") => "valid",
                         (_, f) => f,
                     }
                     .to_string()
@@ -311,12 +316,12 @@ pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
                 .collect::<Vec<String>>()
         })
         .unwrap_or_default();
-    let known = known_fields(&op).unwrap_or_default();
+    let known = known_fields(op);
     if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
         return Err(format!(
             "unknown field {unknown:?} of {op} (expected {}{})",
             known.join(", "),
-            if op == "decode" {
+            if op == Op::Decode {
                 ", or the levels events, validity"
             } else {
                 ""
@@ -361,7 +366,7 @@ mod tests {
         );
         let d = parse_hello(&p2).unwrap();
         assert_eq!(
-            d.declaration().unwrap().fields("utf-8", "decode"),
+            d.declaration().unwrap().fields(Encoding::Utf8, Op::Decode),
             Some(&["lossy".to_string()][..])
         );
         assert_eq!(d.declaration().unwrap().batch, None);
@@ -383,27 +388,45 @@ mod tests {
         let bad = obj(json!({"id": "hello", "protocol": 2, "supports": [{"op": "decode"}]}));
         assert!(parse_hello(&bad).is_err());
         // A field the runner never compares is refused, naming it and the known ones.
-        for (op, field) in [("decode", "events"), ("decode", "id"), ("encode", "lossy")] {
-            let known = known_fields(op).unwrap()[0];
+        for (op, field) in [
+            (Op::Decode, "events"),
+            (Op::Decode, "id"),
+            (Op::Encode, "lossy"),
+        ] {
+            let known = known_fields(op)[0];
             let unknown = obj(json!({"id": "hello", "protocol": 2, "supports": [
                 {"encoding": "utf-8", "op": op, "fields": [known, field]}]}));
             let err = parse_hello(&unknown).unwrap_err();
             assert!(err.contains(&format!("{field:?}")), "{err}");
-            assert!(
-                err.contains(known_fields(op).unwrap().join(", ").as_str()),
-                "{err}"
-            );
+            assert!(err.contains(known_fields(op).join(", ").as_str()), "{err}");
         }
         // An operation it does not know is ignored, fields and all.
+        // Names it does not know are kept as written, and match no case.
         let other = obj(json!({"id": "hello", "protocol": 2, "supports": [
-            {"encoding": "utf-8", "op": "transcode", "fields": ["x"]}]}));
-        assert!(parse_hello(&other).is_ok());
+            {"encoding": "utf-8", "op": "transcode", "fields": ["x"]},
+            {"encoding": "utf-16", "op": "decode", "fields": ["output"]},
+            {"encoding": "corrected-utf8", "op": "document", "fields": ["findings"],
+             "streaming": true}]}));
+        let d = parse_hello(&other).unwrap();
+        let d = d.declaration().unwrap();
+        let targets: Vec<_> = d.supports.iter().map(|s| s.target).collect();
+        assert_eq!(
+            targets,
+            [None, None, Some((Encoding::CorrectedUtf8, Op::Document))]
+        );
+        assert_eq!(
+            (d.supports[0].op.as_str(), d.supports[1].encoding.as_str()),
+            ("transcode", "utf-16")
+        );
+        assert_eq!(d.fields(Encoding::Utf8, Op::Decode), None);
+        assert!(d.streaming(Encoding::CorrectedUtf8, Op::Document));
+        assert!(!d.streaming(Encoding::CorrectedUtf8, Op::Decode));
     }
 
     #[test]
     fn encode_pseudo_fields() {
         let f =
-            |v: Value| missing_fields("encode", &["bytes".into(), "error-kind".into()], &obj(v));
+            |v: Value| missing_fields(Op::Encode, &["bytes".into(), "error-kind".into()], &obj(v));
         assert!(f(json!({"bytes": "41"})).is_empty());
         assert!(f(json!({"error": "surrogate"})).is_empty());
         assert_eq!(f(json!({"error": null})), ["error-kind"]);
@@ -416,7 +439,20 @@ mod tests {
         assert_eq!(r.fields, ["output", "strict"]);
         assert_eq!(r.implementation, None);
         assert_eq!(r.to_string(), "utf-8:decode:output,strict");
-        assert!(parse_requirement("utf8:decode").is_err());
+        assert_eq!(
+            (r.encoding, r.op),
+            (Encoding::Utf8, Op::Decode),
+            "parsed once, into the names"
+        );
+        // The wording of both errors is the runner's (clap prints it after the value).
+        assert_eq!(
+            parse_requirement("utf8:decode").unwrap_err(),
+            r#"unknown encoding "utf8" (expected one of corrected-utf8, utf-8, utf-inf-8)"#
+        );
+        assert_eq!(
+            parse_requirement("utf-inf-8:transcode").unwrap_err(),
+            r#"unknown operation "transcode" (expected decode, encode or document)"#
+        );
         assert!(parse_requirement("utf-8").is_err());
         assert!(parse_requirement("utf-8:decode:bogus").is_err());
         assert!(parse_requirement("utf-8:encode:lossy").is_err());

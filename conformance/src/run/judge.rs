@@ -114,7 +114,7 @@ pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
     case.chunking.is_some()
         && !declared
             .declaration()
-            .is_some_and(|d| d.streaming(&case.encoding, case.op()))
+            .is_some_and(|d| d.streaming(case.encoding, case.op()))
 }
 
 /// Crashes, timeouts and protocol errors in a row, and the first one's message.
@@ -215,7 +215,7 @@ impl Tally<'_> {
             (_, Some(answer)) => {
                 let fields = declared
                     .declaration()
-                    .and_then(|d| d.fields(&case.encoding, case.op()));
+                    .and_then(|d| d.fields(case.encoding, case.op()));
                 judge_declared(case, answer, fields)
             }
         };

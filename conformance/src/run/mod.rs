@@ -35,6 +35,7 @@ pub mod verdict;
 
 pub use crate::adapter_spec::parse_adapter;
 pub use crate::exit::{UsageError, EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::vectors::{encoding_parser, Encoding};
 use expected::ExpectedFailures;
 use handshake::Requirement;
 pub use judge::{judge, judge_declared};
@@ -73,8 +74,8 @@ pub struct RunArgs {
 
     /// Only files of this encoding; repeatable.
     #[arg(long = "encoding", value_name = "E",
-          value_parser = clap::builder::PossibleValuesParser::new(suite::ENCODINGS))]
-    pub encodings: Vec<String>,
+          value_parser = encoding_parser())]
+    pub encodings: Vec<Encoding>,
 
     /// An external implementation: NAME=COMMAND, run once through `sh -c COMMAND`,
     /// speaking the line protocol of conformance/adapters/README.md; repeatable. With

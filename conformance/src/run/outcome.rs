@@ -7,6 +7,7 @@ use super::raw::RawResponse;
 use super::suite::{Case, Suite};
 use super::verdict::Mismatch;
 use crate::exit::{EXIT_FAILED, EXIT_OK};
+use crate::vectors::{Encoding, Op};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -229,9 +230,9 @@ pub enum Level {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Coverage {
     /// The encoding.
-    pub encoding: String,
+    pub encoding: Encoding,
     /// The operation.
-    pub op: String,
+    pub op: Op,
     /// Cases answered (not skipped, crashed, …).
     pub answered: usize,
     /// Cases of this encoding and operation in the run.
@@ -324,8 +325,8 @@ impl ImplResult {
                 Some(i) => i,
                 None => {
                     out.push(Coverage {
-                        encoding: case.encoding.clone(),
-                        op: case.op().into(),
+                        encoding: case.encoding,
+                        op: case.op(),
                         answered: 0,
                         total: 0,
                         level: None,
@@ -346,7 +347,7 @@ impl ImplResult {
                     c.fields.push(f);
                 }
             }
-            if case.op() == "decode" {
+            if case.op() == Op::Decode {
                 let has = |f: &str| r.checked.contains(&f);
                 let level = if has("output") {
                     Level::Events

@@ -9,9 +9,11 @@
 use super::handshake::{Declaration, Declared, Support};
 use super::outcome::{Answer, Implementation};
 use super::suite::{Case, Test};
+// The vectors' names of the encodings, beside the codec's `Encoding`.
 use crate::vectors::model::{
     format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent, TestResult,
 };
+use crate::vectors::{codec_encoding, Encoding as Names, Op};
 use corrected_utf8::corrected::fast::{self, InstructionSet};
 use corrected_utf8::{
     check_document, corrected, utf8, utf_inf8, BigCodePoint, DocumentChecker, EncodeError,
@@ -313,8 +315,7 @@ impl Response {
 
 /// The response fields (every one the codec computes) for a query of an encoding, or
 /// `None` when the reference does not support it (the answer is then `unsupported`).
-pub fn respond_to(encoding: &str, query: Query<'_>) -> Option<Response> {
-    let encoding = Encoding::from_name(encoding)?;
+pub fn respond_to(encoding: Encoding, query: Query<'_>) -> Option<Response> {
     let codec = codec(encoding)?;
     let mut out = Response::default();
     match query {
@@ -413,7 +414,7 @@ impl Reference {
                 codepoint: &t.codepoint,
             },
         };
-        respond_to(&case.encoding, query)
+        respond_to(codec_encoding(case.encoding), query)
     }
 }
 
@@ -446,7 +447,9 @@ impl Reference {
 pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<String, Value>> {
     const COPIES: usize = 16;
     let mut responses = Vec::new();
-    if case.encoding != "corrected-utf8" || (case.chunking.is_some() && case.op() != "document") {
+    if case.encoding != Names::CorrectedUtf8
+        || (case.chunking.is_some() && case.op() != Op::Document)
+    {
         return responses;
     }
     let auto = instruction_set == InstructionSet::detect();
@@ -627,7 +630,7 @@ pub fn respond_handle(case: &Case) -> Option<Map<String, Value>> {
     let Test::Decode(t) = &*case.test else {
         return None;
     };
-    let encoding = Encoding::from_name(&case.encoding)?;
+    let encoding = codec_encoding(case.encoding);
     if case.chunking.is_some() {
         return None;
     }
@@ -730,23 +733,24 @@ impl Reference {
     /// document findings where it has a document checker.
     pub fn declaration() -> Declaration {
         let mut supports = Vec::new();
-        for name in super::suite::ENCODINGS {
-            let Some(codec) = Encoding::from_name(name).and_then(codec) else {
+        for name in Names::ALL {
+            let Some(codec) = codec(codec_encoding(name)) else {
                 continue;
             };
-            let support = |op: &str, fields: &[&str]| Support {
+            let support = |op: Op, fields: &[&str]| Support {
                 encoding: name.to_string(),
                 op: op.to_string(),
+                target: Some((name, op)),
                 fields: fields.iter().map(|f| f.to_string()).collect(),
-                streaming: op != "encode",
+                streaming: op != Op::Encode,
             };
             supports.push(support(
-                "decode",
+                Op::Decode,
                 &["output", "lossy", "result", "valid", "strict"],
             ));
-            supports.push(support("encode", &["bytes", "error", "error-kind"]));
+            supports.push(support(Op::Encode, &["bytes", "error", "error-kind"]));
             if codec.document.is_some() {
-                supports.push(support("document", &["findings"]));
+                supports.push(support(Op::Document, &["findings"]));
             }
         }
         Declaration {

@@ -661,7 +661,7 @@ fn fields(request: &Value) -> Option<Response> {
         },
         _ => return None,
     };
-    reference::respond_to(encoding, query)
+    reference::respond_to(Encoding::from_name(encoding)?, query)
 }
 
 #[cfg(test)]

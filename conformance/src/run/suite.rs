@@ -4,17 +4,15 @@
 use crate::files::{human_size, read_capped, read_text_capped, InputErrorKind, MAX_VECTOR_FILE};
 use crate::vectors::model::{
     from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest,
-    OutputEvent, Schema, TestCase, TestResult, VectorFile,
+    OutputEvent, TestCase, TestResult, VectorFile,
 };
+use corrected_utf8_vectors::{Encoding, Op};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The three encodings a vector file may name.
-pub const ENCODINGS: [&str; 3] = ["corrected-utf8", "utf-8", "utf-inf-8"];
 
 /// One test of one vector file, ready to be sent to an implementation.
 #[derive(Clone, Debug)]
@@ -26,7 +24,7 @@ pub struct Case {
     /// The test's `tcId`.
     pub tc_id: u64,
     /// The file's `encoding`.
-    pub encoding: String,
+    pub encoding: Encoding,
     /// The test itself, as the vector file has it; shared, not copied, by the chunked
     /// variants of `--splits` (a 64 KiB input has 2,049 of them).
     pub test: Arc<Test>,
@@ -149,12 +147,12 @@ pub enum Test {
 }
 
 impl Case {
-    /// The operation: `"decode"`, `"encode"` or `"document"`.
-    pub fn op(&self) -> &'static str {
+    /// The operation: that of the test's file (its `schema`).
+    pub fn op(&self) -> Op {
         match *self.test {
-            Test::Decode(_) => "decode",
-            Test::Encode(_) => "encode",
-            Test::Document(_) => "document",
+            Test::Decode(_) => Op::Decode,
+            Test::Encode(_) => Op::Encode,
+            Test::Document(_) => Op::Document,
         }
     }
 
@@ -252,10 +250,10 @@ pub struct SuiteFile {
     pub rel: String,
     /// Where it was read from.
     pub path: PathBuf,
-    /// Its `schema`.
-    pub schema: Schema,
+    /// Its `schema`: the operation of its tests.
+    pub schema: Op,
     /// Its `encoding`.
-    pub encoding: String,
+    pub encoding: Encoding,
     /// Its `version`.
     pub version: String,
     /// How many of its tests were selected (after `--encoding`).
@@ -379,7 +377,7 @@ enum Origin {
 /// so the same case ids) are an error naming both, never one silently dropped.
 pub fn load(
     sources: &[PathBuf],
-    encodings: &[String],
+    encodings: &[Encoding],
     default_root: &Path,
 ) -> Result<Suite, LoadError> {
     let default_root = default_root.canonicalize().ok();
@@ -449,7 +447,7 @@ pub fn load(
 
 /// Loads the vector files embedded in the binary, keeping only the files whose encoding
 /// is in `encodings` (all when empty).
-pub fn load_embedded(encodings: &[String]) -> Result<Suite, LoadError> {
+pub fn load_embedded(encodings: &[Encoding]) -> Result<Suite, LoadError> {
     let origins = corrected_utf8_vectors::EMBEDDED
         .iter()
         .map(|f| (f.path.to_string(), Origin::Embedded(f.text)))
@@ -491,7 +489,7 @@ pub(crate) fn read_input(path: &Path, cap: u64, what: &str) -> Result<String, Lo
     })
 }
 
-fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, LoadError> {
+fn build(found: Vec<(String, Origin)>, encodings: &[Encoding]) -> Result<Suite, LoadError> {
     let mut suite = Suite::default();
     let mut manifest = corrected_utf8_vectors::manifest::Manifest::default();
     for (rel, origin) in found {
@@ -504,7 +502,7 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
                 (PathBuf::from(format!("(embedded)/{rel}")), text.to_string())
             }
         };
-        let parsed = parse_file(&text).map_err(|(line, column, message)| {
+        let (parsed, encoding) = parse_file(&text).map_err(|(line, column, message)| {
             if is_report(&text) {
                 // Left in a vectors folder by an older runner, which allowed that.
                 return LoadError {
@@ -524,7 +522,6 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
             }
         })?;
         manifest.add(&rel, text.as_bytes());
-        let encoding = parsed.encoding().to_string();
         if !encodings.is_empty() && !encodings.contains(&encoding) {
             continue;
         }
@@ -532,16 +529,16 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
         let before = suite.cases.len();
         let (schema, version) = match parsed {
             Parsed::Decode(f) => {
-                add_cases(&mut suite, &f, file, &rel, Test::Decode);
-                (Schema::Decode, f.version)
+                add_cases(&mut suite, &f, encoding, file, &rel, Test::Decode);
+                (Op::Decode, f.version)
             }
             Parsed::Encode(f) => {
-                add_cases(&mut suite, &f, file, &rel, Test::Encode);
-                (Schema::Encode, f.version)
+                add_cases(&mut suite, &f, encoding, file, &rel, Test::Encode);
+                (Op::Encode, f.version)
             }
             Parsed::Document(f) => {
-                add_cases(&mut suite, &f, file, &rel, Test::Document);
-                (Schema::Document, f.version)
+                add_cases(&mut suite, &f, encoding, file, &rel, Test::Document);
+                (Op::Document, f.version)
             }
         };
         suite.files.push(SuiteFile {
@@ -560,6 +557,7 @@ fn build(found: Vec<(String, Origin)>, encodings: &[String]) -> Result<Suite, Lo
 fn add_cases<T: Clone + TestCase>(
     suite: &mut Suite,
     f: &VectorFile<T>,
+    encoding: Encoding,
     file: usize,
     rel: &str,
     wrap: fn(T) -> Test,
@@ -569,7 +567,7 @@ fn add_cases<T: Clone + TestCase>(
             id: format!("{rel}#{}", t.tc_id()),
             file,
             tc_id: t.tc_id(),
-            encoding: f.encoding.clone(),
+            encoding,
             test: Arc::new(wrap(t.clone())),
             chunking: None,
         });
@@ -636,37 +634,31 @@ fn serde_error(e: serde_json::Error) -> Located {
 }
 
 /// Parses a vector file with the serde model of [`crate::vectors::model`], then checks
-/// what the types cannot say: a known encoding, the test count, unique `tcId`s, hex
-/// inputs and `U+` code points.
-fn parse_file(text: &str) -> Result<Parsed, Located> {
+/// what the types cannot say: a known encoding (returned, parsed here once), the test
+/// count, unique `tcId`s, hex inputs and `U+` code points.
+fn parse_file(text: &str) -> Result<(Parsed, Encoding), Located> {
     #[derive(Deserialize)]
     struct Peek {
-        schema: Schema,
+        schema: Op,
     }
     let peek: Peek = serde_json::from_str(text).map_err(serde_error)?;
     let parsed = match peek.schema {
-        Schema::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
-        Schema::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
-        Schema::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+        Op::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
+        Op::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
+        Op::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
     };
-    if !ENCODINGS.contains(&parsed.encoding()) {
-        return Err(at(
-            text,
-            "\"encoding\"",
-            0,
-            format!(
-                "unknown encoding {:?} (expected one of {})",
-                parsed.encoding(),
-                ENCODINGS.join(", ")
-            ),
-        ));
-    }
+    // The model keeps `encoding` a string, so that an unknown one gets this located
+    // message (`unknown encoding "utf8" (expected one of …)`), not serde's.
+    let encoding = parsed
+        .encoding()
+        .parse::<Encoding>()
+        .map_err(|e| at(text, "\"encoding\"", 0, e.to_string()))?;
     match &parsed {
         Parsed::Decode(f) => check_tests(text, f, |t| check_hex(&t.input))?,
         Parsed::Encode(f) => check_tests(text, f, |t| check_codepoint(&t.codepoint))?,
         Parsed::Document(f) => check_tests(text, f, |t| check_hex(&t.input))?,
     }
-    Ok(parsed)
+    Ok((parsed, encoding))
 }
 
 fn check_tests<T: TestCase>(
@@ -788,8 +780,8 @@ mod tests {
 
     #[test]
     fn ascii_prefixes_follow_each_whole_decode_case() {
-        let mut suite = load_embedded(&["utf-8".to_string()]).unwrap();
-        let decodes = suite.cases.iter().filter(|c| c.op() == "decode").count();
+        let mut suite = load_embedded(&[Encoding::Utf8]).unwrap();
+        let decodes = suite.cases.iter().filter(|c| c.op() == Op::Decode).count();
         let before = suite.cases.len();
         suite.add_splits();
         let chunked = suite.cases.len() - before;
@@ -822,7 +814,7 @@ mod tests {
             corrected_utf8_vectors::manifest_sha256()
         );
         // `--encoding` picks cases, not the vector set the run names.
-        let some = load_embedded(&["utf-8".to_string()]).unwrap();
+        let some = load_embedded(&[Encoding::Utf8]).unwrap();
         assert_eq!(some.manifest_sha256, all.manifest_sha256);
         let dir = crate::vectors::default_dir();
         let on_disk = load(std::slice::from_ref(&dir), &[], &dir).unwrap();

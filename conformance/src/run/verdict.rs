@@ -11,6 +11,7 @@
 use super::raw::{self, object_members, walk_list, ListWalk, RawResponse, AROUND};
 use super::suite::{Case, Test};
 use crate::vectors::model::{to_hex, DecodeTest, DocumentFinding, OutputEvent, TestResult};
+use crate::vectors::Op;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
@@ -80,11 +81,11 @@ pub enum Verdict {
 }
 
 /// The fields of each operation, in the order they are checked.
-pub fn fields_of(op: &str) -> &'static [&'static str] {
+pub fn fields_of(op: Op) -> &'static [&'static str] {
     match op {
-        "decode" => &["output", "spans", "lossy", "result", "valid", "strict"],
-        "encode" => &["bytes", "error"],
-        _ => &["findings"],
+        Op::Decode => &["output", "spans", "lossy", "result", "valid", "strict"],
+        Op::Encode => &["bytes", "error"],
+        Op::Document => &["findings"],
     }
 }
 
@@ -684,7 +685,7 @@ mod tests {
             id: "x.json#1".into(),
             file: 0,
             tc_id: 1,
-            encoding: "corrected-utf8".into(),
+            encoding: crate::vectors::Encoding::CorrectedUtf8,
             chunking: None,
             test: std::sync::Arc::new(Test::Decode(DecodeTest {
                 tc_id: 1,

@@ -84,16 +84,10 @@ fn value_from(encoding: Encoding, data: &[u8]) -> Option<CodePoint> {
 /// UTF-∞-8 codes, mutations); for Corrected UTF-8 every fourth input is a document
 /// (the magic number at the start and inside).
 pub(crate) fn generate(rng: &mut Rng, encoding: Encoding) -> Vec<u8> {
-    use corrected_utf8::Encoding as Codec;
-    let codec = match encoding {
-        Encoding::CorrectedUtf8 => Codec::CorrectedUtf8,
-        Encoding::Utf8 => Codec::Utf8,
-        Encoding::UtfInf8 => Codec::UtfInf8,
-    };
     if encoding == Encoding::CorrectedUtf8 && rng.chance(1, 4) {
         generate::document(rng)
     } else {
-        generate::decode_input(rng, codec)
+        generate::decode_input(rng, encoding)
     }
 }
 

@@ -6,6 +6,11 @@ use std::fmt;
 pub const MAX_FAILURES: usize = 10;
 
 /// One operation of [`Implementation`](crate::Implementation), named after its method.
+///
+/// Not the operations of the vectors and the adapter protocol
+/// ([`corrected_utf8_vectors::Op`]: `decode`, `encode`, `document`): a vector of one of
+/// those is checked through several of these methods (a decode vector through `decode`,
+/// `decode_chunks`, `decode_lossy`, …), and a report names the method that disagreed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
     /// [`Implementation::decode`](crate::Implementation::decode).

@@ -11,28 +11,10 @@
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// Which shape of test a file holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Schema {
-    /// Bytes in, events out ([`DecodeTest`]).
-    Decode,
-    /// One code point in, bytes or an error kind out ([`EncodeTest`]).
-    Encode,
-    /// A whole file in, document findings out ([`DocumentTest`]).
-    Document,
-}
-
-impl Schema {
-    /// `"decode"`, `"encode"` or `"document"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Schema::Decode => "decode",
-            Schema::Encode => "encode",
-            Schema::Document => "document",
-        }
-    }
-}
+/// Which shape of test a file holds: a file's `schema` names the operation its tests
+/// are for, so it is the same enum as [`crate::Op`] (`"decode"`, `"encode"` or
+/// `"document"`; [`DecodeTest`], [`EncodeTest`] or [`DocumentTest`]).
+pub use crate::vocabulary::Op as Schema;
 
 /// A test's expected verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! aarch64 NEON: the validator, and vector paths for decoding to UTF-32 and encoding
+//! aarch64 NEON: the vector under the shared validator, and vector paths for decoding to UTF-32 and encoding
 //! from it.
 //!
 //! Every function enables NEON, which every aarch64 CPU has (it is in the baseline of
@@ -14,19 +14,12 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use super::portable;
+use super::simd::{self, ByteVector};
 #[cfg(feature = "alloc")]
 use crate::error::EncodeError;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::arch::aarch64::*;
-
-// Validation, 256 bytes per step, as the x86 validators do (see there for the scheme).
-// The difference: instead of loading the input again 1 to 5 bytes back, each vector is
-// combined with the one before it by `vext` (`ext #15` is the input 1 byte back, …,
-// `ext #11` 5 bytes back), so a block reads the 16 bytes before it as context.
-
-/// The context a block reads before its first byte: one vector.
-const BACK: usize = 16;
 
 /// Loads the 16 bytes at `p`.
 ///
@@ -40,109 +33,111 @@ unsafe fn load(p: *const u8) -> uint8x16_t {
     unsafe { vld1q_u8(p) }
 }
 
-/// Non-zero in each byte of `cur` that is wrong, given the 16 bytes before it in
-/// `prev`: a continuation byte exactly where no lead 1 to 3 bytes back (5 if `FULL`)
-/// covers it, or, if `FULL`, a reserved byte.
-#[inline]
-#[target_feature(enable = "neon")]
-fn bad<const FULL: bool>(prev: uint8x16_t, cur: uint8x16_t) -> uint8x16_t {
-    // Non-zero where the byte `back` bytes before is a lead that reaches this far.
-    let above = |back: uint8x16_t, t: u8| vqsubq_u8(back, vdupq_n_u8(t));
-    let mut covered = vmaxq_u8(
-        vmaxq_u8(
-            above(vextq_u8::<15>(prev, cur), 0xBF),
-            above(vextq_u8::<14>(prev, cur), 0xDF),
-        ),
-        above(vextq_u8::<13>(prev, cur), 0xEF),
-    );
-    if FULL {
-        covered = vmaxq_u8(
-            covered,
-            vmaxq_u8(
-                above(vextq_u8::<12>(prev, cur), 0xF7),
-                above(vextq_u8::<11>(prev, cur), 0xFB),
-            ),
-        );
-    }
-    // 80–BF are the signed bytes below −64.
-    let continuation = vcltq_s8(vreinterpretq_s8_u8(cur), vdupq_n_s8(-64));
-    let mut bad = veorq_u8(vtstq_u8(covered, covered), continuation);
-    if FULL {
-        bad = vorrq_u8(bad, vcgeq_u8(cur, vdupq_n_u8(0xFE)));
-    }
-    bad
-}
+/// A vector of 16 bytes on NEON, for the shared validator ([`super::simd`]). Instead of
+/// loading the input again 1 to 5 bytes back as x86 does, [`ByteVector::back`] combines
+/// each vector with the one before it by `vext` (`ext #15` is the input 1 byte back, …,
+/// `ext #11` 5 bytes back), so a block reads the 16 bytes before it as context.
+///
+/// Soundness as there: a value exists only after an `unsafe` constructor whose contract
+/// is that the CPU runs NEON. (Where NEON is in the target's baseline, the intrinsics
+/// are safe to call anyway: hence `allow(unused_unsafe)`.)
+#[derive(Clone, Copy)]
+pub(super) struct Neon(uint8x16_t);
 
-/// Whether the `16 × VECTORS` bytes at `p` are right, given the 16 before. If `FULL`,
-/// looking 5 bytes back and at reserved bytes; else (the quick check) only 3 bytes
-/// back, and only if neither the bytes nor the 16 before are F8–FF, so that nothing
-/// reaches further.
-///
-/// # Safety
-///
-/// `p − 16 .. p + 16 × VECTORS` must be readable.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn blocks_ok<const FULL: bool, const VECTORS: usize>(p: *const u8) -> bool {
-    // SAFETY: p − 16 .. p, readable by the caller's contract.
-    let mut prev = unsafe { load(p.sub(BACK)) };
-    let mut max = prev;
-    let mut wrong = vdupq_n_u8(0);
-    for k in 0..VECTORS {
-        // SAFETY: within p .. p + 16 × VECTORS.
-        let cur = unsafe { load(p.add(16 * k)) };
-        wrong = vorrq_u8(wrong, bad::<FULL>(prev, cur));
-        if !FULL {
-            max = vmaxq_u8(max, cur);
-        }
-        prev = cur;
-    }
-    if !FULL {
-        wrong = vorrq_u8(wrong, vcgeq_u8(max, vdupq_n_u8(0xF8)));
-    }
-    vmaxvq_u8(wrong) == 0
-}
+#[allow(unused_unsafe)]
+impl ByteVector for Neon {
+    const LANES: usize = 16;
+    const CONTEXT: usize = 16;
+    type Mask = Neon;
 
-/// The 64 bytes at `p` are valid, given the 16 before.
-///
-/// # Safety
-///
-/// `p − 16 .. p + 64` must be readable.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn full(p: *const u8) -> bool {
-    // SAFETY: the caller's contract.
-    unsafe { blocks_ok::<true, 4>(p) }
-}
-
-/// Whether the 256 bytes at `p` are ASCII.
-///
-/// # Safety
-///
-/// `p .. p + 256` must be readable.
-#[inline]
-#[target_feature(enable = "neon")]
-unsafe fn ascii256(p: *const u8) -> bool {
-    let mut acc = vdupq_n_u8(0);
-    for k in 0..16 {
-        // SAFETY: k * 16 + 16 <= 256 bytes, readable by the caller's contract.
-        acc = vorrq_u8(acc, unsafe { load(p.add(16 * k)) });
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's contract: the CPU, and the bytes.
+        Neon(unsafe { vld1q_u8(p) })
     }
-    vmaxvq_u8(acc) < 0x80
+    #[inline(always)]
+    unsafe fn before(p: *const u8) -> Self {
+        // SAFETY: the caller's contract: the CPU, and p − 16 .. p.
+        unsafe { Self::load(p.sub(16)) }
+    }
+    #[inline(always)]
+    unsafe fn back<const K: usize>(_: *const u8, prev: Self, cur: Self) -> Self {
+        // SAFETY: `cur` exists, so the CPU runs NEON.
+        Neon(unsafe {
+            match K {
+                1 => vextq_u8::<15>(prev.0, cur.0),
+                2 => vextq_u8::<14>(prev.0, cur.0),
+                3 => vextq_u8::<13>(prev.0, cur.0),
+                4 => vextq_u8::<12>(prev.0, cur.0),
+                _ => vextq_u8::<11>(prev.0, cur.0),
+            }
+        })
+    }
+    #[inline(always)]
+    fn above(self, t: u8) -> Self {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vqsubq_u8(self.0, vdupq_n_u8(t)) })
+    }
+    #[inline(always)]
+    fn any3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: `a` exists, so the CPU runs NEON.
+        Neon(unsafe { vorrq_u8(vorrq_u8(a.0, b.0), c.0) })
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vmaxq_u8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vorrq_u8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn is_ascii(self) -> bool {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        unsafe { vmaxvq_u8(self.0) < 0x80 }
+    }
+    #[inline(always)]
+    fn zero(self) -> Self {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vceqzq_u8(self.0) })
+    }
+    #[inline(always)]
+    fn continuation(self) -> Self {
+        // 80–BF are the signed bytes below −64.
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vcltq_s8(vreinterpretq_s8_u8(self.0), vdupq_n_s8(-64)) })
+    }
+    #[inline(always)]
+    fn below(self, t: u8) -> Self {
+        // SAFETY: `self` exists, so the CPU runs NEON.
+        Neon(unsafe { vcltq_u8(self.0, vdupq_n_u8(t)) })
+    }
+    #[inline(always)]
+    fn mask_xor(a: Self, b: Self) -> Self {
+        // SAFETY: `a` exists, so the CPU runs NEON.
+        Neon(unsafe { veorq_u8(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn mask_and(a: Self, b: Self) -> Self {
+        // SAFETY: `a` exists, so the CPU runs NEON.
+        Neon(unsafe { vandq_u8(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn mask_is_full(m: Self) -> bool {
+        // SAFETY: `m` exists, so the CPU runs NEON.
+        unsafe { vminvq_u8(m.0) == 0xFF }
+    }
 }
 
 /// Validates: `Ok`, or a sequence boundary to restart the careful decoder from (the
 /// start of the first failing 64-byte block, or of the sequence that runs into it).
 #[target_feature(enable = "neon")]
 pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(
-        bytes,
-        BACK,
-        blocks_ok::<false, 16>,
-        full,
-        blocks_ok::<true, 16>,
-        ascii256
-    )
+    // SAFETY: this is a `#[target_feature(enable = "neon")]` function: calling it took
+    // a caller compiled with NEON or an `unsafe` block that checked the CPU.
+    unsafe { simd::validate::<Neon>(bytes) }
 }
 
 // Decoding (of validated input). At each sequence boundary, in this order: 16 ASCII

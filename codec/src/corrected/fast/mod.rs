@@ -10,10 +10,12 @@
 //! continuation(i) == (byte[i−1] ≥ C0 | byte[i−2] ≥ E0 | byte[i−3] ≥ F0 | byte[i−4] ≥ F8 | byte[i−5] ≥ FC)
 //! ```
 //!
-//! The SIMD validators test this 64 bytes at a time by loading the input again 1 to 5
-//! bytes back (only 3 for text without bytes `F8–FF`, the common case) with one
-//! saturating subtraction per distance; the portable one with one flag per byte in a
-//! 64-bit word. There is no table and no state between blocks.
+//! The SIMD validator tests this 64 bytes at a time by comparing the input with itself
+//! 1 to 5 bytes back (only 3 for text without bytes `F8–FF`, the common case) with one
+//! saturating subtraction per distance; it is written once (`simd.rs`) over a
+//! byte-vector trait that SSE2, AVX2, AVX-512 and NEON implement. The portable
+//! validator keeps one flag per byte in a 64-bit word. There is no table and no state
+//! between blocks.
 //!
 //! **The fast path detects, the reference explains**: when a block fails, the careful
 //! decoder re-runs from the last sequence boundary before it and reports the exact
@@ -48,105 +50,17 @@
 //! let stop = fast::validate(b"abc\xFF\x80").unwrap_err();
 //! assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 3, length: 2 }));
 //! ```
-/// The loop shared by the SIMD validators (x86 and aarch64). `$back`: how many bytes
-/// before `p` the checks below read (at most 64). `$quick(p)`: the 256 bytes at `p` are
-/// valid and neither they nor the 5 before are F8–FF. `$full(p)`: the 64 bytes at `p` are valid
-/// (given the 5 before); `$full256(p)`, the same for 256 bytes, tested once.
-/// `$ascii(p)`: the 256 bytes at `p` are ASCII. Each reads from `p − $back` on.
-/// Expanded inside each `#[target_feature]` function so that everything inlines with
-/// that feature set.
-#[cfg(any(
-    target_arch = "x86_64",
-    all(target_arch = "aarch64", target_endian = "little")
-))]
-macro_rules! validate_blocks {
-    ($bytes:expr, $back:expr, $quick:expr, $full:ident, $full256:expr, $ascii:ident) => {{
-        const CONTEXT: usize = $back;
-        let bytes: &[u8] = $bytes;
-        let len = bytes.len();
-        let ptr = bytes.as_ptr();
-        // Room for the context and two 64-byte blocks.
-        let mut buffer = [0u8; CONTEXT + 128];
-        let mut at = 0;
-        let mut full_steps = 0u32;
-        // The first block or two, with ASCII context in front. With two,
-        // the steps then start where the input is 64-byte aligned (from 64 to 127), so
-        // that whole-block loads do not straddle cache lines; the bytes from there to
-        // 128 are checked twice, which changes nothing.
-        if len >= 128 {
-            buffer[CONTEXT..].copy_from_slice(&bytes[..128]);
-            // SAFETY: the blocks and their context are the `CONTEXT + 128` bytes of `buffer`.
-            if !unsafe {
-                $full(buffer.as_ptr().add(CONTEXT)) && $full(buffer.as_ptr().add(CONTEXT + 64))
-            } {
-                return Err($crate::corrected::fast::restart_point(bytes, 0));
-            }
-            at = 64 + (ptr as usize).wrapping_neg() % 64;
-        } else if len >= 64 {
-            buffer[CONTEXT..CONTEXT + 64].copy_from_slice(&bytes[..64]);
-            // SAFETY: the block and its context are in the `CONTEXT + 128` bytes of `buffer`.
-            if !unsafe { $full(buffer.as_ptr().add(CONTEXT)) } {
-                return Err($crate::corrected::fast::restart_point(bytes, 0));
-            }
-            at = 64;
-        }
-        while at + 256 <= len {
-            // After ASCII (a whole sequence) nothing is pending: skip ASCII runs.
-            if bytes[at - 1] < 0x80 {
-                // SAFETY: at + 256 <= len.
-                while at + 256 <= len && unsafe { $ascii(ptr.add(at)) } {
-                    at += 256;
-                }
-                if at + 256 > len {
-                    break;
-                }
-            }
-            // SAFETY: at >= 64 >= CONTEXT and at + 256 <= len: every byte read, from
-            // at − CONTEXT to at + 256, is in `bytes`.
-            if full_steps > 0 || !unsafe { $quick(ptr.add(at)) } {
-                // Text with 5- and 6-byte sequences would fail the quick check every
-                // time: after one failure, check the next 16 steps in full right away.
-                full_steps = if full_steps > 0 { full_steps - 1 } else { 16 };
-                // SAFETY: as above.
-                if unsafe { $full256(ptr.add(at)) } {
-                    at += 256;
-                    continue;
-                }
-                // Find the block that fails.
-                for block in (at..at + 256).step_by(64) {
-                    // SAFETY: as above, for a sub-range.
-                    if !unsafe { $full(ptr.add(block)) } {
-                        return Err($crate::corrected::fast::restart_point(bytes, block));
-                    }
-                }
-            }
-            at += 256;
-        }
-        while at + 64 <= len {
-            // SAFETY: at >= 64 >= CONTEXT and at + 64 <= len.
-            if !unsafe { $full(ptr.add(at)) } {
-                return Err($crate::corrected::fast::restart_point(bytes, at));
-            }
-            at += 64;
-        }
-        // The tail (< 64 bytes) with its context, padded with `00`: a sequence cut short
-        // by the end of the input expects a continuation where the padding starts (in
-        // the block), and that is an error.
-        buffer = [0; CONTEXT + 128];
-        let from = at.saturating_sub(CONTEXT);
-        buffer[CONTEXT - (at - from)..CONTEXT + len - at].copy_from_slice(&bytes[from..]);
-        // SAFETY: the block and its context are the first `CONTEXT + 64` bytes of `buffer`.
-        if !unsafe { $full(buffer.as_ptr().add(CONTEXT)) } {
-            return Err($crate::corrected::fast::restart_point(bytes, at));
-        }
-        Ok(())
-    }};
-}
-
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 #[allow(unsafe_code)]
 mod aarch64;
 mod portable;
+// The validator over one vector type per instruction set.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little")
+))]
+#[allow(unsafe_code)]
+mod simd;
 #[cfg(feature = "alloc")]
 mod transcode;
 #[cfg(feature = "alloc")]

@@ -1,6 +1,6 @@
-//! x86_64 SIMD: the SSE2 and AVX2 validators (and AVX2 UTF-8 validation for the
-//! transcoder from UTF-8); the AVX2 decoder, encoder and transcoders are in [`avx2`],
-//! everything AVX-512 in [`avx512`].
+//! x86_64 SIMD: the SSE2 and AVX2 vectors under the shared validator
+//! ([`super::simd`]), and AVX2 UTF-8 validation for the transcoder from UTF-8; the AVX2
+//! decoder, encoder and transcoders are in [`avx2`], everything AVX-512 in [`avx512`].
 //!
 //! Every `unsafe` here is one of two things: calling a `#[target_feature]` function,
 //! which is sound because the entry points (`validate`, `decode_avx512`,
@@ -12,6 +12,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use super::portable;
+use super::simd::{self, ByteVector};
 use super::InstructionSet;
 use core::arch::x86_64::*;
 
@@ -68,250 +69,143 @@ pub(super) unsafe fn validate(instruction_set: InstructionSet, bytes: &[u8]) -> 
     }
 }
 
-// Validation, 256 bytes per step.
-//
-// A byte must be a continuation (80–BF) exactly when a lead before it reaches it: the
-// byte 1 back is C0–FF, or 2 back E0–FF, 3 back F0–FF, 4 back F8–FF, 5 back FC–FF.
-// Rather than shifting bytes across vector lanes, each block loads the input again at
-// 1, 2, … 5 bytes back (cheap unaligned loads) and tests each with one saturating
-// subtraction: `subs(v1, BF) | subs(v2, DF) | …` is non-zero exactly where a byte is
-// covered. Reserved bytes FE/FF are errors of their own.
-//
-// Text without bytes F8–FF needs only 3 bytes back, so the common step checks 256
-// bytes that way and also tests that no F8–FF is among them or the 5 bytes before;
-// when one is (or anything fails), the full check runs on the step's 64-byte blocks
-// and finds the first block that fails. The loop over the steps is `validate_blocks!`
-// (in the parent module, shared with aarch64).
+/// Implements [`ByteVector`] for a 128- or 256-bit vector type of SSE2 or AVX2, from
+/// the width's intrinsics. Soundness (see [`super::simd`]): a value of the type exists
+/// only after one of the `unsafe` constructors, whose contract is that the CPU runs the
+/// instruction set, so every operation on a value may call its intrinsics.
+macro_rules! byte_vector {
+    ($name:ident, $isa:literal, $lanes:literal, $m:ty, $loadu:ident, $set1:ident,
+     $setzero:ident, $subs:ident, $max:ident, $or:ident, $xor:ident, $and:ident,
+     $cmpeq:ident, $cmpgt:ident, $movemask:ident, $full:literal) => {
+        #[doc = concat!("A vector of ", $lanes, " bytes on ", $isa, ".")]
+        #[derive(Clone, Copy)]
+        pub(super) struct $name($m);
 
-/// Loads 16 bytes at `p − back`.
-///
-/// # Safety
-///
-/// The 16 bytes must be readable.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn load_sse2(p: *const u8, back: usize) -> __m128i {
-    // SAFETY: the caller's contract.
-    unsafe { _mm_loadu_si128(p.sub(back) as *const __m128i) }
-}
+        impl ByteVector for $name {
+            const LANES: usize = $lanes;
+            const CONTEXT: usize = 5;
+            type Mask = $name;
 
-/// 0xFF in each byte of the 16 at `p` that is right (continuation exactly where
-/// covered, not reserved when `FULL`), looking back 5 bytes if `FULL`, else 3; and the
-/// bytes themselves.
-///
-/// # Safety
-///
-/// `p − 5 .. p + 16` must be readable.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn good_sse2<const FULL: bool>(p: *const u8) -> (__m128i, __m128i) {
-    let above = |v: __m128i, t: u8| _mm_subs_epu8(v, _mm_set1_epi8(t as i8));
-    // SAFETY: the caller's contract: the bytes from p on are readable.
-    let v0 = unsafe { load_sse2(p, 0) };
-    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
-    let mut t = unsafe {
-        _mm_max_epu8(
-            _mm_max_epu8(above(load_sse2(p, 1), 0xBF), above(load_sse2(p, 2), 0xDF)),
-            above(load_sse2(p, 3), 0xEF),
-        )
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: the caller's contract: the CPU, and the bytes.
+                $name(unsafe { $loadu(p as *const $m) })
+            }
+            #[inline(always)]
+            unsafe fn before(_: *const u8) -> Self {
+                // SAFETY: the caller's contract: the CPU. (`back` reloads instead.)
+                $name(unsafe { $setzero() })
+            }
+            #[inline(always)]
+            unsafe fn back<const K: usize>(p: *const u8, _: Self, _: Self) -> Self {
+                // SAFETY: the caller's contract: p − 5 .. p + LANES is readable, K <= 5.
+                unsafe { Self::load(p.sub(K)) }
+            }
+            #[inline(always)]
+            fn above(self, t: u8) -> Self {
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                $name(unsafe { $subs(self.0, $set1(t as i8)) })
+            }
+            #[inline(always)]
+            fn any3(a: Self, b: Self, c: Self) -> Self {
+                // SAFETY: `a` exists, so the CPU runs the instruction set.
+                $name(unsafe { $or($or(a.0, b.0), c.0) })
+            }
+            #[inline(always)]
+            fn max(self, other: Self) -> Self {
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                $name(unsafe { $max(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn or(self, other: Self) -> Self {
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                $name(unsafe { $or(self.0, other.0) })
+            }
+            #[inline(always)]
+            fn is_ascii(self) -> bool {
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                unsafe { $movemask(self.0) == 0 }
+            }
+            #[inline(always)]
+            fn zero(self) -> Self {
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                $name(unsafe { $cmpeq(self.0, $setzero()) })
+            }
+            #[inline(always)]
+            fn continuation(self) -> Self {
+                // 80–BF are the signed bytes below −64.
+                // SAFETY: `self` exists, so the CPU runs the instruction set.
+                $name(unsafe { $cmpgt($set1(-64), self.0) })
+            }
+            #[inline(always)]
+            fn below(self, t: u8) -> Self {
+                // v − (t − 1), saturating, is 0 exactly where v < t (there is no
+                // unsigned compare).
+                self.above(t - 1).zero()
+            }
+            #[inline(always)]
+            fn mask_xor(a: Self, b: Self) -> Self {
+                // SAFETY: `a` exists, so the CPU runs the instruction set.
+                $name(unsafe { $xor(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn mask_and(a: Self, b: Self) -> Self {
+                // SAFETY: `a` exists, so the CPU runs the instruction set.
+                $name(unsafe { $and(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn mask_is_full(m: Self) -> bool {
+                // SAFETY: `m` exists, so the CPU runs the instruction set.
+                unsafe { $movemask(m.0) == $full }
+            }
+        }
     };
-    if FULL {
-        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
-        t = unsafe {
-            _mm_max_epu8(
-                t,
-                _mm_max_epu8(above(load_sse2(p, 4), 0xF7), above(load_sse2(p, 5), 0xFB)),
-            )
-        };
-    }
-    let zero = _mm_setzero_si128();
-    let not_covered = _mm_cmpeq_epi8(t, zero);
-    // 80–BF are the signed bytes below −64.
-    let cont = _mm_cmplt_epi8(v0, _mm_set1_epi8(-64));
-    let mut good = _mm_xor_si128(not_covered, cont);
-    if FULL {
-        good = _mm_and_si128(good, _mm_cmpeq_epi8(above(v0, 0xFD), zero));
-    }
-    (good, v0)
 }
 
-/// # Safety
-///
-/// `p − 5 .. p + 64` must be readable.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn full_sse2(p: *const u8) -> bool {
-    let mut all = _mm_set1_epi8(-1);
-    for k in 0..4 {
-        // SAFETY: within p − 5 .. p + 64.
-        all = _mm_and_si128(all, unsafe { good_sse2::<true>(p.add(16 * k)) }.0);
-    }
-    _mm_movemask_epi8(all) == 0xFFFF
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn full256_sse2(p: *const u8) -> bool {
-    let mut all = _mm_set1_epi8(-1);
-    for k in 0..16 {
-        // SAFETY: within p − 5 .. p + 256.
-        all = _mm_and_si128(all, unsafe { good_sse2::<true>(p.add(16 * k)) }.0);
-    }
-    _mm_movemask_epi8(all) == 0xFFFF
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn quick_sse2(p: *const u8) -> bool {
-    let mut all = _mm_set1_epi8(-1);
-    // SAFETY: within p − 5 .. p + 256.
-    let mut max = unsafe { load_sse2(p, 5) };
-    for k in 0..16 {
-        // SAFETY: within p − 5 .. p + 256.
-        let (good, v0) = unsafe { good_sse2::<false>(p.add(16 * k)) };
-        all = _mm_and_si128(all, good);
-        max = _mm_max_epu8(max, v0);
-    }
-    let rare = _mm_subs_epu8(max, _mm_set1_epi8(0xF7u8 as i8));
-    let all = _mm_and_si128(all, _mm_cmpeq_epi8(rare, _mm_setzero_si128()));
-    _mm_movemask_epi8(all) == 0xFFFF
-}
-
-/// # Safety
-///
-/// `p` must be readable for 256 bytes.
-#[target_feature(enable = "sse2")]
-#[inline]
-unsafe fn ascii256_sse2(p: *const u8) -> bool {
-    let mut acc = _mm_setzero_si128();
-    for k in 0..16 {
-        // SAFETY: k * 16 + 16 <= 256 bytes, readable by the caller's contract.
-        acc = _mm_or_si128(acc, unsafe { load_sse2(p.add(16 * k), 0) });
-    }
-    _mm_movemask_epi8(acc) == 0
-}
+byte_vector!(
+    Sse2,
+    "SSE2",
+    16,
+    __m128i,
+    _mm_loadu_si128,
+    _mm_set1_epi8,
+    _mm_setzero_si128,
+    _mm_subs_epu8,
+    _mm_max_epu8,
+    _mm_or_si128,
+    _mm_xor_si128,
+    _mm_and_si128,
+    _mm_cmpeq_epi8,
+    _mm_cmpgt_epi8,
+    _mm_movemask_epi8,
+    0xFFFF
+);
+byte_vector!(
+    Avx2,
+    "AVX2",
+    32,
+    __m256i,
+    _mm256_loadu_si256,
+    _mm256_set1_epi8,
+    _mm256_setzero_si256,
+    _mm256_subs_epu8,
+    _mm256_max_epu8,
+    _mm256_or_si256,
+    _mm256_xor_si256,
+    _mm256_and_si256,
+    _mm256_cmpeq_epi8,
+    _mm256_cmpgt_epi8,
+    _mm256_movemask_epi8,
+    -1
+);
 
 /// # Safety
 ///
 /// The CPU must have SSE2 (every x86_64 CPU does).
 #[target_feature(enable = "sse2")]
 unsafe fn validate_sse2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, 5, quick_sse2, full_sse2, full256_sse2, ascii256_sse2)
-}
-
-/// Loads 32 bytes at `p − back`.
-///
-/// # Safety
-///
-/// The 32 bytes must be readable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn load_avx2(p: *const u8, back: usize) -> __m256i {
     // SAFETY: the caller's contract.
-    unsafe { _mm256_loadu_si256(p.sub(back) as *const __m256i) }
-}
-
-/// [`good_sse2`] for the 32 bytes at `p`.
-///
-/// # Safety
-///
-/// `p − 5 .. p + 32` must be readable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn good_avx2<const FULL: bool>(p: *const u8) -> (__m256i, __m256i) {
-    let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, _mm256_set1_epi8(t as i8));
-    // SAFETY: the caller's contract: the bytes from p on are readable.
-    let v0 = unsafe { load_avx2(p, 0) };
-    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
-    let mut t = unsafe {
-        _mm256_max_epu8(
-            _mm256_max_epu8(above(load_avx2(p, 1), 0xBF), above(load_avx2(p, 2), 0xDF)),
-            above(load_avx2(p, 3), 0xEF),
-        )
-    };
-    if FULL {
-        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
-        t = unsafe {
-            _mm256_max_epu8(
-                t,
-                _mm256_max_epu8(above(load_avx2(p, 4), 0xF7), above(load_avx2(p, 5), 0xFB)),
-            )
-        };
-    }
-    let zero = _mm256_setzero_si256();
-    let not_covered = _mm256_cmpeq_epi8(t, zero);
-    // 80–BF are the signed bytes below −64.
-    let cont = _mm256_cmpgt_epi8(_mm256_set1_epi8(-64), v0);
-    let mut good = _mm256_xor_si256(not_covered, cont);
-    if FULL {
-        good = _mm256_and_si256(good, _mm256_cmpeq_epi8(above(v0, 0xFD), zero));
-    }
-    (good, v0)
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 64` must be readable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn full_avx2(p: *const u8) -> bool {
-    // SAFETY: within p − 5 .. p + 64.
-    let (a, b) = unsafe { (good_avx2::<true>(p).0, good_avx2::<true>(p.add(32)).0) };
-    _mm256_movemask_epi8(_mm256_and_si256(a, b)) == -1
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn full256_avx2(p: *const u8) -> bool {
-    let mut all = _mm256_set1_epi8(-1);
-    for k in 0..8 {
-        // SAFETY: within p − 5 .. p + 256.
-        all = _mm256_and_si256(all, unsafe { good_avx2::<true>(p.add(32 * k)) }.0);
-    }
-    _mm256_movemask_epi8(all) == -1
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn quick_avx2(p: *const u8) -> bool {
-    let mut all = _mm256_set1_epi8(-1);
-    // SAFETY: within p − 5 .. p + 256.
-    let mut max = unsafe { load_avx2(p, 5) };
-    for k in 0..8 {
-        // SAFETY: within p − 5 .. p + 256.
-        let (good, v0) = unsafe { good_avx2::<false>(p.add(32 * k)) };
-        all = _mm256_and_si256(all, good);
-        max = _mm256_max_epu8(max, v0);
-    }
-    let rare = _mm256_subs_epu8(max, _mm256_set1_epi8(0xF7u8 as i8));
-    let all = _mm256_and_si256(all, _mm256_cmpeq_epi8(rare, _mm256_setzero_si256()));
-    _mm256_movemask_epi8(all) == -1
-}
-
-/// # Safety
-///
-/// `p` must be readable for 256 bytes.
-#[target_feature(enable = "avx2")]
-#[inline]
-unsafe fn ascii256_avx2(p: *const u8) -> bool {
-    let mut acc = _mm256_setzero_si256();
-    for k in 0..8 {
-        // SAFETY: k * 32 + 32 <= 256 bytes, readable by the caller's contract.
-        acc = _mm256_or_si256(acc, unsafe { load_avx2(p.add(32 * k), 0) });
-    }
-    _mm256_movemask_epi8(acc) == 0
+    unsafe { simd::validate::<Sse2>(bytes) }
 }
 
 /// # Safety
@@ -319,7 +213,8 @@ unsafe fn ascii256_avx2(p: *const u8) -> bool {
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 unsafe fn validate_avx2(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(bytes, 5, quick_avx2, full_avx2, full256_avx2, ascii256_avx2)
+    // SAFETY: the caller's contract.
+    unsafe { simd::validate::<Avx2>(bytes) }
 }
 
 /// [`portable::quiet_len`] compiled for AVX2, which LLVM vectorizes 32 bytes at a time.
@@ -412,14 +307,24 @@ pub(super) unsafe fn utf8_is_valid_avx2(bytes: &[u8]) -> bool {
 #[inline]
 unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
     let set = |b: u8| _mm256_set1_epi8(b as i8);
-    // SAFETY: the caller's contract: p − 5 .. p + 33.
-    let ((good, v), next) = unsafe { (good_avx2::<false>(p), _mm256_loadu_si256(p.add(1).cast())) };
+    // SAFETY (every load): the caller's contract, p − 5 .. p + 33 readable.
+    let load = |at: isize| unsafe { _mm256_loadu_si256(p.offset(at).cast()) };
+    let (v, next) = (load(0), load(1));
+    let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, set(t));
+    // Covered: the byte 1 back is C0–FF, 2 back E0–FF, 3 back F0–FF (a lead F8–FF is
+    // not valid UTF-8, found below); good where covered exactly at continuations.
+    let covered = _mm256_or_si256(
+        _mm256_or_si256(above(load(-1), 0xBF), above(load(-2), 0xDF)),
+        above(load(-3), 0xEF),
+    );
+    let not_covered = _mm256_cmpeq_epi8(covered, _mm256_setzero_si256());
+    let good = _mm256_xor_si256(not_covered, _mm256_cmpgt_epi8(set(0xC0), v));
     let is = |b: u8| _mm256_cmpeq_epi8(v, set(b));
     // `next` as a continuation, signed: 80 is −128, 90 −112, A0 −96, BF −65.
     let next_below = |b: u8| _mm256_cmpgt_epi8(set(b), next);
     let next_from = |b: u8| _mm256_cmpgt_epi8(next, set(b.wrapping_sub(1)));
     let overlong2 = _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFE)), set(0xC0));
-    let above = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xF5)), v);
+    let too_big = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xF5)), v);
     let pairs = _mm256_or_si256(
         _mm256_or_si256(
             _mm256_and_si256(is(0xE0), next_below(0xA0)),
@@ -432,6 +337,6 @@ unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
     );
     _mm256_or_si256(
         _mm256_andnot_si256(good, set(0xFF)),
-        _mm256_or_si256(_mm256_or_si256(overlong2, above), pairs),
+        _mm256_or_si256(_mm256_or_si256(overlong2, too_big), pairs),
     )
 }

@@ -335,7 +335,7 @@ fn matrix_file(h: &mut String, report: &RunReport, fi: usize, listed: Listed) {
         "<tbody class=\"f\"><tr class=\"fh\"><th colspan=\"{ncols}\">{} · {} · {} · version {} · {} case(s)</th></tr>",
         escape(&file.rel),
         file.schema.as_str(),
-        escape(&file.encoding),
+        escape(file.encoding.name()),
         escape(&file.version),
         file.cases
     );

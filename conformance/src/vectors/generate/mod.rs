@@ -18,7 +18,7 @@ mod utf8_decode;
 mod utf8_encode;
 pub(crate) mod utf_inf8;
 
-use crate::vectors::model::Schema;
+use crate::vectors::{Encoding, Op};
 use corrected_utf8_vectors::PATHS;
 use serialize::{finish, header};
 use std::path::Path;
@@ -35,14 +35,14 @@ pub fn generate_files(
 ) -> Result<Vec<(&'static str, String)>, String> {
     let [cd, ce, cdoc, ud, ue, ut, id, ie] = PATHS;
     Ok(vec![
-        (cd, finish(Schema::Decode, "corrected-utf8", header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
-        (ce, finish(Schema::Encode, "corrected-utf8", header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
-        (cdoc, finish(Schema::Document, "corrected-utf8", header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
-        (ud, finish(Schema::Decode, "utf-8", header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),
-        (ue, finish(Schema::Encode, "utf-8", header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode::groups(), existing(ue))?),
-        (ut, finish(Schema::Decode, "utf-8", header("Table 3.1b (Davis 2000, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
-        (id, finish(Schema::Decode, "utf-inf-8", header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
-        (ie, finish(Schema::Encode, "utf-inf-8", header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
+        (cd, finish(Op::Decode, Encoding::CorrectedUtf8, header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
+        (ce, finish(Op::Encode, Encoding::CorrectedUtf8, header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
+        (cdoc, finish(Op::Document, Encoding::CorrectedUtf8, header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
+        (ud, finish(Op::Decode, Encoding::Utf8, header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),
+        (ue, finish(Op::Encode, Encoding::Utf8, header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode::groups(), existing(ue))?),
+        (ut, finish(Op::Decode, Encoding::Utf8, header("Table 3.1b (Davis 2000, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
+        (id, finish(Op::Decode, Encoding::UtfInf8, header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
+        (ie, finish(Op::Encode, Encoding::UtfInf8, header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
     ])
 }
 

@@ -6,9 +6,9 @@ use super::build::Groups;
 use super::flags::note_for;
 use super::VERSION;
 use crate::vectors::model::{
-    to_pretty_json, AnyVectorFile, DecodeTest, DocumentTest, EncodeTest, Schema, TestCase,
-    VectorFile,
+    to_pretty_json, AnyVectorFile, DecodeTest, DocumentTest, EncodeTest, TestCase, VectorFile,
 };
+use crate::vectors::{Encoding, Op};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -73,8 +73,8 @@ const HIGH_WATER: &str = "Highest tcId ever assigned in this file (never reused)
 /// Turns groups into a file's JSON: drops repeated keys within a group, keeps committed
 /// tcIds, numbers new cases, and explains every flag used.
 pub(super) fn finish<T: Keyed>(
-    schema: Schema,
-    encoding: &str,
+    schema: Op,
+    encoding: Encoding,
     mut header: Vec<String>,
     groups: Groups<T>,
     existing: Option<String>,
@@ -108,7 +108,7 @@ pub(super) fn finish<T: Keyed>(
     }
     let file = VectorFile {
         schema,
-        encoding: encoding.to_string(),
+        encoding: encoding.name().to_string(),
         version: VERSION.to_string(),
         number_of_tests: count,
         header,
@@ -123,8 +123,8 @@ type Ids = HashMap<(String, String), u64>;
 
 /// The committed file's tcIds by (group comment, key), and the first id never assigned.
 fn committed_ids<T: Keyed>(
-    schema: Schema,
-    encoding: &str,
+    schema: Op,
+    encoding: Encoding,
     existing: Option<String>,
 ) -> Result<(Ids, u64), String> {
     let mut ids = Ids::new();
@@ -136,7 +136,7 @@ fn committed_ids<T: Keyed>(
             .ok_or_else(|| {
                 format!(
                     "the committed {encoding} {} file does not parse as one; fix or delete it",
-                    schema.as_str()
+                    schema.name()
                 )
             })?;
         for g in &file.test_groups {

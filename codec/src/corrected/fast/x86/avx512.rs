@@ -11,6 +11,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 use super::super::portable;
+use super::super::simd::{self, ByteVector};
 use core::arch::x86_64::*;
 
 /// Whether the CPU runs every AVX-512 extension the AVX-512 paths use.
@@ -43,120 +44,104 @@ pub(in crate::corrected::fast) fn has_avx512() -> bool {
     }
 }
 
-/// Loads 64 bytes at `p − back`.
-///
-/// # Safety
-///
-/// The 64 bytes must be readable.
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn load_avx512(p: *const u8, back: usize) -> __m512i {
-    // SAFETY: the caller's contract.
-    unsafe { _mm512_loadu_si512(p.sub(back) as *const __m512i) }
+/// A vector of 64 bytes on AVX-512 (F and BW), for the shared validator
+/// ([`simd`]); its flags are bit masks. Soundness as there: a value exists only after an
+/// `unsafe` constructor whose contract is that the CPU runs AVX-512.
+#[derive(Clone, Copy)]
+pub(super) struct Avx512(__m512i);
+
+impl ByteVector for Avx512 {
+    const LANES: usize = 64;
+    const CONTEXT: usize = 5;
+    type Mask = u64;
+
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's contract: the CPU, and the bytes.
+        Avx512(unsafe { _mm512_loadu_si512(p as *const __m512i) })
+    }
+    #[inline(always)]
+    unsafe fn before(_: *const u8) -> Self {
+        // SAFETY: the caller's contract: the CPU. (`back` reloads instead.)
+        Avx512(unsafe { _mm512_setzero_si512() })
+    }
+    #[inline(always)]
+    unsafe fn back<const K: usize>(p: *const u8, _: Self, _: Self) -> Self {
+        // SAFETY: the caller's contract: p − 5 .. p + 64 is readable, K <= 5.
+        unsafe { Self::load(p.sub(K)) }
+    }
+    #[inline(always)]
+    fn above(self, t: u8) -> Self {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        Avx512(unsafe { _mm512_subs_epu8(self.0, _mm512_set1_epi8(t as i8)) })
+    }
+    #[inline(always)]
+    fn any3(a: Self, b: Self, c: Self) -> Self {
+        // One three-way OR (`vpternlogd`).
+        // SAFETY: `a` exists, so the CPU runs AVX-512.
+        Avx512(unsafe { _mm512_ternarylogic_epi32::<0xFE>(a.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        Avx512(unsafe { _mm512_max_epu8(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn or(self, other: Self) -> Self {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        Avx512(unsafe { _mm512_or_si512(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn is_ascii(self) -> bool {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        unsafe { _mm512_movepi8_mask(self.0) == 0 }
+    }
+    #[inline(always)]
+    fn zero(self) -> u64 {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        unsafe { _mm512_testn_epi8_mask(self.0, self.0) }
+    }
+    #[inline(always)]
+    fn continuation(self) -> u64 {
+        // 80–BF are the signed bytes below −64.
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        unsafe { _mm512_cmplt_epi8_mask(self.0, _mm512_set1_epi8(-64)) }
+    }
+    #[inline(always)]
+    fn below(self, t: u8) -> u64 {
+        // SAFETY: `self` exists, so the CPU runs AVX-512.
+        unsafe { _mm512_cmplt_epu8_mask(self.0, _mm512_set1_epi8(t as i8)) }
+    }
+    #[inline(always)]
+    fn mask_xor(a: u64, b: u64) -> u64 {
+        a ^ b
+    }
+    #[inline(always)]
+    fn mask_and(a: u64, b: u64) -> u64 {
+        a & b
+    }
+    #[inline(always)]
+    fn mask_is_full(m: u64) -> bool {
+        m == !0
+    }
 }
 
 /// The bits of the 64 bytes at `p` that are wrong (a continuation where not covered or
-/// the reverse, or reserved if `FULL`), looking back 5 bytes if `FULL`, else 3; and the
-/// bytes themselves.
+/// the reverse, or reserved if `FULL`), looking back 5 bytes if `FULL`, else 3: the
+/// shared validator's check (its right lanes, inverted), for the decoder and the
+/// transcoders.
 ///
 /// # Safety
 ///
-/// `p − 5 .. p + 64` must be readable.
+/// The CPU must have AVX-512 F and BW, and `p − 5 .. p + 64` must be readable.
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline]
-unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> (u64, __m512i) {
-    let above = |v: __m512i, t: u8| _mm512_subs_epu8(v, _mm512_set1_epi8(t as i8));
-    // SAFETY: the caller's contract: the bytes from p on are readable.
-    let v0 = unsafe { load_avx512(p, 0) };
-    // One three-way OR (`vpternlogd`) per three distances.
-    let or3 = |a, b, c| _mm512_ternarylogic_epi32::<0xFE>(a, b, c);
-    // SAFETY: the caller's contract: the bytes from p − 3 on are readable (loads 1-3 back).
-    let mut t = unsafe {
-        or3(
-            above(load_avx512(p, 1), 0xBF),
-            above(load_avx512(p, 2), 0xDF),
-            above(load_avx512(p, 3), 0xEF),
-        )
-    };
-    if FULL {
-        // SAFETY: the caller's contract: with `FULL`, the bytes from p − 5 on are readable.
-        t = unsafe {
-            or3(
-                t,
-                above(load_avx512(p, 4), 0xF7),
-                above(load_avx512(p, 5), 0xFB),
-            )
-        };
+unsafe fn bad_avx512<const FULL: bool>(p: *const u8) -> u64 {
+    // SAFETY: the caller's contract: the CPU, and the bytes from p − 5 on.
+    unsafe {
+        let cur = Avx512::load(p);
+        !simd::right_lanes::<Avx512, FULL>(p, Avx512::before(p), cur)
     }
-    let covered = _mm512_test_epi8_mask(t, t);
-    // 80–BF are the signed bytes below −64.
-    let cont = _mm512_cmplt_epi8_mask(v0, _mm512_set1_epi8(-64));
-    let mut bad = covered ^ cont;
-    if FULL {
-        bad |= _mm512_cmpge_epu8_mask(v0, _mm512_set1_epi8(0xFEu8 as i8));
-    }
-    (bad, v0)
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 64` must be readable.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn full_avx512(p: *const u8) -> bool {
-    // SAFETY: the caller's contract.
-    unsafe { bad_avx512::<true>(p) }.0 == 0
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn full256_avx512(p: *const u8) -> bool {
-    let mut bad = 0;
-    for k in 0..4 {
-        // SAFETY: within p − 5 .. p + 256.
-        bad |= unsafe { bad_avx512::<true>(p.add(64 * k)) }.0;
-    }
-    bad == 0
-}
-
-/// # Safety
-///
-/// `p − 5 .. p + 256` must be readable.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn quick_avx512(p: *const u8) -> bool {
-    let mut bad = 0;
-    // SAFETY: within p − 5 .. p + 256.
-    let mut max = unsafe { load_avx512(p, 5) };
-    for k in 0..4 {
-        // SAFETY: within p − 5 .. p + 256.
-        let (b, v0) = unsafe { bad_avx512::<false>(p.add(64 * k)) };
-        bad |= b;
-        max = _mm512_max_epu8(max, v0);
-    }
-    bad | _mm512_cmpge_epu8_mask(max, _mm512_set1_epi8(0xF8u8 as i8)) == 0
-}
-
-/// # Safety
-///
-/// `p` must be readable for 256 bytes.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-unsafe fn ascii256_avx512(p: *const u8) -> bool {
-    // SAFETY: 4 × 64 = 256 bytes, readable by the caller's contract.
-    let (a, b, c, d) = unsafe {
-        (
-            load_avx512(p, 0),
-            load_avx512(p.add(64), 0),
-            load_avx512(p.add(128), 0),
-            load_avx512(p.add(192), 0),
-        )
-    };
-    let acc = _mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d));
-    _mm512_movepi8_mask(acc) == 0
 }
 
 /// # Safety
@@ -164,14 +149,8 @@ unsafe fn ascii256_avx512(p: *const u8) -> bool {
 /// The CPU must have AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) unsafe fn validate(bytes: &[u8]) -> Result<(), usize> {
-    validate_blocks!(
-        bytes,
-        5,
-        quick_avx512,
-        full_avx512,
-        full256_avx512,
-        ascii256_avx512
-    )
+    // SAFETY: the caller's contract.
+    unsafe { simd::validate::<Avx512>(bytes) }
 }
 
 /// Decodes with AVX-512, validating as it goes: the number of code points, or `None`
@@ -471,13 +450,13 @@ unsafe fn decode_avx512_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, 
             let mut first = [0u8; 5 + 64];
             first[5..].copy_from_slice(&bytes[..64]);
             // SAFETY: the block and its context are the 69 bytes of `first`.
-            unsafe { bad_avx512::<true>(first.as_ptr().add(5)) }.0
+            unsafe { bad_avx512::<true>(first.as_ptr().add(5)) }
         } else if rare || previous_rare {
             // SAFETY: i >= 64 > 5 and i + 64 <= len: p − 5 .. p + 64 is in `bytes`.
-            unsafe { bad_avx512::<true>(p) }.0
+            unsafe { bad_avx512::<true>(p) }
         } else {
             // SAFETY: as above.
-            unsafe { bad_avx512::<false>(p) }.0
+            unsafe { bad_avx512::<false>(p) }
         };
         previous_rare = rare;
         let dst = out[o..o + 64].as_mut_ptr();

@@ -223,10 +223,10 @@ unsafe fn blocks<const CHECK: bool>(
                 let mut first = [0u8; 5 + 64];
                 first[5..].copy_from_slice(&bytes[..64]);
                 // SAFETY: the block and its context are the 69 bytes of `first`.
-                unsafe { bad_avx512::<false>(first.as_ptr().add(5)) }.0
+                unsafe { bad_avx512::<false>(first.as_ptr().add(5)) }
             } else {
                 // SAFETY: i >= 64 > 3 and i + 64 <= len: p − 3 .. p + 64 is in `bytes`.
-                unsafe { bad_avx512::<false>(p) }.0
+                unsafe { bad_avx512::<false>(p) }
             };
         }
         let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
@@ -239,6 +239,17 @@ unsafe fn blocks<const CHECK: bool>(
             }
             i += 64;
             continue;
+        }
+        if stop == 0 {
+            debug_assert!(65 <= out.capacity() - out.len());
+            // SAFETY: i + 65 <= len; 65 bytes at most into the ≥ ROOM bytes of spare
+            // capacity reserved above.
+            if let Some(written) = unsafe { short_in_place(direction, block, p, dst) } {
+                // SAFETY: the `written` bytes after the length were written.
+                unsafe { out.set_len(out.len() + written) };
+                i += 64;
+                continue;
+            }
         }
         let n = leads.count_ones() as usize;
         let positions = _mm512_maskz_compress_epi8(leads, iota);
@@ -315,6 +326,79 @@ unsafe fn blocks<const CHECK: bool>(
         input: safe_in.min(len),
         output: safe_out,
     }
+}
+
+/// Converts the block at `p` in place when it holds only 1- and 2-byte sequences whose
+/// length stays the same in the target (Latin text): Corrected UTF-8 leads `C0–DC`
+/// (U+00A0 to U+07FF with the row offset 160 added), UTF-8 leads `C2–DF` (U+00A0 and up:
+/// the caller excluded C1 controls). The offset 160 is `2 << 6 | 0x20`: every
+/// continuation byte flips bit 5, and a lead adds 2 (takes 2 away), one more when the
+/// continuation's 6 bits carry (borrow). Writes what the block converts — the sequences
+/// whose leads are in it: not the continuation bytes it starts with (the block before
+/// wrote them), and byte 64 too when byte 63 is a lead — to `dst` and returns how many
+/// bytes; `None` when the block is not such text.
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`; `p .. p + 65` readable; `dst`
+/// writable for 65 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[inline]
+unsafe fn short_in_place(
+    direction: Direction,
+    block: __m512i,
+    p: *const u8,
+    dst: *mut u8,
+) -> Option<usize> {
+    let byte = |b: u8| _mm512_set1_epi8(b as i8);
+    let other = match direction {
+        // A lead from DD on (or F8–FF) may grow to 3 bytes.
+        Direction::CorrectedToUtf8 => _mm512_cmpge_epu8_mask(block, byte(0xDD)),
+        // 3- and 4-byte leads, and the overlong C0, C1 (not valid).
+        Direction::Utf8ToCorrected => {
+            _mm512_cmpge_epu8_mask(block, byte(0xE0))
+                | _mm512_cmpeq_epi8_mask(_mm512_and_si512(block, byte(0xFE)), byte(0xC0))
+        }
+    };
+    if other != 0 {
+        return None;
+    }
+    // SAFETY: p + 1 .. p + 65 is readable (the caller's contract).
+    let after = unsafe { _mm512_loadu_si512(p.add(1) as *const __m512i) };
+    // 80–BF are the signed bytes below −64.
+    let continuation = _mm512_cmplt_epi8_mask(block, byte(0xC0));
+    let lead = _mm512_cmpge_epu8_mask(block, byte(0xC0));
+    let flipped = _mm512_xor_si512(block, _mm512_maskz_mov_epi8(continuation, byte(0x20)));
+    let converted = match direction {
+        Direction::CorrectedToUtf8 => {
+            let carry = lead & _mm512_cmpge_epu8_mask(after, byte(0xA0));
+            let add = _mm512_mask_mov_epi8(_mm512_maskz_mov_epi8(lead, byte(2)), carry, byte(3));
+            _mm512_add_epi8(flipped, add)
+        }
+        Direction::Utf8ToCorrected => {
+            let borrow = lead & _mm512_cmplt_epu8_mask(after, byte(0xA0));
+            let sub = _mm512_mask_mov_epi8(_mm512_maskz_mov_epi8(lead, byte(2)), borrow, byte(3));
+            _mm512_sub_epi8(flipped, sub)
+        }
+    };
+    // The continuation bytes the block starts with end a sequence the block before
+    // converted (of any length: its lead is not in this block).
+    let skip = continuation.trailing_ones();
+    let packed = if skip == 0 {
+        converted
+    } else {
+        _mm512_maskz_compress_epi8(u64::MAX.checked_shl(skip).unwrap_or(0), converted)
+    };
+    let mut written = 64 - skip as usize;
+    // SAFETY: 64 bytes at `dst` (the caller's contract).
+    unsafe { _mm512_storeu_si512(dst as *mut __m512i, packed) };
+    if lead >> 63 != 0 {
+        // SAFETY: byte 64, the continuation of the last lead, is readable, and `dst`
+        // has room for 65 (the caller's contract).
+        unsafe { dst.add(written).write(p.add(64).read() ^ 0x20) };
+        written += 1;
+    }
+    Some(written)
 }
 
 /// The code points of 16 UTF-8 sequences whose leads are at the block positions in
