@@ -307,8 +307,11 @@ pub(super) unsafe fn utf8_is_valid_avx2(bytes: &[u8]) -> bool {
 #[inline]
 unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
     let set = |b: u8| _mm256_set1_epi8(b as i8);
-    // SAFETY (every load): the caller's contract, p − 5 .. p + 33 readable.
-    let load = |at: isize| unsafe { _mm256_loadu_si256(p.offset(at).cast()) };
+    let load = |at: isize| {
+        // SAFETY: `at` is −3 to 1 here: within p − 5 .. p + 33, readable by the caller's
+        // contract.
+        unsafe { _mm256_loadu_si256(p.offset(at).cast()) }
+    };
     let (v, next) = (load(0), load(1));
     let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, set(t));
     // Covered: the byte 1 back is C0–FF, 2 back E0–FF, 3 back F0–FF (a lead F8–FF is
