@@ -285,7 +285,8 @@ pub(super) unsafe fn utf8_is_valid_avx2(bytes: &[u8]) -> bool {
     let start = if i == 0 {
         0
     } else {
-        match (i - 3..i)
+        // A sequence is at most 4 bytes: its lead is at most 3 before its last byte.
+        match (i - 4..i)
             .rev()
             .find(|&p| !super::is_continuation(bytes[p]))
         {
@@ -342,4 +343,30 @@ unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
         _mm256_andnot_si256(good, set(0xFF)),
         _mm256_or_si256(_mm256_or_si256(overlong2, too_big), pairs),
     )
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    /// Valid text is valid for the vector check whatever sequence its last checked block
+    /// ends in: otherwise every such input is validated twice (the caller falls back to
+    /// std on `false`), a hidden slowdown no result shows.
+    #[test]
+    fn the_avx2_utf8_check_accepts_valid_text_at_every_block_boundary() {
+        if !has_avx2() {
+            return;
+        }
+        for text in ["é", "大", "🦀", "a🦀大é"] {
+            for prefix in 0..4 {
+                let mut bytes = "x".repeat(prefix).into_bytes();
+                while bytes.len() < 300 {
+                    bytes.extend_from_slice(text.as_bytes());
+                    // SAFETY: the CPU has AVX2 (checked above).
+                    let valid = unsafe { utf8_is_valid_avx2(&bytes) };
+                    assert!(valid, "{text:?} × {} after {prefix} ASCII", bytes.len());
+                }
+            }
+        }
+    }
 }
