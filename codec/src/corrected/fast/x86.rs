@@ -308,21 +308,14 @@ pub(super) unsafe fn utf8_is_valid_avx2(bytes: &[u8]) -> bool {
 #[inline]
 unsafe fn utf8_bad_avx2(p: *const u8) -> __m256i {
     let set = |b: u8| _mm256_set1_epi8(b as i8);
-    let load = |at: isize| {
-        // SAFETY: `at` is −3 to 1 here: within p − 5 .. p + 33, readable by the caller's
-        // contract.
-        unsafe { _mm256_loadu_si256(p.offset(at).cast()) }
-    };
-    let (v, next) = (load(0), load(1));
-    let above = |v: __m256i, t: u8| _mm256_subs_epu8(v, set(t));
-    // Covered: the byte 1 back is C0–FF, 2 back E0–FF, 3 back F0–FF (a lead F8–FF is
-    // not valid UTF-8, found below); good where covered exactly at continuations.
-    let covered = _mm256_or_si256(
-        _mm256_or_si256(above(load(-1), 0xBF), above(load(-2), 0xDF)),
-        above(load(-3), 0xEF),
-    );
-    let not_covered = _mm256_cmpeq_epi8(covered, _mm256_setzero_si256());
-    let good = _mm256_xor_si256(not_covered, _mm256_cmpgt_epi8(set(0xC0), v));
+    // SAFETY: p − 5 .. p + 33 is readable by the caller's contract, and so are the 32
+    // bytes at p and at p + 1.
+    let (v, next) = unsafe { (Avx2::load(p), _mm256_loadu_si256(p.add(1).cast())) };
+    // The shared validator's check, 3 bytes back (a lead F8–FF is not valid UTF-8,
+    // found below): good where covered exactly at continuations.
+    // SAFETY: as above; the CPU has AVX2 (this function's contract).
+    let good = unsafe { simd::right_lanes::<Avx2, false>(p, Avx2::before(p), v) }.0;
+    let v = v.0;
     let is = |b: u8| _mm256_cmpeq_epi8(v, set(b));
     // `next` as a continuation, signed: 80 is −128, 90 −112, A0 −96, BF −65.
     let next_below = |b: u8| _mm256_cmpgt_epi8(set(b), next);
