@@ -21,9 +21,9 @@
 //! `"reason": "request line over N bytes"`, with its id when it has one. It ends when
 //! stdin closes. Answers are buffered and flushed after each line.
 
-use super::handshake::{self, MAX_BATCH};
-use super::raw::{object_members, walk_items};
-use super::reference::{self, Query, Reference, Response};
+use crate::protocol::answer::{object_members, walk_items};
+use crate::protocol::hello as handshake;
+use crate::reference::{self, Query, Reference, Response};
 use crate::vectors::model::{from_hex, OutputEvent};
 use corrected_utf8::{DocumentChecker, Encoding};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -40,29 +40,37 @@ pub const DEFAULT_MAX_INPUT: usize = 1 << 20;
 /// The default of `serve --max-line-bytes`: 64 MiB.
 pub const DEFAULT_MAX_REQUEST_LINE: usize = 64 << 20;
 
-/// The arguments of `conformance serve`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct ServeArgs {
+/// What `conformance serve` answers with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
     /// The `"batch"` it declares: the most requests in one batch request (1 to 65536).
-    #[arg(long, value_name = "N", default_value_t = 4096,
-          value_parser = clap::value_parser!(u32).range(1..=MAX_BATCH as i64))]
     pub batch: u32,
-
-    /// The longest request line read, in bytes (1024 to 1073741824); a longer one is
-    /// answered `unsupported`, with a reason.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_REQUEST_LINE,
-          value_parser = super::parse_max_line)]
+    /// The longest request line read, in bytes; a longer one is answered `unsupported`,
+    /// with a reason.
     pub max_line_bytes: usize,
-
-    /// The most input bytes one request may have (its `input`, or its chunks together;
-    /// 1 to 268435456); more is answered `unsupported`, with a reason.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT,
-          value_parser = super::bounded_usize::<1, { 256 << 20 }>)]
+    /// The most input bytes one request may have (its `input`, or its chunks together);
+    /// more is answered `unsupported`, with a reason.
     pub max_input_bytes: usize,
 }
 
+/// The default `serve --batch`.
+pub const DEFAULT_BATCH: u32 = 4096;
+
+/// The most `serve --max-input-bytes`: 256 MiB.
+pub const MAX_INPUT_BYTES: usize = 256 << 20;
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            batch: DEFAULT_BATCH,
+            max_line_bytes: DEFAULT_MAX_REQUEST_LINE,
+            max_input_bytes: DEFAULT_MAX_INPUT,
+        }
+    }
+}
+
 /// What `conformance serve` does: answer stdin's lines on stdout until stdin closes.
-pub fn serve(args: &ServeArgs) -> ExitCode {
+pub fn serve(args: &Config) -> ExitCode {
     let stdin = io::stdin().lock();
     let stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match serve_on(stdin, stdout, args) {
@@ -77,11 +85,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
 }
 
 /// Answers every line of `input` with one line on `output`, flushed after each.
-pub fn serve_on(
-    mut input: impl BufRead,
-    mut output: impl Write,
-    args: &ServeArgs,
-) -> io::Result<()> {
+pub fn serve_on(mut input: impl BufRead, mut output: impl Write, args: &Config) -> io::Result<()> {
     let hello = hello(args.batch);
     let mut line = Vec::new();
     loop {
@@ -340,7 +344,7 @@ fn string(raw: Option<&str>) -> Option<Cow<'_, str>> {
 fn answer_line(
     line: &[u8],
     hello: &Map<String, Value>,
-    args: &ServeArgs,
+    args: &Config,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -474,7 +478,7 @@ fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
 
 /// Writes the response to one request: `{"id": …, FIELDS}`, each list written item by
 /// item as the codec produces it, or `unsupported`.
-fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Result<()> {
+fn respond_to(r: &Request<'_>, args: &Config, out: &mut impl Write) -> io::Result<()> {
     let id = r.id();
     let job = match job(r, args.max_input_bytes) {
         Ok(job) => job,
@@ -674,7 +678,7 @@ mod tests {
 
     fn session_capped(input: &[u8], max_line_bytes: usize, max_input_bytes: usize) -> Vec<Value> {
         let mut out = Vec::new();
-        let args = ServeArgs {
+        let args = Config {
             batch: 8,
             max_line_bytes,
             max_input_bytes,
@@ -809,7 +813,7 @@ mod tests {
         let suite = crate::run::suite::load_embedded(&[]).unwrap();
         let mut input = String::new();
         for case in suite.cases.iter().step_by(3) {
-            input.push_str(&case.request().to_string());
+            input.push_str(&String::from_utf8(crate::protocol::request::line(case)).unwrap());
             input.push('\n');
         }
         let answers = session(input.as_bytes(), 1 << 20);

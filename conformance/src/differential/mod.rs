@@ -1,53 +1,37 @@
-//! The whole harness against an adapter: every short input (`conformance exhaustive
-//! --adapter`, [`crate::exhaustive::adapter`]) and structure-aware differential fuzzing
-//! (`conformance fuzz --adapter`, [`fuzz`]), each case judged exactly as `conformance run`
-//! judges a vector.
+//! Checking an implementation on inputs made at run time: every short input
+//! (`conformance exhaustive --adapter`) and structure-aware fuzzing (`conformance fuzz`),
+//! each answer judged by [`crate::judge`] exactly as `conformance run` judges a vector.
 //!
-//! What is shared lives here: a [`Session`] (the adapter, started once with the hello as
-//! its liveness probe, what it declared, and an optional deadline no case waits past),
-//! the expected answer of any input built by the vector generator's own builders from the
-//! spec-literal code ([`expected_case`]), the verdict (the runner's
-//! [`judge`](crate::run::judge) plus its rule for answers short of the declaration), a
-//! disagreement's [class](Disagreement::class), the vector file written for the
-//! disagreements found ([`write_vectors`], atomically), with the one-line command that
-//! reproduces them, and the range-checked parsers of the numeric options ([`seconds_in`],
-//! [`count_in`]).
+//! * [`Session`]: the adapter, started once with the hello as its liveness probe, what it
+//!   declared, and an optional deadline after which no case is sent. Each answer is judged
+//!   as it arrives ([`Session::check_each`]): what a wrong answer costs after that is its
+//!   bounded [`Mismatch`](crate::judge::Mismatch), however long it was, and however many
+//!   cases a round trip holds.
+//! * [`oracle`]: the expected answer of any input, from the spec-literal code.
+//! * [`disagreement`]: a failing result, its class and signature.
+//! * [`vector_file`]: disagreements written as vector files, with the command that
+//!   replays them.
 
-pub mod fuzz;
+pub mod disagreement;
+pub mod oracle;
+pub mod vector_file;
 
-use crate::run::adapter::{Adapter, Limits};
-use crate::run::handshake::{self, Declaration, Declared};
-use crate::run::suite::{Case, Test};
-use crate::run::{Answer, CaseResult, Implementation, Status, UsageError};
-use crate::vectors::generate::{build, utf_inf8 as inf_build, VERSION};
-use crate::vectors::model::{
-    to_hex, to_pretty_json, DecodeTest, DocumentTest, EncodeTest, Note, TestGroup, VectorFile,
-};
-use crate::vectors::Encoding;
-pub use crate::vectors::Op;
-use conformance_literal::{corrected, utf8, utf_inf8};
-use serde::Serialize;
-use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+pub use disagreement::{Disagreement, Signature};
+pub use oracle::{expected_case, has_oracle};
+pub use vector_file::{default_out, write_all, FoundBy};
+
+use crate::adapter::{self, Adapter};
+use crate::adapter_spec::AdapterSpec;
+use crate::case::Case;
+use crate::exit::UsageError;
+use crate::judge::{judge_declared, CaseResult};
+use crate::protocol::hello::describe_supports;
+use crate::protocol::{Answer, Declaration, Declared, Implementation};
+use crate::vectors::model::to_hex;
+use crate::vectors::{Encoding, Op};
+use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-/// How long one case may take (the runner's default `--timeout`).
-pub const CASE_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// The command lines' parser of an operation's name (`--op` of `fuzz` and `exhaustive`):
-/// the possible values, with the help `--help` shows for each, parsed into the enum.
-pub fn op_parser() -> impl clap::builder::TypedValueParser<Value = Op> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    let help = |op: Op| match op {
-        Op::Decode => "Bytes in, events out",
-        Op::Encode => "A code point in, bytes or an error kind out",
-        Op::Document => "A Corrected UTF-8 document in, findings out",
-    };
-    PossibleValuesParser::new(Op::ALL.map(|op| PossibleValue::new(op.name()).help(help(op))))
-        .try_map(|s| s.parse::<Op>())
-}
+use std::time::Instant;
 
 /// One input: bytes (decode, document) or a code point (encode; at most `u32::MAX` for
 /// Corrected UTF-8 and UTF-8).
@@ -88,214 +72,15 @@ impl Target {
     }
 }
 
-/// Whether the spec-literal code answers this encoding and operation.
-fn has_oracle(encoding: Encoding, op: Op) -> bool {
-    op != Op::Document || encoding == Encoding::CorrectedUtf8
-}
-
-/// The case for `probe`, its expected answer computed by the spec-literal code through
-/// the vector generator's builders (so a written vector expects what `generate` would).
-pub fn expected_case(
-    encoding: Encoding,
-    op: Op,
-    probe: &Probe,
-    id: String,
-    flags: &[&str],
-) -> Case {
-    let comment = String::new();
-    // Corrected UTF-8 and UTF-8 take u32 code points; callers give no larger ones.
-    let small = |cp: u128| u32::try_from(cp).unwrap_or(u32::MAX);
-    let test = match (op, probe) {
-        (Op::Document, Probe::Bytes(b)) => Test::Document(build::document_test(comment, flags, b)),
-        (_, Probe::Bytes(b)) => Test::Decode(match encoding {
-            Encoding::Utf8 => build::decode_test(utf8::decode, comment, flags, b),
-            Encoding::UtfInf8 => inf_build::dec(comment, flags, b),
-            Encoding::CorrectedUtf8 => build::decode_test(corrected::decode, comment, flags, b),
-        }),
-        (_, Probe::CodePoint(cp)) => Test::Encode(match encoding {
-            Encoding::Utf8 => build::encode_test(utf8::encode, comment, flags, small(*cp)),
-            Encoding::UtfInf8 => {
-                inf_build::enc(comment, flags, &utf_inf8::CodePoint::from_u128(*cp))
-            }
-            Encoding::CorrectedUtf8 => {
-                build::encode_test(corrected::encode, comment, flags, small(*cp))
-            }
-        }),
-    };
-    Case {
-        id,
-        file: 0,
-        tc_id: 0,
-        encoding,
-        test: std::sync::Arc::new(test),
-        chunking: None,
-    }
-}
-
-/// The runner's verdict on one answer ([`crate::run::judge`]), and, as `conformance run`
-/// does, a failure when the answer has less than the adapter declared for the case's
-/// encoding and operation (`unsupported`, or a declared field missing).
-pub fn judge_declared(case: &Case, answer: Answer, fields: &[String]) -> CaseResult {
-    crate::run::judge_declared(case, answer, Some(fields))
-}
-
-/// What a failing result is about, for minimizing: the first field that differed, the
-/// shortfall, or the status (crash, timeout, protocol).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Signature {
-    /// This field differed.
-    Field(String),
-    /// Less than declared.
-    Undeclared,
-    /// Crash, timeout or protocol error.
-    Status(Status),
-}
-
-impl Signature {
-    /// The signature of a failing result; `None` when it passed (or was skipped).
-    pub fn of(r: &CaseResult) -> Option<Signature> {
-        if !r.raw.is_failure() {
-            return None;
-        }
-        Some(if let Some(m) = r.mismatches.first() {
-            Signature::Field(m.field.clone())
-        } else if r.undeclared.is_some() {
-            Signature::Undeclared
-        } else {
-            Signature::Status(r.raw)
-        })
-    }
-
-    /// Whether `r` still fails this way (for a field: that field still differs).
-    pub fn matches(&self, r: &CaseResult) -> bool {
-        match self {
-            Signature::Field(f) => {
-                r.raw == Status::Fail && r.mismatches.iter().any(|m| &m.field == f)
-            }
-            Signature::Undeclared => r.raw == Status::Fail && r.undeclared.is_some(),
-            Signature::Status(s) => r.raw == *s,
-        }
-    }
-}
-
-/// One disagreement between the adapter and the spec-literal code.
-#[derive(Clone, Debug)]
-pub struct Disagreement {
-    /// The target.
-    pub target: Target,
-    /// The input.
-    pub probe: Probe,
-    /// The verdict.
-    pub result: CaseResult,
-}
-
-impl Disagreement {
-    /// Lines: the input, then per differing field the expected and the answered value
-    /// (or the crash, timeout or protocol message).
-    pub fn describe(&self) -> String {
-        let mut s = format!(
-            "{} {}: {}",
-            self.target.label(),
-            self.probe.describe(),
-            self.result.raw.as_str().to_uppercase()
-        );
-        for m in &self.result.mismatches {
-            s.push_str(&format!(
-                "\n    {}: expected {}\n    {}  got      {}{}",
-                m.field,
-                short(&m.expected.to_string()),
-                " ".repeat(m.field.len()),
-                short(&m.got.to_string()),
-                m.note
-                    .as_ref()
-                    .map(|n| format!(" ({n})"))
-                    .unwrap_or_default()
-            ));
-        }
-        if let Some(m) = &self.result.message {
-            s.push_str(&format!("\n    {}", short(m)));
-        }
-        s
-    }
-
-    /// What the disagreement is about, to tell findings apart: the encoding and operation,
-    /// then the first differing field and what was expected and answered there, as kinds
-    /// of value (`utf-8 encode bytes: error surrogate vs bytes`, so U+D800 to U+DFFF are
-    /// one class), or the shortfall, or the status (`crash`, `timeout`, `protocol`).
-    pub fn class(&self) -> String {
-        let what = match self.result.mismatches.first() {
-            Some(m) => {
-                let (e, g) = first_difference(&m.expected, &m.got);
-                format!("{}: {} vs {}", m.field, kind_of(e), kind_of(g))
-            }
-            None if self.result.undeclared.is_some() => "less than declared".into(),
-            None => self.result.raw.as_str().to_string(),
-        };
-        format!("{} {}", self.target.label(), what)
-    }
-
-    /// The JSON of the `--json` reports.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "encoding": self.target.encoding,
-            "op": self.target.op,
-            "input": match &self.probe {
-                Probe::Bytes(b) => to_hex(b),
-                Probe::CodePoint(cp) => format!("U+{cp:04X}"),
-            },
-            "status": self.result.raw.as_str(),
-            "mismatches": self.result.mismatches,
-            "message": self.result.message,
-        })
-    }
-}
-
-/// Where two values first differ: the elements at the first differing index of two
-/// lists (`None` past the end of one), else the values themselves.
-fn first_difference<'a>(
-    expected: &'a Value,
-    got: &'a Value,
-) -> (Option<&'a Value>, Option<&'a Value>) {
-    match (expected, got) {
-        (Value::Array(e), Value::Array(g)) => {
-            let i = e.iter().zip(g).take_while(|(x, y)| x == y).count();
-            (e.get(i), g.get(i))
-        }
-        _ => (Some(expected), Some(got)),
-    }
-}
-
-/// The kind of a value of an answer, for [`Disagreement::class`]: an event's or an
-/// error's kind, `code point` (or `U+FFFD`), `bytes`, a result word, `true`, `null`, ….
-fn kind_of(v: Option<&Value>) -> String {
-    let Some(v) = v else {
-        return "nothing".into();
-    };
-    match v {
-        Value::Object(o) => match (o.get("error"), o.get("kind")) {
-            (Some(Value::String(k)), _) => format!("error {k}"),
-            (Some(_), _) => "error".into(),
-            (None, Some(Value::String(k))) => format!("finding {k}"),
-            _ if o.contains_key("reserved") => "reserved".into(),
-            _ if o.contains_key("codepoint") => "code point".into(),
-            _ => "object".into(),
-        },
-        Value::Array(_) => "list".into(),
-        Value::String(s) if s.eq_ignore_ascii_case("U+FFFD") => "U+FFFD".into(),
-        Value::String(s) if s.starts_with("U+") || s.starts_with("u+") => "code point".into(),
-        Value::String(s) if s.bytes().all(|b| b.is_ascii_hexdigit()) => "bytes".into(),
-        Value::String(s) => short(s),
-        other => short(&other.to_string()),
-    }
-}
-
-/// At most 300 characters of `s`.
-fn short(s: &str) -> String {
-    if s.chars().count() <= 300 {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(300).collect::<String>())
-    }
+/// What became of the cases handed to [`Session::check_each`] that got no verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unjudged {
+    /// Never sent: the deadline had passed.
+    pub not_sent: u64,
+    /// Sent, and their answers lost with no verdict: a batch that failed as a whole
+    /// after the deadline, whose cases could not be sent again one by one. A run with
+    /// such cases is incomplete.
+    pub lost: u64,
 }
 
 /// The adapter, started, and what it declared that the spec-literal code can answer.
@@ -309,12 +94,11 @@ pub struct Session {
     pub declaration: Declaration,
     /// What it declared (and the filters kept), in its declaration's order.
     pub targets: Vec<Target>,
-    /// Cases sent and answered so far.
+    /// Cases sent and judged so far.
     pub sent: u64,
-    /// Cases not sent, or whose wait was cut short, because the deadline came.
-    pub cut: u64,
+    /// Cases that got no verdict, and why.
+    pub unjudged: Unjudged,
     next_id: u64,
-    deadline: Option<Instant>,
 }
 
 impl Session {
@@ -322,27 +106,22 @@ impl Session {
     /// operations with an oracle, and of those the ones in `encodings` and `ops` (all
     /// when empty). Nothing usable is a usage error.
     pub fn open(
-        (name, command): &(String, String),
+        spec: &AdapterSpec,
+        config: adapter::Config,
         encodings: &[Encoding],
         ops: &[Op],
     ) -> Result<Session, UsageError> {
-        let limits = Limits {
-            timeout: CASE_TIMEOUT,
-            startup_timeout: Duration::from_secs(60),
-            max_line: crate::run::DEFAULT_MAX_LINE,
-        };
-        crate::run::adapter::kill_adapters_on_signal();
-        let mut adapter = Adapter::new(name, command, limits);
+        adapter::kill_adapters_on_signal();
+        let mut adapter = Adapter::new(&spec.name, &spec.command, config);
         // The hello is the liveness probe: no case goes out before it declares what it takes.
         let started = adapter.hello();
+        let name = &spec.name;
         let declaration = match (adapter.declared(), started) {
             (Declared::Protocol2(d), Ok(())) => d,
             (_, started) => {
                 let why = match started {
-                    Err(Answer::Crash(m) | Answer::Timeout(m) | Answer::Protocol(m)) => {
-                        format!("it did not start: {m}")
-                    }
-                    _ => "it declared nothing (protocol 1)".into(),
+                    Err(answer) => format!("it did not start: {}", answer.message()),
+                    Ok(()) => "it declared nothing (protocol 1)".into(),
                 };
                 return Err(UsageError(format!(
                     "adapter {name}: {why}. Only what an adapter declares is sent: answer the \
@@ -371,33 +150,36 @@ impl Session {
                 "adapter {name} declared nothing to check here (declared: {}; checked: decode \
                  and encode of corrected-utf8, utf-8, utf-inf-8 and document of \
                  corrected-utf8{})",
-                handshake::describe_supports(&declaration.supports),
+                describe_supports(&declaration.supports),
                 if encodings.is_empty() && ops.is_empty() {
                     String::new()
                 } else {
-                    ", as narrowed by --encodings and --op".to_string()
+                    ", as narrowed by --encoding and --op".to_string()
                 }
             )));
         }
         Ok(Session {
             adapter,
-            name: name.clone(),
-            command: command.clone(),
+            name: spec.name.clone(),
+            command: spec.command.clone(),
             declaration,
             targets,
             sent: 0,
-            cut: 0,
+            unjudged: Unjudged::default(),
             next_id: 0,
-            deadline: None,
         })
     }
 
-    /// No case is sent after `at`, and none waits past it for longer than
-    /// [`CASE_TIMEOUT`]: near it, each case's timeout is what is left, and a case cut
-    /// short that way has no verdict (it is counted in [`Session::cut`], not judged).
+    /// No case is sent after `at`. A case sent before it still waits its whole
+    /// `--timeout` for the answer, and one that gets none is a timeout like any other: a
+    /// case in flight when time runs out is judged, not dropped.
     pub fn set_deadline(&mut self, at: Instant) {
-        self.deadline = Some(at);
-        self.adapter.set_deadline(Some(at));
+        self.adapter.set_deadline(Some(at), false);
+    }
+
+    /// Whether the deadline ([`Session::set_deadline`]) has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.adapter.past_deadline()
     }
 
     /// How many times the adapter was started (1 when it never had to be restarted).
@@ -405,58 +187,79 @@ impl Session {
         self.adapter.starts()
     }
 
-    /// Sends the probes of one target (all at once: batches when the adapter declared
-    /// them) and returns the cases and the adapter's answers, in order; fewer answers than
-    /// probes when the deadline came ([`Session::set_deadline`]).
-    pub fn ask(&mut self, target: &Target, probes: &[Probe]) -> (Vec<Case>, Vec<Answer>) {
-        let cases: Vec<Case> = probes
+    /// The cases of `probes` for `target`, each with a fresh id and the spec-literal
+    /// code's expected answer.
+    fn cases(&mut self, target: &Target, probes: &[Probe]) -> Vec<Case> {
+        probes
             .iter()
             .map(|p| {
                 self.next_id += 1;
                 let id = format!("{}#{}", target.op.as_str(), self.next_id);
                 expected_case(target.encoding, target.op, p, id, &[])
             })
-            .collect();
-        let mut timeout = CASE_TIMEOUT;
-        if let Some(at) = self.deadline {
-            let left = at.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                self.cut += cases.len() as u64;
-                return (cases, Vec::new());
-            }
-            timeout = left.min(CASE_TIMEOUT).max(Duration::from_millis(1));
-        }
-        self.adapter.set_timeout(timeout);
-        let deadline = self.deadline;
-        let refs: Vec<&Case> = cases.iter().collect();
-        let mut answers = Vec::with_capacity(cases.len());
-        self.adapter.answer_each(&refs, &mut |answer| {
-            // A wait cut short for the deadline (or a case not sent because it passed)
-            // says nothing of the case.
-            let past = deadline.is_some_and(|at| Instant::now() >= at);
-            if (timeout < CASE_TIMEOUT || past) && matches!(answer, Answer::Timeout(_)) {
-                return ControlFlow::Break(());
-            }
-            answers.push(answer);
-            match deadline {
-                Some(at) if Instant::now() >= at => ControlFlow::Break(()),
-                _ => ControlFlow::Continue(()),
-            }
-        });
-        self.sent += answers.len() as u64;
-        self.cut += (cases.len() - answers.len()) as u64;
-        (cases, answers)
+            .collect()
     }
 
     /// Sends the probes of one target (all at once: batches when the adapter declared
-    /// them) and judges every answer; fewer results than probes when the deadline came.
-    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<CaseResult> {
-        let (cases, answers) = self.ask(target, probes);
-        cases
-            .iter()
-            .zip(answers)
-            .map(|(case, answer)| judge_declared(case, answer, &target.fields))
-            .collect()
+    /// them) and hands each answer, with the index of its probe, to `each` as it
+    /// arrives, in order; `each` may stop the round. Answers that are no verdict (a case
+    /// not sent, or sent and lost, once the deadline has passed) are counted in
+    /// [`Session::unjudged`] and not handed on.
+    pub fn answer_each(
+        &mut self,
+        target: &Target,
+        probes: &[Probe],
+        mut each: impl FnMut(usize, &Case, Answer) -> ControlFlow<()>,
+    ) {
+        let cases = self.cases(target, probes);
+        let refs: Vec<&Case> = cases.iter().collect();
+        let mut next = 0;
+        let (sent, unjudged) = (&mut self.sent, &mut self.unjudged);
+        self.adapter.answer_each(&refs, &mut |answer| {
+            let i = next;
+            next += 1;
+            match answer {
+                Answer::NotSent(_) => {
+                    unjudged.not_sent += 1;
+                    ControlFlow::Continue(())
+                }
+                Answer::Lost(_) => {
+                    unjudged.lost += 1;
+                    ControlFlow::Continue(())
+                }
+                answer => {
+                    *sent += 1;
+                    each(i, &cases[i], answer)
+                }
+            }
+        });
+        // Cases after a stop were not sent.
+        self.unjudged.not_sent += (cases.len() - next.min(cases.len())) as u64;
+    }
+
+    /// [`Session::answer_each`], each answer judged as it arrives (the answer itself is
+    /// dropped right after): `each` gets the index of the probe and its result.
+    pub fn check_each(
+        &mut self,
+        target: &Target,
+        probes: &[Probe],
+        mut each: impl FnMut(usize, CaseResult) -> ControlFlow<()>,
+    ) {
+        let fields = target.fields.clone();
+        self.answer_each(target, probes, |i, case, answer| {
+            each(i, judge_declared(case, answer, Some(fields.as_slice())))
+        });
+    }
+
+    /// The results of the probes of one target, judged as they arrived: `(index of the
+    /// probe, result)`, in order; fewer than the probes when the deadline came.
+    pub fn check(&mut self, target: &Target, probes: &[Probe]) -> Vec<(usize, CaseResult)> {
+        let mut results = Vec::new();
+        self.check_each(target, probes, |i, r| {
+            results.push((i, r));
+            ControlFlow::Continue(())
+        });
+        results
     }
 
     /// Minimizes a failing byte input against the adapter
@@ -473,292 +276,26 @@ impl Session {
         let mut failing: HashMap<Vec<u8>, CaseResult> = HashMap::new();
         let small = conformance_checks::minimize::minimize(input, |candidates| {
             let probes: Vec<Probe> = candidates.iter().cloned().map(Probe::Bytes).collect();
-            let results = self.check(target, &probes);
-            results
-                .into_iter()
-                .zip(candidates)
-                .map(|(r, c)| {
-                    let fails = sig.matches(&r);
-                    if fails {
-                        failing.insert(c.clone(), r);
-                    }
-                    fails
-                })
-                .collect()
+            // A candidate without a verdict (the deadline came) does not fail.
+            let mut fails = vec![false; candidates.len()];
+            for (i, r) in self.check(target, &probes) {
+                if sig.matches(&r) {
+                    fails[i] = true;
+                    failing.insert(candidates[i].clone(), r);
+                }
+            }
+            fails
         });
         let result = failing.remove(&small)?;
         Some((small, result))
     }
 }
 
-/// How a disagreement was found: the flag of its vector, and the note explaining it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FoundBy {
-    /// `conformance fuzz --adapter`.
-    Fuzzing,
-    /// `conformance exhaustive --adapter`.
-    Exhaustive,
-}
-
-impl FoundBy {
-    /// The flag.
-    pub fn flag(self) -> &'static str {
-        match self {
-            FoundBy::Fuzzing => "FoundByFuzzing",
-            FoundBy::Exhaustive => "FoundByExhaustive",
-        }
-    }
-
-    fn note(self) -> &'static str {
-        match self {
-            FoundBy::Fuzzing => {
-                "An input on which an implementation disagreed with the spec-literal code, \
-                 found by `conformance fuzz --adapter` (structure-aware differential fuzzing) \
-                 and minimized by delta debugging against that implementation; the expected \
-                 result is the spec-literal code's (conformance/README.md, \"Fuzzing an \
-                 adapter\")."
-            }
-            FoundBy::Exhaustive => {
-                "An input on which an implementation disagreed with the spec-literal code, \
-                 found by `conformance exhaustive --adapter` (every input up to --max-len \
-                 bytes, every code point up to --max-codepoint and the table edges); the \
-                 expected result is the spec-literal code's (conformance/README.md, \
-                 \"Exhaustive checks of an adapter\")."
-            }
-        }
-    }
-}
-
-/// `<dir>/<name>-<encoding>-<op>.json`.
-pub fn vector_path(dir: &Path, name: &str, target: &Target) -> PathBuf {
-    dir.join(format!("{name}-{}-{}.json", target.encoding, target.op))
-}
-
-fn vector_file<T: Serialize + Clone>(
-    schema: Op,
-    encoding: Encoding,
-    header: Vec<String>,
-    found_by: FoundBy,
-    comment: String,
-    tests: Vec<T>,
-) -> Result<String, String> {
-    let mut notes = BTreeMap::new();
-    notes.insert(
-        found_by.flag().to_string(),
-        Note {
-            description: found_by.note().to_string(),
-            links: Some(vec!["conformance/README.md".to_string()]),
-        },
-    );
-    to_pretty_json(&VectorFile {
-        schema,
-        encoding: encoding.name().to_string(),
-        version: VERSION.to_string(),
-        number_of_tests: tests.len(),
-        header,
-        notes,
-        test_groups: vec![TestGroup { comment, tests }],
-    })
-}
-
-/// Writes the disagreements of one target as a vector file in the schema of `vectors/`
-/// (tcIds from 1, each test flagged [`FoundBy::flag`], expected results from the
-/// spec-literal code), creating `dir`; returns its path.
-pub fn write_vectors(
-    dir: &Path,
-    session: &Session,
-    target: &Target,
-    found: &[&Disagreement],
-    found_by: FoundBy,
-    how: &str,
-) -> Result<PathBuf, String> {
-    let flag = [found_by.flag()];
-    let header = vec![
-        format!(
-            "Disagreements between the implementation `{}` ({}) and the spec-literal code, \
-             found by {how}.",
-            session.name, session.command
-        ),
-        "Expected results: the spec-literal code in conformance/literal/src/, as \
-         `conformance generate` computes them. Semantics: docs/semantics.md; fields and \
-         flags: vectors/README.md."
-            .to_string(),
-    ];
-    let group = format!(
-        "{} disagreement(s) of {} on {}",
-        found.len(),
-        session.name,
-        target.label()
-    );
-    let describe = |d: &Disagreement| {
-        let fields: Vec<&str> = d
-            .result
-            .mismatches
-            .iter()
-            .map(|m| m.field.as_str())
-            .collect();
-        let what = if fields.is_empty() {
-            d.result.message.clone().unwrap_or_default()
-        } else {
-            format!("`{}` differed", fields.join("`, `"))
-        };
-        short(&format!("{}: {what}", session.name))
-    };
-    let cases: Vec<(u64, String, Test)> = found
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let case = expected_case(target.encoding, target.op, &d.probe, String::new(), &flag);
-            (
-                i as u64 + 1,
-                describe(d),
-                std::sync::Arc::unwrap_or_clone(case.test),
-            )
-        })
-        .collect();
-    let (enc, by) = (target.encoding, found_by);
-    let text = match target.op {
-        Op::Decode => {
-            let tests: Vec<DecodeTest> = cases
-                .into_iter()
-                .filter_map(|(tc_id, comment, t)| match t {
-                    Test::Decode(t) => Some(DecodeTest {
-                        tc_id,
-                        comment,
-                        ..t
-                    }),
-                    _ => None,
-                })
-                .collect();
-            vector_file(Op::Decode, enc, header, by, group, tests)?
-        }
-        Op::Document => {
-            let tests: Vec<DocumentTest> = cases
-                .into_iter()
-                .filter_map(|(tc_id, comment, t)| match t {
-                    Test::Document(t) => Some(DocumentTest {
-                        tc_id,
-                        comment,
-                        ..t
-                    }),
-                    _ => None,
-                })
-                .collect();
-            vector_file(Op::Document, enc, header, by, group, tests)?
-        }
-        Op::Encode => {
-            let tests: Vec<EncodeTest> = cases
-                .into_iter()
-                .filter_map(|(tc_id, comment, t)| match t {
-                    Test::Encode(t) => Some(EncodeTest {
-                        tc_id,
-                        comment,
-                        ..t
-                    }),
-                    _ => None,
-                })
-                .collect();
-            vector_file(Op::Encode, enc, header, by, group, tests)?
-        }
-    };
-    let path = vector_path(dir, &session.name, target);
-    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    std::fs::create_dir_all(dir).map_err(cannot)?;
-    // Whole or absent: a full disk leaves no half vector file to be loaded next time.
-    crate::files::write_atomic(&path, text.as_bytes()).map_err(cannot)?;
-    Ok(path)
-}
-
-/// `s` quoted for `sh` when it needs it.
-pub fn shell_quote(s: &str) -> String {
-    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:+,@%".contains(c);
-    if !s.is_empty() && s.chars().all(safe) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
-/// The one-line command that replays a written vector file against the adapter.
-pub fn reproduce_command(path: &Path, session: &Session) -> String {
-    format!(
-        "conformance run --vectors {} --adapter {}",
-        shell_quote(&path.display().to_string()),
-        shell_quote(&format!("{}={}", session.name, session.command))
-    )
-}
-
-/// Writes one vector file per target that has disagreements and prints each path with
-/// its reproduction command. A file that cannot be written is named in the errors
-/// returned; the others are written all the same.
-pub fn write_all(
-    dir: &Path,
-    session: &Session,
-    found: &[Disagreement],
-    found_by: FoundBy,
-    how: &str,
-) -> (Vec<PathBuf>, Vec<String>) {
-    let (mut paths, mut errors) = (Vec::new(), Vec::new());
-    for target in &session.targets {
-        let mine: Vec<&Disagreement> = found.iter().filter(|d| d.target == *target).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        match write_vectors(dir, session, target, &mine, found_by, how) {
-            Ok(path) => {
-                crate::out!(
-                    "wrote {} ({} case(s))\nreproduce: {}\n",
-                    path.display(),
-                    mine.len(),
-                    reproduce_command(&path, session)
-                );
-                paths.push(path);
-            }
-            Err(e) => errors.push(e),
-        }
-    }
-    (paths, errors)
-}
-
-/// A parser of seconds for an option: a finite number from `min` to `max` (so that no
-/// `Duration` built from it can overflow or panic).
-pub fn seconds_in(min: f64, max: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
-    move |s: &str| {
-        let v: f64 = s
-            .trim()
-            .parse()
-            .map_err(|_| format!("not a number of seconds: {s:?}"))?;
-        if v.is_finite() && v >= min && v <= max {
-            Ok(v)
-        } else {
-            Err(format!("must be from {min} to {max} seconds"))
-        }
-    }
-}
-
-/// A parser of a count for an option: a whole number in `range`.
-pub fn count_in(
-    range: std::ops::RangeInclusive<u64>,
-) -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::<usize>::new().range(range)
-}
-
-/// The default `--out`: `target/conformance-<what>/` under the current directory.
-pub fn default_out(what: &str) -> PathBuf {
-    PathBuf::from("target").join(format!("conformance-{what}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::Status;
     use serde_json::json;
-
-    #[test]
-    fn quotes_for_sh() {
-        assert_eq!(shell_quote("a/b.json"), "a/b.json");
-        assert_eq!(shell_quote("py=python3 x.py"), "'py=python3 x.py'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-    }
 
     #[test]
     fn judged_as_the_runner_judges() {
@@ -771,31 +308,16 @@ mod tests {
         );
         let fields = vec!["lossy".to_string(), "valid".to_string()];
         let answer = |v: serde_json::Value| Answer::Response(v.as_object().unwrap().clone().into());
-        let ok = judge_declared(
-            &case,
-            answer(json!({"id": "x", "lossy": ["U+00A0"], "valid": true})),
-            &fields,
-        );
+        let judge = |v| judge_declared(&case, answer(v), Some(fields.as_slice()));
+        let ok = judge(json!({"id": "x", "lossy": ["U+00A0"], "valid": true}));
         assert_eq!(ok.raw, Status::Pass);
         // A lossy-only answer is checked on lossy alone, and fails there.
-        let bad = judge_declared(
-            &case,
-            answer(json!({"id": "x", "lossy": ["U+00A1"], "valid": true})),
-            &fields,
-        );
+        let bad = judge(json!({"id": "x", "lossy": ["U+00A1"], "valid": true}));
         assert_eq!(Signature::of(&bad), Some(Signature::Field("lossy".into())));
         // Less than declared fails, as in `conformance run`.
-        let short = judge_declared(
-            &case,
-            answer(json!({"id": "x", "lossy": ["U+00A0"]})),
-            &fields,
-        );
+        let short = judge(json!({"id": "x", "lossy": ["U+00A0"]}));
         assert_eq!(Signature::of(&short), Some(Signature::Undeclared));
-        let unsupported = judge_declared(
-            &case,
-            answer(json!({"id": "x", "unsupported": true})),
-            &fields,
-        );
+        let unsupported = judge(json!({"id": "x", "unsupported": true}));
         assert_eq!(unsupported.raw, Status::Fail);
     }
 }

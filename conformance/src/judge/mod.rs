@@ -1,282 +1,108 @@
-//! Judging answers: one case's answer against its vector and the handshake's
-//! declaration ([`judge`], [`judge_declared`]), and one implementation's tally over a
-//! whole suite, with `--give-up-after` and `--deadline`.
+//! The judge: one answer against its case ([`judge`]), and against what the
+//! implementation declared for the case's encoding and operation ([`judge_declared`]).
+//!
+//! The one place every tool turns an [`Answer`] into a [`CaseResult`]: `conformance run`
+//! for each vector, `exhaustive --adapter` and `fuzz` for each input they make. A field
+//! that differs is kept as a bounded [`verdict::Mismatch`] (an excerpt, the whole field's
+//! length and SHA-256), so what a wrong answer costs after it is judged is a few KiB,
+//! however long it was.
 
-use super::expected::ExpectedFailures;
-use super::handshake::{self, Declared};
-use super::outcome::{Answer, CaseResult, Implementation, Status};
-use super::suite::{Case, Suite};
-use super::verdict::{self, Verdict};
-use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+pub mod verdict;
 
-/// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
-/// adapter that declared batches cuts them into batches, four in flight.
-const WINDOW: usize = 4096;
+pub use verdict::{Mismatch, Verdict};
 
-/// Runs every case through one implementation: the results in case order. After
-/// `give_up_after` crashes, timeouts or protocol errors in a row, or once `deadline` has
-/// passed, the remaining cases are not sent ([`Status::NotRun`]).
-pub(super) fn run_cases<'a>(
-    imp: &mut dyn Implementation,
-    suite: &Suite,
-    xf: &'a ExpectedFailures,
-    give_up_after: usize,
-    deadline: Option<Deadline>,
-) -> Tally<'a> {
-    let mut tally = Tally {
-        name: imp.name().to_string(),
-        total: suite.cases.len(),
-        xf,
-        give_up_after,
-        deadline,
-        results: Vec::with_capacity(suite.cases.len()),
-        streak: Streak::default(),
-        stopped: None,
-        gave_up_at: None,
-        last_progress: Instant::now(),
-    };
-    let cases = &suite.cases;
-    let mut i = 0;
-    while i < cases.len() {
-        let declared = imp.declared();
-        tally.check_deadline();
-        if tally.stopped.is_some() {
-            tally.push(&cases[i], None, &declared);
-            i += 1;
-            continue;
-        }
-        if declared == Declared::Unknown {
-            // Not started yet (or its handshake failed): one case, whose answer starts it
-            // and makes the declaration known for the cases after it.
-            let case = &cases[i];
-            let answer = (!not_applicable(case, &declared)).then(|| imp.answer(case));
-            tally.push(case, answer, &imp.declared());
-            i += 1;
-            continue;
-        }
-        // The next cases up to WINDOW sent ones; the chunked variants it declared no
-        // streaming for are not sent.
-        let mut end = i;
-        let mut sent = Vec::new();
-        while end < cases.len() && sent.len() < WINDOW {
-            if !not_applicable(&cases[end], &declared) {
-                sent.push(&cases[end]);
-            }
-            end += 1;
-        }
-        let mut next = i;
-        imp.answer_each(&sent, &mut |answer| {
-            while next < end && not_applicable(&cases[next], &declared) {
-                tally.push(&cases[next], None, &declared);
-                next += 1;
-            }
-            if next == end {
-                return ControlFlow::Break(()); // more answers than cases: ignored
-            }
-            tally.push(&cases[next], Some(answer), &declared);
-            next += 1;
-            tally.check_deadline();
-            if tally.stopped.is_some() {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        // Not applicable after the last answer, or not sent after a give-up.
-        for case in &cases[next..end] {
-            tally.push(case, None, &declared);
-        }
-        i = end;
-    }
-    tally
+use crate::case::Case;
+use crate::protocol::{hello, Answer};
+
+/// The outcome of one case for one implementation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every field answered matched.
+    Pass,
+    /// Some field differed.
+    Fail,
+    /// The adapter exited or its pipes broke.
+    Crash,
+    /// No answer in time.
+    Timeout,
+    /// Not a JSON object, wrong or missing id, or a field of the wrong shape.
+    Protocol,
+    /// Unsupported, or nothing checkable.
+    Skip,
+    /// Listed in the expected failures, and did not pass.
+    Xfail,
+    /// Listed in the expected failures, and passed.
+    Xpass,
+    /// Never sent: the runner gave up on the implementation (`--give-up-after`) or the
+    /// `--deadline` passed. Neither passed nor failed, but the gate fails
+    /// ([`RunReport::gate`]).
+    #[serde(rename = "not-run")]
+    NotRun,
 }
 
-/// `--deadline`: when the whole run must end, and its length (for messages).
-#[derive(Clone, Copy, Debug)]
-pub struct Deadline {
-    /// The instant.
-    pub at: Instant,
-    /// `--deadline`'s value.
-    pub secs: Duration,
-}
+impl Status {
+    /// Every status, in report order.
+    pub const ALL: [Status; 9] = [
+        Status::Pass,
+        Status::Fail,
+        Status::Crash,
+        Status::Timeout,
+        Status::Protocol,
+        Status::Skip,
+        Status::Xfail,
+        Status::Xpass,
+        Status::NotRun,
+    ];
 
-impl Deadline {
-    /// Whether it has passed.
-    pub fn passed(&self) -> bool {
-        Instant::now() >= self.at
-    }
-}
-
-/// A chunked variant (`--splits`) of an encoding and operation the implementation did
-/// not declare streaming for: not sent.
-pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
-    case.chunking.is_some()
-        && !declared
-            .declaration()
-            .is_some_and(|d| d.streaming(case.encoding, case.op()))
-}
-
-/// Crashes, timeouts and protocol errors in a row, and the first one's message.
-#[derive(Default)]
-struct Streak {
-    crash: usize,
-    timeout: usize,
-    protocol: usize,
-    first: Option<String>,
-}
-
-impl Streak {
-    fn len(&self) -> usize {
-        self.crash + self.timeout + self.protocol
-    }
-
-    /// `10 protocol errors`, `3 crashes and 7 timeouts`.
-    fn describe(&self) -> String {
-        let parts: Vec<String> = [
-            (self.crash, "crash", "crashes"),
-            (self.timeout, "timeout", "timeouts"),
-            (self.protocol, "protocol error", "protocol errors"),
-        ]
-        .iter()
-        .filter(|(n, _, _)| *n > 0)
-        .map(|&(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
-        .collect();
-        match parts.as_slice() {
-            [] => "nothing".into(),
-            [one] => one.clone(),
-            [init @ .., last] => format!("{} and {last}", init.join(", ")),
-        }
-    }
-}
-
-/// One implementation's results so far, in case order, and why it stopped, if it did.
-pub(super) struct Tally<'a> {
-    pub(super) name: String,
-    total: usize,
-    xf: &'a ExpectedFailures,
-    give_up_after: usize,
-    deadline: Option<Deadline>,
-    pub(super) results: Vec<CaseResult>,
-    streak: Streak,
-    /// Why no more cases are sent: the message of every case not run.
-    pub(super) stopped: Option<String>,
-    /// The index of the first case not sent after too many failures in a row.
-    pub(super) gave_up_at: Option<usize>,
-    last_progress: Instant,
-}
-
-impl Tally<'_> {
-    /// Stops sending once the deadline has passed.
-    fn check_deadline(&mut self) {
-        if let (None, Some(d)) = (&self.stopped, self.deadline) {
-            if d.passed() {
-                self.stopped = Some(format!(
-                    "not run (the --deadline of {} s passed)",
-                    d.secs.as_secs_f64()
-                ));
-            }
+    /// The lowercase name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Crash => "crash",
+            Status::Timeout => "timeout",
+            Status::Protocol => "protocol",
+            Status::Skip => "skip",
+            Status::Xfail => "xfail",
+            Status::Xpass => "xpass",
+            Status::NotRun => "not-run",
         }
     }
 
-    /// The result of the next case: judged from its answer, or not sent (stopped, or not
-    /// applicable) without one.
-    fn push(&mut self, case: &Case, answer: Option<Answer>, declared: &Declared) {
-        let i = self.results.len();
-        // A case cut short by the deadline (its wait ended there) was not run either.
-        let answer = match answer {
-            Some(Answer::Timeout(_)) if self.deadline.is_some_and(|d| d.passed()) => {
-                self.check_deadline();
-                None
-            }
-            other => other,
-        };
-        let mut r = match (&self.stopped, answer) {
-            (Some(why), None) => not_run(why.clone()),
-            (None, None) if not_applicable(case, declared) => CaseResult {
-                status: Status::Skip,
-                raw: Status::Skip,
-                checked: vec![],
-                mismatches: vec![],
-                message: Some(format!(
-                    "not applicable: no streaming declared for {} {}",
-                    case.encoding,
-                    case.op()
-                )),
-                expected_failure: None,
-                answered: vec![],
-                undeclared: None,
-                not_applicable: true,
-            },
-            (_, None) => judge(
-                case,
-                Answer::Crash("the implementation gave no answer to this case".into()),
-            ),
-            (_, Some(answer)) => {
-                let fields = declared
-                    .declaration()
-                    .and_then(|d| d.fields(case.encoding, case.op()));
-                judge_declared(case, answer, fields)
-            }
-        };
-        match r.raw {
-            Status::Crash | Status::Timeout | Status::Protocol => {
-                if self.streak.len() == 0 {
-                    self.streak.first = r.message.clone();
-                }
-                match r.raw {
-                    Status::Crash => self.streak.crash += 1,
-                    Status::Timeout => self.streak.timeout += 1,
-                    _ => self.streak.protocol += 1,
-                }
-                let n = self.streak.len();
-                if self.stopped.is_none() && self.give_up_after > 0 && n >= self.give_up_after {
-                    self.gave_up_at = Some(i + 1);
-                    self.stopped = Some(format!(
-                        "not run (gave up after {} in a row: {})",
-                        self.streak.describe(),
-                        self.streak.first.as_deref().unwrap_or("no message")
-                    ));
-                }
-            }
-            Status::NotRun => {}
-            _ => self.streak = Streak::default(),
-        }
-        if let Some(reason) = self.xf.reason(&self.name, &case.id) {
-            r.expected_failure = Some(reason.to_string());
-            r.status = match r.raw {
-                Status::Pass => Status::Xpass,
-                Status::Skip => Status::Skip,
-                Status::NotRun => Status::NotRun,
-                _ => Status::Xfail,
-            };
-        }
-        self.results.push(r);
-        if self.last_progress.elapsed() > Duration::from_secs(10) {
-            self.last_progress = Instant::now();
-            crate::errln!(
-                "conformance run: {}: {}/{} cases",
-                self.name,
-                i + 1,
-                self.total
-            );
-        }
+    /// Counts as failed in `N passed, M failed` (and makes the exit code 1).
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Status::Fail | Status::Crash | Status::Timeout | Status::Protocol | Status::Xpass
+        )
     }
 }
 
-/// A case never sent, with why.
-fn not_run(message: String) -> CaseResult {
-    CaseResult {
-        status: Status::NotRun,
-        raw: Status::NotRun,
-        checked: vec![],
-        mismatches: vec![],
-        message: Some(message),
-        expected_failure: None,
-        answered: vec![],
-        undeclared: None,
-        not_applicable: false,
-    }
+/// One case's result for one implementation.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// The final status (expected failures applied).
+    pub status: Status,
+    /// The status before expected failures were applied (never `Xfail`/`Xpass`).
+    pub raw: Status,
+    /// The response fields that were compared.
+    pub checked: Vec<&'static str>,
+    /// The fields that differed.
+    pub mismatches: Vec<Mismatch>,
+    /// Skip reason, crash detail, protocol message or timeout.
+    pub message: Option<String>,
+    /// The reason given in the expected-failures file, when listed.
+    pub expected_failure: Option<String>,
+    /// The fields the response had (every key but `id`, and `error-kind` when `error` is
+    /// a kind; empty without a response).
+    pub answered: Vec<String>,
+    /// When it failed because it answered less than declared: `ENCODING OP: what`.
+    pub undeclared: Option<String>,
+    /// A chunked variant (`--splits`) not sent, because the implementation did not
+    /// declare streaming for its encoding and operation: counted nowhere (not a skip),
+    /// only in [`ImplResult::chunked`].
+    pub not_applicable: bool,
 }
 
 /// Judges an answer like [`judge`], and against the handshake's declaration (`fields`:
@@ -292,7 +118,7 @@ pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) ->
             if response.unsupported() {
                 Some("answered `unsupported`".to_string())
             } else {
-                let missing = handshake::missing_in(case.op(), fields, response);
+                let missing = hello::missing_in(case.op(), fields, response);
                 (!missing.is_empty())
                     .then(|| format!("no `{}` in the answer", missing.join("`, `")))
             }
@@ -328,7 +154,7 @@ pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) ->
 /// Turns an answer into a result (expected failures not applied yet).
 pub fn judge(case: &Case, answer: Answer) -> CaseResult {
     let answered = match &answer {
-        Answer::Response(response) => handshake::answered_fields(response),
+        Answer::Response(response) => hello::answered_fields(response),
         _ => vec![],
     };
     let (raw, checked, mismatches, message) = match answer {
@@ -344,6 +170,7 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
         Answer::Crash(m) => (Status::Crash, vec![], vec![], Some(m)),
         Answer::Timeout(m) => (Status::Timeout, vec![], vec![], Some(m)),
         Answer::Protocol(m) => (Status::Protocol, vec![], vec![], Some(m)),
+        Answer::NotSent(m) | Answer::Lost(m) => (Status::NotRun, vec![], vec![], Some(m)),
     };
     CaseResult {
         status: raw,

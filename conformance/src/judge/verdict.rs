@@ -8,8 +8,9 @@
 //! however many the wrong answers, what the report keeps of each is a few KiB
 //! ([`MAX_EXCERPT`]).
 
-use super::raw::{self, object_members, walk_list, ListWalk, RawResponse, AROUND};
-use super::suite::{Case, Test};
+use crate::case::{Case, Test};
+use crate::protocol::answer::{object_members, walk_list, ListWalk, RawResponse, AROUND};
+use crate::text::cut;
 use crate::vectors::model::{to_hex, DecodeTest, DocumentFinding, OutputEvent, TestResult};
 use crate::vectors::Op;
 use serde::Serialize;
@@ -89,16 +90,6 @@ pub fn fields_of(op: Op) -> &'static [&'static str] {
     }
 }
 
-/// `obj.get(key)`, by a linear scan for the small objects of answers (a few keys each):
-/// cheaper than hashing the key, which serde_json's order-keeping maps do on every lookup.
-pub(crate) fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if obj.len() <= 16 {
-        obj.iter().find_map(|(k, v)| (k == key).then_some(v))
-    } else {
-        obj.get(key)
-    }
-}
-
 /// Compares `response` (an object whose `id` has already been matched) with `case`.
 pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
     verdict_of(case, &RawResponse::from(response.clone()))
@@ -164,7 +155,7 @@ fn excerpt(text: &str, max: usize) -> Value {
             return v;
         }
     }
-    Value::String(raw::cut(text, max))
+    Value::String(cut(text, max))
 }
 
 /// A value from the vector, as [`excerpt`] shows an answered one.
@@ -172,16 +163,12 @@ fn excerpt_of(value: &impl Serialize, max: usize) -> Value {
     excerpt(&serde_json::to_string(value).unwrap_or_default(), max)
 }
 
-/// A JSON text quoted in a protocol message: compact, cut to `max` characters.
+/// A JSON text quoted in a protocol message: compact when it is short enough to read,
+/// cut to `max` bytes.
 fn quote(text: &str, max: usize) -> String {
-    let compact = match serde_json::from_str::<Value>(text) {
-        Ok(v) if text.len() <= 4096 => v.to_string(),
-        _ => text.to_string(),
-    };
-    if compact.chars().count() > max {
-        format!("{}…", compact.chars().take(max).collect::<String>())
-    } else {
-        compact
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) if text.len() <= 4096 => cut(&v.to_string(), max),
+        _ => cut(text, max),
     }
 }
 

@@ -6,8 +6,7 @@
 //! send for *every* case. Any other JSON object (a protocol-1 adapter's
 //! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
 
-use super::raw::RawResponse;
-use super::verdict::get;
+use super::answer::RawResponse;
 use corrected_utf8_vectors::{Encoding, Op};
 use serde_json::{json, Map, Value};
 
@@ -220,6 +219,16 @@ pub fn answered_fields(response: &RawResponse) -> Vec<String> {
     keys
 }
 
+/// `obj.get(key)`, by a linear scan for the small objects of answers (a few keys each):
+/// cheaper than hashing the key, which serde_json's order-keeping maps do on every lookup.
+fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if obj.len() <= 16 {
+        obj.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        obj.get(key)
+    }
+}
+
 /// Whether a response has the (declared or required) field `field` of operation `op`.
 pub fn has_field(op: Op, field: &str, response: &Map<String, Value>) -> bool {
     let has = |key: &str| get(response, key).is_some();
@@ -242,98 +251,6 @@ pub fn has_answered(op: Op, field: &str, answered: &[String]) -> bool {
         (Op::Encode, "error-kind") => has("bytes") || has("error-kind"),
         _ => has(field),
     }
-}
-
-/// One `--require [NAME=]ENCODING:OP[:FIELD,…]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requirement {
-    /// The implementation it applies to (`NAME=`); `None`: every implementation.
-    pub implementation: Option<String>,
-    /// The encoding.
-    pub encoding: Encoding,
-    /// The operation.
-    pub op: Op,
-    /// The fields every case must have (none: any answer).
-    pub fields: Vec<String>,
-}
-
-impl Requirement {
-    /// Whether it applies to the implementation `name`.
-    pub fn applies_to(&self, name: &str) -> bool {
-        self.implementation.as_deref().is_none_or(|n| n == name)
-    }
-}
-
-impl std::fmt::Display for Requirement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(name) = &self.implementation {
-            write!(f, "{name}=")?;
-        }
-        write!(f, "{}:{}", self.encoding, self.op)?;
-        if !self.fields.is_empty() {
-            write!(f, ":{}", self.fields.join(","))?;
-        }
-        Ok(())
-    }
-}
-
-/// Parses `[NAME=]ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`,
-/// `validity` stand for the decode fields `output`, `lossy`, `strict`, `valid`. With
-/// `NAME=`, it applies to the implementation `NAME` alone (`--adapter NAME=…`, or
-/// `reference`).
-pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
-    // An encoding has no `=`: one before the first `:` ends a name.
-    let (implementation, s) = match s.split_once('=') {
-        Some((name, rest)) if !name.contains(':') => {
-            crate::adapter_spec::parse_adapter(&format!("{name}=x"))
-                .map_err(|e| format!("in {name}=…: {e}"))?;
-            (Some(name.to_string()), rest)
-        }
-        _ => (None, s),
-    };
-    let mut parts = s.splitn(3, ':');
-    let encoding: Encoding = parts
-        .next()
-        .unwrap_or_default()
-        .parse()
-        .map_err(|e: corrected_utf8_vectors::vocabulary::UnknownName| e.to_string())?;
-    let op = parts.next().unwrap_or_default();
-    let op = Op::from_name(op)
-        .ok_or_else(|| format!("unknown operation {op:?} (expected decode, encode or document)"))?;
-    let fields = parts
-        .next()
-        .map(|f| {
-            f.split(',')
-                .filter(|f| !f.is_empty())
-                .map(|f| {
-                    match (op, f) {
-                        (Op::Decode, "events") => "output",
-                        (Op::Decode, "validity") => "valid",
-                        (_, f) => f,
-                    }
-                    .to_string()
-                })
-                .collect::<Vec<String>>()
-        })
-        .unwrap_or_default();
-    let known = known_fields(op);
-    if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
-        return Err(format!(
-            "unknown field {unknown:?} of {op} (expected {}{})",
-            known.join(", "),
-            if op == Op::Decode {
-                ", or the levels events, validity"
-            } else {
-                ""
-            }
-        ));
-    }
-    Ok(Requirement {
-        implementation,
-        encoding,
-        op,
-        fields,
-    })
 }
 
 /// `utf-8 decode (lossy, valid), …`.
@@ -431,36 +348,5 @@ mod tests {
         assert!(f(json!({"error": "surrogate"})).is_empty());
         assert_eq!(f(json!({"error": null})), ["error-kind"]);
         assert_eq!(f(json!({})), ["bytes", "error-kind"]);
-    }
-
-    #[test]
-    fn requirements() {
-        let r = parse_requirement("utf-8:decode:events,strict").unwrap();
-        assert_eq!(r.fields, ["output", "strict"]);
-        assert_eq!(r.implementation, None);
-        assert_eq!(r.to_string(), "utf-8:decode:output,strict");
-        assert_eq!(
-            (r.encoding, r.op),
-            (Encoding::Utf8, Op::Decode),
-            "parsed once, into the names"
-        );
-        // The wording of both errors is the runner's (clap prints it after the value).
-        assert_eq!(
-            parse_requirement("utf8:decode").unwrap_err(),
-            r#"unknown encoding "utf8" (expected one of corrected-utf8, utf-8, utf-inf-8)"#
-        );
-        assert_eq!(
-            parse_requirement("utf-inf-8:transcode").unwrap_err(),
-            r#"unknown operation "transcode" (expected decode, encode or document)"#
-        );
-        assert!(parse_requirement("utf-8").is_err());
-        assert!(parse_requirement("utf-8:decode:bogus").is_err());
-        assert!(parse_requirement("utf-8:encode:lossy").is_err());
-        let r = parse_requirement("ruby-1.x=utf-8:decode:spans").unwrap();
-        assert_eq!(r.implementation.as_deref(), Some("ruby-1.x"));
-        assert_eq!(r.fields, ["spans"]);
-        assert_eq!(r.to_string(), "ruby-1.x=utf-8:decode:spans");
-        assert!(r.applies_to("ruby-1.x") && !r.applies_to("php"));
-        assert!(parse_requirement("a b=utf-8:decode").is_err());
     }
 }
