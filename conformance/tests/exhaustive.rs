@@ -350,8 +350,9 @@ fn a_resumed_run_says_what_it_walked() {
     let second = run_ok(&REFERENCE, &cfg);
     let text = render(&cfg, &second);
     assert!(
-        text.contains("units done: 2/2 (0 walked in this run, 2 from the checkpoint")
-            && text.contains("2 of its units walked again")
+        text.contains(
+            "units done: 2/2 (0 walked in this run, 2 (65792 case(s)) from the checkpoint"
+        ) && text.contains("2 of its units walked again")
             && text
                 .contains("PASS (complete: 0 unit(s) walked in this run, 2 from the checkpoint)"),
         "{text}"
@@ -434,7 +435,7 @@ fn the_json_report_follows_its_schema() {
             Vec::<String>::new(),
             "{round}: {report}"
         );
-        assert_eq!(report["reportVersion"], 2);
+        assert_eq!(report["reportVersion"], 3);
         assert_eq!(report["report"], "conformance-exhaustive");
         assert_eq!(report["maxLen"], 1);
         assert_eq!(report["checkpoint"].is_null(), round == "fresh", "{report}");

@@ -142,7 +142,6 @@ fn size(p: &Probe) -> usize {
 }
 
 fn fuzz(cfg: &Config) -> Result<i32, UsageError> {
-    let start = Instant::now();
     let seed = cfg.seed.unwrap_or_else(clock_seed);
     // The corpus first: a bad --corpus is told before the adapter starts.
     let (corpus, corpus_name) = match &cfg.corpus {
@@ -150,8 +149,10 @@ fn fuzz(cfg: &Config) -> Result<i32, UsageError> {
         None => (Corpus::embedded(), "(built in)".to_string()),
     };
     let mut session = Session::open(&cfg.adapter, cfg.adapter_config, &cfg.encodings, &cfg.ops)?;
-    let deadline = start + cfg.seconds;
-    session.set_deadline(deadline);
+    // The time given is for sending cases: it starts once the adapter has answered its
+    // hello (a slow start-up takes nothing from it).
+    let start = Instant::now();
+    session.set_deadline(start + cfg.seconds);
     let targets = session.targets.clone();
     crate::out!(
         "conformance fuzz --adapter {}: seed {seed}, {} s, {}; corpus {}: {} inputs, {} code \
