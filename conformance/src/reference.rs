@@ -737,9 +737,8 @@ impl Reference {
                 continue;
             };
             let support = |op: Op, fields: &[&str]| Support {
-                encoding: name.to_string(),
-                op: op.to_string(),
-                target: Some((name, op)),
+                encoding: name,
+                op,
                 fields: fields.iter().map(|f| f.to_string()).collect(),
                 streaming: op != Op::Encode,
             };

@@ -134,7 +134,7 @@ impl Session {
             .supports
             .iter()
             .filter_map(|s| {
-                let (encoding, op) = s.target?;
+                let (encoding, op) = (s.encoding, s.op);
                 (has_oracle(encoding, op)
                     && (encodings.is_empty() || encodings.contains(&encoding))
                     && (ops.is_empty() || ops.contains(&op)))

@@ -38,19 +38,12 @@ pub fn known_fields(op: Op) -> &'static [&'static str] {
 }
 
 /// One declared encoding and operation with the fields sent for every case of it.
-///
-/// The names stay as the adapter wrote them (a report echoes them, and a later protocol
-/// may add names this runner does not know); [`Support::target`] is them parsed, once,
-/// when the hello is read.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Support {
-    /// `corrected-utf8`, `utf-8`, `utf-inf-8`, or one this runner does not know (ignored).
-    pub encoding: String,
-    /// `decode`, `encode`, `document`, or one this runner does not know (ignored).
-    pub op: String,
-    /// The encoding and operation, when this runner knows both names.
-    #[serde(skip)]
-    pub target: Option<(Encoding, Op)>,
+    /// The encoding (its name in the vocabulary: anything else is refused).
+    pub encoding: Encoding,
+    /// The operation (its name in the vocabulary: anything else is refused).
+    pub op: Op,
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
     /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
     pub fields: Vec<String>,
@@ -78,7 +71,7 @@ impl Declaration {
     pub fn fields(&self, encoding: Encoding, op: Op) -> Option<&[String]> {
         self.supports
             .iter()
-            .find(|s| s.target == Some((encoding, op)))
+            .find(|s| (s.encoding, s.op) == (encoding, op))
             .map(|s| s.fields.as_slice())
     }
 
@@ -86,7 +79,7 @@ impl Declaration {
     pub fn streaming(&self, encoding: Encoding, op: Op) -> bool {
         self.supports
             .iter()
-            .any(|s| s.target == Some((encoding, op)) && s.streaming)
+            .any(|s| (s.encoding, s.op) == (encoding, op) && s.streaming)
     }
 }
 
@@ -113,6 +106,11 @@ impl Declared {
 }
 
 /// Reads the answer to the hello (an object whose `id` is [`HELLO_ID`] or null).
+///
+/// Strictly: a declaration is a floor, and one the runner misreads is no floor. Every
+/// `supports` item names an encoding and an operation of the vocabulary, exactly as
+/// written there (`UTF-8` is not `utf-8`), with fields that operation has; an encoding
+/// and operation declared twice is an error naming both items (which one would hold?).
 pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
     if obj.get("protocol").and_then(Value::as_u64) != Some(PROTOCOL) {
         return Ok(Declared::Protocol1);
@@ -122,7 +120,7 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         Some(Value::Array(list)) => list,
         _ => return Err("the hello answer has no `supports` list".into()),
     };
-    let mut supports = Vec::new();
+    let mut supports: Vec<Support> = Vec::new();
     for (i, s) in list.iter().enumerate() {
         let bad = || {
             format!(
@@ -131,9 +129,22 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         };
         let o = s.as_object().ok_or_else(bad)?;
         let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
-        let (Some(encoding), Some(op)) = (text("encoding"), text("op")) else {
+        let (Some(encoding_name), Some(op_name)) = (text("encoding"), text("op")) else {
             return Err(bad());
         };
+        let encoding = Encoding::from_name(&encoding_name).ok_or_else(|| {
+            format!(
+                "`supports` item {i} declares the encoding {encoding_name:?}, which is not one \
+                 of {} (names are exact: lowercase, with hyphens)",
+                Encoding::NAMES.join(", ")
+            )
+        })?;
+        let op = Op::from_name(&op_name).ok_or_else(|| {
+            format!(
+                "`supports` item {i} declares the operation {op_name:?}, which is not one of {}",
+                Op::NAMES.join(", ")
+            )
+        })?;
         let fields = match o.get("fields") {
             Some(Value::Array(f)) => f
                 .iter()
@@ -149,23 +160,30 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         }
         // A field the runner does not know would never be compared: a declaration it
         // cannot hold the answers to is no floor, so it is refused.
-        let known_op = Op::from_name(&op);
-        if let Some(known) = known_op.map(known_fields) {
-            if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
-                return Err(format!(
-                    "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, \
-                     which {op} has not: its fields are {}",
-                    known.join(", ")
-                ));
-            }
+        let known = known_fields(op);
+        if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
+            return Err(format!(
+                "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, which \
+                 {op} has not: its fields are {}",
+                known.join(", ")
+            ));
+        }
+        if let Some(first) = supports
+            .iter()
+            .position(|s| (s.encoding, s.op) == (encoding, op))
+        {
+            return Err(format!(
+                "`supports` items {first} and {i} both declare {encoding} {op} (with {} and \
+                 with {}): declare each encoding and operation once, with all its fields",
+                supports[first].fields.join(", "),
+                fields.join(", ")
+            ));
         }
         // Anything but `true` (absent, false, another type) is no streaming.
         let streaming = o.get("streaming") == Some(&Value::Bool(true));
-        let target = Encoding::from_name(&encoding).zip(known_op);
         supports.push(Support {
             encoding,
             op,
-            target,
             fields,
             streaming,
         });
@@ -317,27 +335,50 @@ mod tests {
             assert!(err.contains(&format!("{field:?}")), "{err}");
             assert!(err.contains(known_fields(op).join(", ").as_str()), "{err}");
         }
-        // An operation it does not know is ignored, fields and all.
-        // Names it does not know are kept as written, and match no case.
-        let other = obj(json!({"id": "hello", "protocol": 2, "supports": [
-            {"encoding": "utf-8", "op": "transcode", "fields": ["x"]},
-            {"encoding": "utf-16", "op": "decode", "fields": ["output"]},
+        // Names outside the vocabulary are refused, naming the known ones: an adapter
+        // that writes `UTF-8` would otherwise be sent nothing while its header said
+        // "declared: UTF-8 decode".
+        let refused = |supports: Value| {
+            parse_hello(&obj(
+                json!({"id": "hello", "protocol": 2, "supports": supports}),
+            ))
+            .unwrap_err()
+        };
+        let e = refused(json!([{"encoding": "UTF-8", "op": "decode", "fields": ["lossy"]}]));
+        assert!(
+            e.contains("\"UTF-8\"") && e.contains("corrected-utf8, utf-8, utf-inf-8"),
+            "{e}"
+        );
+        let e = refused(json!([{"encoding": "utf-8", "op": "transcode", "fields": ["x"]}]));
+        assert!(
+            e.contains("\"transcode\"") && e.contains("decode, encode, document"),
+            "{e}"
+        );
+        // The same encoding and operation twice: which declaration would hold?
+        let e = refused(json!([
+            {"encoding": "utf-8", "op": "decode", "fields": ["lossy"]},
+            {"encoding": "utf-8", "op": "encode", "fields": ["bytes"]},
+            {"encoding": "utf-8", "op": "decode", "fields": ["valid"]}]));
+        assert!(
+            e.contains("items 0 and 2 both declare utf-8 decode")
+                && e.contains("lossy")
+                && e.contains("valid"),
+            "{e}"
+        );
+        let ok = obj(json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "decode", "fields": ["output"]},
             {"encoding": "corrected-utf8", "op": "document", "fields": ["findings"],
              "streaming": true}]}));
-        let d = parse_hello(&other).unwrap();
+        let d = parse_hello(&ok).unwrap();
         let d = d.declaration().unwrap();
-        let targets: Vec<_> = d.supports.iter().map(|s| s.target).collect();
-        assert_eq!(
-            targets,
-            [None, None, Some((Encoding::CorrectedUtf8, Op::Document))]
-        );
-        assert_eq!(
-            (d.supports[0].op.as_str(), d.supports[1].encoding.as_str()),
-            ("transcode", "utf-16")
-        );
-        assert_eq!(d.fields(Encoding::Utf8, Op::Decode), None);
+        assert_eq!(d.fields(Encoding::Utf8, Op::Encode), None);
         assert!(d.streaming(Encoding::CorrectedUtf8, Op::Document));
-        assert!(!d.streaming(Encoding::CorrectedUtf8, Op::Decode));
+        assert!(!d.streaming(Encoding::Utf8, Op::Decode));
+        // Serialized by name, as the adapter wrote them.
+        assert_eq!(
+            serde_json::to_value(&d.supports[0]).unwrap(),
+            json!({"encoding": "utf-8", "op": "decode", "fields": ["output"]})
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], cfg: &Config) -> Vec<S
                 if !d
                     .supports
                     .iter()
-                    .any(|s| s.target.is_some_and(|t| tested.contains(&t)))
+                    .any(|s| tested.contains(&(s.encoding, s.op)))
                 {
                     problems.push(format!(
                         "[{name}] declared nothing that these vectors test (declared: {}; \
@@ -42,7 +42,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], cfg: &Config) -> Vec<S
                 // Every declared encoding and operation that the vectors test had at least
                 // one case checked: a declaration is no floor if nothing was compared.
                 for s in &d.supports {
-                    let of_it = |c: &&Case| s.target == Some((c.encoding, c.op()));
+                    let of_it = |c: &&Case| (s.encoding, s.op) == (c.encoding, c.op());
                     let total = suite.cases.iter().filter(of_it).count();
                     let checked = pairs()
                         .filter(|(c, r)| of_it(c) && !r.checked.is_empty())
