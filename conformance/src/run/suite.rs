@@ -82,14 +82,18 @@ pub fn load(
         if meta.is_dir() {
             let (mut files, mut errors) = (Vec::new(), Vec::new());
             corrected_utf8_vectors::discover::json_files(source, &mut files, &mut errors);
-            // Only the first folder that cannot be read is reported (the walk goes on
-            // past it for the build script, which skips such folders).
+            // A folder or entry that cannot be read, or whose kind cannot be known (a
+            // dangling link, a path too long): the run stops, naming the first; a file
+            // left out in silence would make a gate test less than it says.
             if let Some((path, e)) = errors.into_iter().next() {
                 return Err(LoadError {
                     path,
                     line: 0,
                     column: 0,
-                    message: format!("cannot read folder: {e}"),
+                    message: format!(
+                        "cannot read: {e} (under a --vectors folder, nothing is left out \
+                         unread)"
+                    ),
                 });
             }
             for file in files {
