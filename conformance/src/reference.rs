@@ -741,6 +741,7 @@ impl Reference {
                 op,
                 fields: fields.iter().map(|f| f.to_string()).collect(),
                 streaming: op != Op::Encode,
+                limit: None,
             };
             supports.push(support(
                 Op::Decode,

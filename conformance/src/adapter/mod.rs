@@ -329,7 +329,7 @@ impl Adapter {
         let token = os::prepare(&mut command);
         let mut child = command.spawn()?;
         self.starts += 1;
-        let family = os::Family::new(child.id() as i32, token);
+        let family = os::Family::new(&child, token);
         // Bounded: an adapter that writes faster than answers are judged, or writes lines
         // it was not asked for, waits; it cannot fill the runner's memory.
         let (msg_tx, msgs) = mpsc::sync_channel(LINES_AHEAD);

@@ -3,10 +3,12 @@
 //! `--give-up-after` and `--deadline`.
 
 use super::expected::ExpectedFailures;
-use crate::case::{Case, Suite};
+use crate::case::{Case, Suite, Test};
+use crate::differential::oracle::at_limit;
 use crate::judge::{judge, judge_declared, CaseResult, Status};
 use crate::protocol::{Answer, Declared, Implementation};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
@@ -34,6 +36,7 @@ pub(crate) fn run_cases<'a>(
         stopped: None,
         gave_up_at: None,
         last_progress: Instant::now(),
+        at_limit: None,
     };
     let cases = &suite.cases;
     let mut i = 0;
@@ -163,9 +166,30 @@ pub(crate) struct Tally<'a> {
     /// The index of the first case not sent after too many failures in a row.
     pub(super) gave_up_at: Option<usize>,
     last_progress: Instant,
+    /// The last case recomputed at the implementation's declared limit, by its test: the
+    /// chunked variants that follow a case share its test, so it is computed once for
+    /// them, and only one is kept.
+    at_limit: Option<(*const Test, Arc<Test>)>,
 }
 
 impl Tally<'_> {
+    /// `case` as judged at a declared code length limit ([`at_limit`]), the expected
+    /// answer computed once per test.
+    fn at_limit(&mut self, case: &Case, limit: Option<u64>) -> Option<Case> {
+        let key = Arc::as_ptr(&case.test);
+        if let Some((last, test)) = &self.at_limit {
+            if *last == key {
+                return Some(Case {
+                    test: Arc::clone(test),
+                    ..case.clone()
+                });
+            }
+        }
+        let at = at_limit(case, limit)?;
+        self.at_limit = Some((key, Arc::clone(&at.test)));
+        Some(at)
+    }
+
     /// Stops sending once the deadline has passed.
     fn check_deadline(&mut self) {
         if let (None, Some(d)) = (&self.stopped, self.deadline) {
@@ -214,16 +238,25 @@ impl Tally<'_> {
                 answered: vec![],
                 undeclared: None,
                 not_applicable: true,
+                judged_at_limit: None,
             },
             (_, None) => judge(
                 case,
                 Answer::Crash("the implementation gave no answer to this case".into()),
             ),
             (_, Some(answer)) => {
-                let fields = declared
-                    .declaration()
-                    .and_then(|d| d.fields(case.encoding, case.op()));
-                judge_declared(case, answer, fields)
+                let declaration = declared.declaration();
+                let fields = declaration.and_then(|d| d.fields(case.encoding, case.op()));
+                // A declared code length limit: UTF-∞-8 decode cases are judged at it.
+                let limit = declaration.and_then(|d| d.limit());
+                match self.at_limit(case, limit) {
+                    Some(at) => {
+                        let mut r = judge_declared(&at, answer, fields);
+                        r.judged_at_limit = limit;
+                        r
+                    }
+                    None => judge_declared(case, answer, fields),
+                }
             }
         };
         match r.raw {
@@ -283,5 +316,6 @@ fn not_run(message: String) -> CaseResult {
         answered: vec![],
         undeclared: None,
         not_applicable: false,
+        judged_at_limit: None,
     }
 }
