@@ -7,6 +7,9 @@
 //! length and SHA-256), so what a wrong answer costs after it is judged is a few KiB,
 //! however long it was.
 
+mod decode;
+mod document;
+mod encode;
 pub mod verdict;
 
 pub use verdict::{Mismatch, Verdict};

@@ -316,7 +316,10 @@ pub fn describe_supports(supports: &[Support]) -> String {
     }
     supports
         .iter()
-        .map(|s| format!("{} {} ({})", s.encoding, s.op, s.fields.join(", ")))
+        .map(|s| {
+            let limit = s.limit.map(|n| format!("; limit {n}")).unwrap_or_default();
+            format!("{} {} ({}{limit})", s.encoding, s.op, s.fields.join(", "))
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }
