@@ -1,7 +1,7 @@
 //! The decode fields of an answer against a decode test: `output` and `spans` (read one
 //! event at a time, each exactly one shape), `lossy`, `result`, `valid`, `strict`.
 
-use super::verdict::{check_list, mismatch, quote, Checked};
+use super::mismatch::{check_list, mismatch, quote, Checked};
 use crate::protocol::answer::object_members;
 use crate::vectors::model::{DecodeTest, OutputEvent, TestResult};
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! The `findings` of an answer against a document test.
 
-use super::verdict::{list_mismatch, Checked};
+use super::mismatch::{list_mismatch, Checked};
 use crate::protocol::answer::{object_members, walk_list};
 use crate::vectors::model::DocumentFinding;
 

@@ -1,6 +1,6 @@
 //! The encode fields of an answer against an encode test: `bytes` and `error`.
 
-use super::verdict::{mismatch, Checked};
+use super::mismatch::{mismatch, Checked};
 use serde_json::json;
 
 pub(super) fn check_encode(

@@ -10,6 +10,7 @@
 mod decode;
 mod document;
 mod encode;
+mod mismatch;
 pub mod verdict;
 
 pub use verdict::{Mismatch, Verdict};
