@@ -96,13 +96,17 @@ pub fn serve_on(mut input: impl BufRead, mut output: impl Write, args: &Config) 
         if line.capacity() > 1 << 20 {
             line = Vec::new();
         }
-        let cap = (args.max_line_bytes as u64).saturating_add(1);
-        if input.by_ref().take(cap).read_until(b'\n', &mut line)? == 0 {
+        if crate::files::read_line_capped(
+            &mut input,
+            &mut line,
+            args.max_line_bytes.saturating_add(1),
+        )? == 0
+        {
             return Ok(());
         }
         if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
             // The rest of the line is read, never kept, for its id.
-            let id = id_of_long_line(&line, &mut input, args.max_line_bytes)?;
+            let id = id_of_long_line(&line, &mut input)?;
             let reason = format!(
                 "request line over {} bytes (--max-line-bytes)",
                 args.max_line_bytes
@@ -160,13 +164,9 @@ impl<R: BufRead> Read for RestOfLine<'_, R> {
 /// The id of a line too long to keep: `prefix` (what was read of it) and the rest of the
 /// line, read as a JSON object up to its `id` member (the rest is skipped unread, never
 /// kept), wherever it is in the line. The id's JSON text, or `None` when it has none
-/// before the line ends, or when its text is longer than `cap` (no more than the line
-/// cap is kept of it, and a cut id would be another id).
-fn id_of_long_line(
-    prefix: &[u8],
-    input: &mut impl BufRead,
-    cap: usize,
-) -> io::Result<Option<String>> {
+/// before the line ends, or when its text is longer than [`LONG_LINE_ID`] (a line over
+/// the cap keeps no more than that of its id, and a cut id would be another id).
+fn id_of_long_line(prefix: &[u8], input: &mut impl BufRead) -> io::Result<Option<String>> {
     let (read, limit) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(None)));
     let mut rest = RestOfLine {
         input,
@@ -178,9 +178,9 @@ fn id_of_long_line(
     {
         let reader = io::BufReader::new(prefix.chain(&mut rest));
         let mut de = serde_json::Deserializer::from_reader(reader);
-        // Once the `id` key is read, its value may take `cap` more bytes (and what the
-        // reader buffered ahead): a longer one ends the read, and no id is kept.
-        let on_id = || limit.set(Some(read.get() + cap + ID_READ_AHEAD));
+        // Once the `id` key is read, its value may take LONG_LINE_ID more bytes (and
+        // what the reader buffered ahead): a longer one ends the read, and no id is kept.
+        let on_id = || limit.set(Some(read.get() + LONG_LINE_ID + ID_READ_AHEAD));
         // Stops with an error once the id is found: only `id` matters.
         let _ = de.deserialize_map(IdFinder {
             id: &mut id,
@@ -195,6 +195,10 @@ fn id_of_long_line(
 
 /// What the reader of a long line may have buffered past the `id` key when it is read.
 const ID_READ_AHEAD: usize = 1 << 16;
+
+/// The longest id echoed for a line over the cap: 64 KiB of JSON text. (The runner's ids
+/// are `FILE#TCID`, tens of bytes; a line under the cap echoes its id whatever its length.)
+pub const LONG_LINE_ID: usize = 1 << 16;
 
 /// Finds the `id` member of an object read from a stream, skipping the others unread.
 struct IdFinder<'a> {
