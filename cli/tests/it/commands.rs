@@ -1,9 +1,7 @@
 //! End-to-end runs of `cutf8`: each subcommand and each error path, snapshotted as exit
 //! status, stdout and stderr.
 
-mod common;
-
-use common::{run_in, run_with, scratch, transcript};
+use crate::common::{run_in, run_with, scratch, transcript};
 use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, Event};
 use std::path::PathBuf;
 

@@ -15,8 +15,6 @@
 // Unix only: `setrlimit` in a `pre_exec` hook, and the child's peak RSS from `wait4`.
 #![cfg(unix)]
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
@@ -57,7 +55,7 @@ fn the_readme_states_these_caps() {
 /// A tree of hostile and ordinary files: `a.txt` (a tab), `b-nul.bin`, `c/cont.bin`,
 /// `c/d.txt` (nothing to report but its missing magic number).
 fn tree(name: &str) -> std::path::PathBuf {
-    let dir = common::scratch(name);
+    let dir = crate::common::scratch(name);
     let tree = dir.join("tree");
     std::fs::create_dir_all(tree.join("c")).unwrap();
     std::fs::write(tree.join("a.txt"), b"tab\there\n").unwrap();
@@ -177,7 +175,7 @@ fn check_tree_human_in_one_job_summarizes_runs_under_the_cap() {
 
 #[test]
 fn streaming_commands_of_16_mib_of_nul_stay_under_the_cap() {
-    let dir = common::scratch("limits_stream");
+    let dir = crate::common::scratch("limits_stream");
     let nul = dir.join("nul.bin");
     write_filled(&nul, 0x00, NUL_BYTES);
     let last_offset = (NUL_BYTES - 1).to_string();
@@ -284,7 +282,7 @@ fn capped_stdin(dir: &Path, args: &[&str], input: &Path, cap_mib: u64) -> Capped
 }
 
 fn capped_command(dir: &Path, args: &[&str], cap_mib: u64) -> Command {
-    let mut command = Command::new(common::BIN);
+    let mut command = Command::new(crate::common::BIN);
     command.args(args).current_dir(dir);
     let cap = (cap_mib << 20) as libc::rlim_t;
     // SAFETY: between fork and exec the hook only calls `setrlimit`, which is
@@ -357,7 +355,7 @@ fn read_run(mut command: Command, args: &[&str], keep: Option<&dyn Fn(&str) -> b
             }
         }
     }
-    let (code, peak_kib) = common::wait_with_peak_rss(&mut child);
+    let (code, peak_kib) = crate::common::wait_with_peak_rss(&mut child);
     run.code = code;
     run.peak_kib = peak_kib;
     run.stderr = stderr.join().unwrap();

@@ -15,9 +15,7 @@
 // Unix only: `pre_exec`, and the child's peak RSS from `wait4`.
 #![cfg(unix)]
 
-mod common;
-
-use common::{self_rss_kib, wait_with_peak_rss};
+use crate::common::{self_rss_kib, wait_with_peak_rss};
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
@@ -204,7 +202,7 @@ where
     F: Fn(u64, &mut [u8]) + Send + 'static,
 {
     let start = Instant::now();
-    let mut command = Command::new(common::BIN);
+    let mut command = Command::new(crate::common::BIN);
     // Linux counts in a child's peak RSS the memory of the process image it replaced:
     // spawned the default way (posix_spawn, sharing this process's memory until exec),
     // that is this process's peak so far, which other tests (or a panic's backtrace)

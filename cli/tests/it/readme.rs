@@ -4,9 +4,7 @@
 //! the lines under it. A trailing `# exit N` is the expected exit status (else 0).
 //!
 //! After changing the tool or the examples, rewrite the outputs with
-//! `CUTF8_BLESS_README=1 cargo test -p cutf8 --test readme` and review the diff.
-
-mod common;
+//! `CUTF8_BLESS_README=1 cargo test -p cutf8 --test it readme` and review the diff.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -18,7 +16,7 @@ fn readme_path() -> PathBuf {
 #[test]
 fn readme_examples_print_what_the_readme_says() {
     let readme = std::fs::read_to_string(readme_path()).unwrap();
-    let dir = common::scratch("readme");
+    let dir = crate::common::scratch("readme");
     let regenerated = regenerate(&readme, &dir);
     if std::env::var_os("CUTF8_BLESS_README").is_some() {
         std::fs::write(readme_path(), &regenerated).unwrap();
@@ -65,7 +63,7 @@ fn run(command: &str, dir: &Path) -> String {
     let want_status = command.rsplit_once("# exit ").map_or(0, |(_, n)| {
         n.trim().parse().expect("`# exit N` takes a number")
     });
-    let bin_dir = Path::new(common::BIN).parent().unwrap();
+    let bin_dir = Path::new(crate::common::BIN).parent().unwrap();
     let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))

@@ -2,9 +2,7 @@
 //! full (`>/dev/full`) or hung up (`| head`), and standard input closed (`<&-`). Never
 //! exit 0 with the output lost, never read a closed input as empty, never panic.
 
-mod common;
-
-use common::BIN;
+use crate::common::BIN;
 use std::io::{Read, Write};
 use std::process::{Command, Output, Stdio};
 
@@ -40,7 +38,7 @@ fn every_command() -> Vec<Vec<&'static str>> {
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = common::scratch(name);
+    let dir = crate::common::scratch(name);
     std::fs::write(dir.join("input.bin"), b"A\x00\n").unwrap();
     std::fs::create_dir(dir.join("tree")).unwrap();
     std::fs::write(dir.join("tree/a.txt"), b"a\tb\n").unwrap();

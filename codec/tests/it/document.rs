@@ -1,8 +1,7 @@
 //! Documents (SPEC §2.6): magic number, errors, warnings, positions, order; and the
 //! checker over a stream at every split point.
 
-mod common;
-use common::hex;
+use crate::common::hex;
 use corrected_utf8::{
     check_document, corrected::MAGIC, DocumentChecker, ErrorKind, Finding, FindingKind, Severity,
 };

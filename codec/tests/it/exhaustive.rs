@@ -2,8 +2,7 @@
 //! code point below U+2110A0, and every input of up to 3 bytes through utf-8 vs std and
 //! through the streaming decoders vs the one-shot ones.
 
-mod common;
-use common::*;
+use crate::common::*;
 use corrected_utf8::{corrected, utf8, Encoding, Event, Validity};
 
 #[test]

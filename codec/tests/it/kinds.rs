@@ -1,7 +1,6 @@
 //! Every error kind of SPEC §2.3, §2.4 and §3, for decoding and encoding.
 
-mod common;
-use common::*;
+use crate::common::*;
 use corrected_utf8::{corrected, utf8, Encoding, ErrorKind};
 
 #[test]

@@ -1,7 +1,6 @@
 //! Every example the source texts give, both ways, one case per line.
 
-mod common;
-use common::*;
+use crate::common::*;
 use corrected_utf8::{corrected, utf8, Encoding};
 
 /// Decodes `input` as Corrected UTF-8 to exactly `[codepoint]`, and encodes it back.

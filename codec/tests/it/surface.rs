@@ -1,4 +1,4 @@
-//! The same surface per encoding (issue 27): `utf8::validity`, UTF-∞-8's `Events`
+//! The same surface per encoding: `utf8::validity`, UTF-∞-8's `Events`
 //! (`offset`, `validity`, `lossy`, `strict`, `size_hint`, fused) and
 //! `Encoding::events_located`, each checked against an independent equivalent: `std`
 //! for UTF-8, the one-shot functions and the other encodings' `Events` otherwise.

@@ -1,8 +1,7 @@
 //! UTF-∞-8: the draft's examples both ways, class boundaries, every error kind, the
 //! length limit, and streaming at every split point.
 
-mod common;
-use common::hex;
+use crate::common::hex;
 use corrected_utf8::utf_inf8::{self, StreamDecoder};
 use corrected_utf8::{BigCodePoint, DecodeError, ErrorKind, ErrorKind::*, Event, Located};
 

@@ -4,10 +4,8 @@
 //! `conformance run` (the printed command) fails against the broken adapter and passes
 //! against the honest one and the reference. The honest adapter passes both commands.
 
-mod common;
-
-use common::process::{self, Finished};
-use common::schema::validate;
+use crate::common::process::{self, Finished};
+use crate::common::schema::validate;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -36,7 +34,7 @@ fn honest() -> String {
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::process::scratch("adapter_check", name)
+    crate::common::process::scratch("adapter_check", name)
 }
 
 fn conformance(args: &[&str]) -> (Output, String) {
@@ -96,7 +94,7 @@ fn check_written(stdout: &str, file: &Path, schema: &str) {
 }
 
 /// What is wrong with an `exhaustive --json` report, against
-/// `conformance/schema/exhaustive.schema.json` (issue 25 item 17).
+/// `conformance/schema/exhaustive.schema.json`.
 fn exhaustive_schema_errors(report: &Value) -> Vec<String> {
     let path = manifest().join("schema/exhaustive.schema.json");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -108,7 +106,7 @@ fn exhaustive_schema_errors(report: &Value) -> Vec<String> {
 /// random bytes almost never form: the table-edge generator does.
 #[test]
 fn fuzz_catches_each_broken_adapter() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     for (name, bug) in [
@@ -155,7 +153,7 @@ fn fuzz_catches_each_broken_adapter() {
 /// walked: edges only).
 #[test]
 fn exhaustive_catches_each_broken_adapter() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     for (name, bug, op, schema) in [
@@ -213,7 +211,7 @@ fn exhaustive_catches_each_broken_adapter() {
 /// (Corrected UTF-8 decode) and under a few seconds of fuzzing of everything it declares.
 #[test]
 fn the_honest_adapter_passes_both() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let adapter = format!("py={}", honest());
@@ -260,7 +258,7 @@ fn the_honest_adapter_passes_both() {
 /// is a usage error (exit 2) with a message saying so.
 #[test]
 fn nothing_declared_is_a_usage_error() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let protocol1 = "py1=python3 -c 'import sys, json\nfor l in sys.stdin:\n    \
@@ -290,7 +288,7 @@ fn nothing_declared_is_a_usage_error() {
 /// done, and a checkpoint of another configuration is refused.
 #[test]
 fn exhaustive_resumes_and_shards() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = scratch("resume");
@@ -378,7 +376,7 @@ for line in sys.stdin:
     )
 }
 
-/// Issue 25 item 5: the hello is the liveness probe. An adapter that declares only UTF-8
+/// The hello is the liveness probe. An adapter that declares only UTF-8
 /// decode gets nothing else, in `exhaustive` and in `fuzz`: before, both first sent
 /// `{"id": "start", "encoding": "corrected-utf8", …}`, and this adapter, which exits on
 /// anything undeclared, was restarted without a word.
@@ -471,7 +469,7 @@ fn resume_run(dir: &Path, extra: &[&str]) -> (Finished, String) {
     (out, text)
 }
 
-/// Issue 25 item 2: a checkpoint binds to the implementation it was made with. Behind
+/// A checkpoint binds to the implementation it was made with. Behind
 /// the same command, an adapter that answers `valid: true` to everything is refused (its
 /// answers to the fixed probes differ), and one that lies on a single input outside the
 /// probes is caught by the sample checked again at resume: before, both printed
@@ -548,7 +546,7 @@ json.dump(c, open(p, "w"), indent=2)
     assert!(status.success());
 }
 
-/// Issue 25 item 2: a checkpoint edited to claim more than was walked is refused (its
+/// A checkpoint edited to claim more than was walked is refused (its
 /// checksum), and one forged with a recomputed checksum is caught by the sample.
 #[test]
 fn an_edited_checkpoint_is_refused() {
@@ -578,7 +576,7 @@ fn an_edited_checkpoint_is_refused() {
     );
 }
 
-/// Issue 25 item 8: the verdict is printed before any file is written, and a file that
+/// The verdict is printed before any file is written, and a file that
 /// cannot be written is named (exit 2) without losing it: before, `--out` on a path that
 /// cannot be a folder printed nothing of the 3 disagreements found. A `--json` path that
 /// cannot be a report (a folder, the checkpoint) is refused before anything runs.
@@ -684,7 +682,7 @@ fn the_verdict_comes_first_and_an_unwritable_file_is_named() {
     );
 }
 
-/// Issue 25 item 15: `--seconds` bounds the whole command, minimizing included. This
+/// `--seconds` bounds the whole command, minimizing included. This
 /// adapter hangs on any input holding C0, so each such case costs the 5 s timeout: before,
 /// `--seconds 15` ran for minutes (every hang of the batch, then every hang of the
 /// minimizing). Now the command ends within --seconds and one case's timeout, reporting
@@ -725,7 +723,7 @@ fn fuzz_seconds_bound_the_whole_command() {
     assert!(dir.join("out/hang-utf-8-decode.json").exists(), "{text}");
 }
 
-/// Issue 25 item 16: findings are told apart by class. This adapter encodes every
+/// Findings are told apart by class. This adapter encodes every
 /// surrogate as EF BF BD (as Node's TextEncoder does): one class, found once (the other
 /// surrogates counted as repeats), so `--max-failures 5` is not filled by U+D800 to
 /// U+D804 and decode is fuzzed too. Before, the run stopped at 5 surrogates.
@@ -805,7 +803,7 @@ for line in sys.stdin:
     assert_eq!(per_target.split(", ").count(), 2, "{per_target}");
 }
 
-/// Issue 26 item 8: every numeric option is range-checked when the command line is read
+/// Every numeric option is range-checked when the command line is read
 /// (exit 2, clap's message naming the option), before any adapter starts: before,
 /// `fuzz --progress 1e300` panicked (exit 101) and the others were accepted.
 #[test]
@@ -859,7 +857,7 @@ fn numeric_options_are_range_checked() {
     }
 }
 
-/// Issue 26 item 6: `exhaustive --adapter --resume` on a FIFO or `/dev/zero` is refused
+/// `exhaustive --adapter --resume` on a FIFO or `/dev/zero` is refused
 /// before a byte is read (before: a FIFO blocked forever, /dev/zero grew until killed;
 /// here, until the address-space limit of [`capped`]); a malformed checkpoint is named
 /// with its line and column.
@@ -912,14 +910,14 @@ fn corpus_line(text: &str) -> String {
     line[line.find("; corpus ").unwrap_or_else(|| panic!("{line}"))..].to_string()
 }
 
-/// Issue 28 item 1: `conformance fuzz --adapter` finds its default corpus inside the
+/// `conformance fuzz --adapter` finds its default corpus inside the
 /// binary. A copy of the binary, run from an empty folder, mutates the corpus built into
 /// it: the same inputs and code points as `--corpus` on the repository's `corpus/`.
 /// Before, the default was `corpus/` of the build checkout, found by an absolute path: an
 /// installed or copied binary whose build folder was gone fuzzed with no corpus at all.
 #[test]
 fn fuzz_finds_its_corpus_inside_the_binary() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = scratch("embedded-corpus");

@@ -4,9 +4,7 @@
 //! for the implementation it was made with, whole, and after a sample of it is walked
 //! again; one that never ends is refused. The JSON report follows its schema.
 
-mod common;
-
-use common::process::{self, Finished};
+use crate::common::process::{self, Finished};
 use conformance::exhaustive::codec_fns::{CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
 use conformance::exhaustive::{
     execute, render, Config, Failure, Only, Outcome, LITERAL, REFERENCE,
@@ -286,7 +284,7 @@ const WRONG_ON_4242: CodecFns = CodecFns {
     ..REFERENCE
 };
 
-/// Issue 25 item 2, the reference's run: a checkpoint binds to the implementation (its
+/// In the reference's run, a checkpoint binds to the implementation (its
 /// name, and a fingerprint of its answers to fixed probes), to itself (a checksum) and
 /// is walked again on a sample before it is believed. Before, every one of these resumed
 /// and passed with nothing walked.
@@ -335,7 +333,7 @@ fn a_checkpoint_is_believed_only_for_its_implementation() {
     assert!(e.contains("checksum does not match"), "{e}");
 }
 
-/// Issue 25 items 2 and 17: a resumed run says how much it walked itself, and a complete
+/// A resumed run says how much it walked itself, and a complete
 /// pass from a checkpoint says so.
 #[test]
 fn a_resumed_run_says_what_it_walked() {
@@ -357,7 +355,7 @@ fn a_resumed_run_says_what_it_walked() {
     );
 }
 
-/// Issue 26 item 6: `exhaustive --resume` on a FIFO or `/dev/zero` is refused before a
+/// `exhaustive --resume` on a FIFO or `/dev/zero` is refused before a
 /// byte is read (before: a FIFO blocked forever, `/dev/zero` grew until the address-space
 /// limit of [`capped`]), and a malformed checkpoint is named with its line and column.
 #[test]
@@ -400,9 +398,9 @@ fn schema() -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// Issue 25 item 17: `exhaustive --json` is camelCase, versioned and follows
+/// `exhaustive --json` is camelCase, versioned and follows
 /// `conformance/schema/exhaustive.schema.json`, resumed or not; a report missing a field
-/// or with an old snake_case key does not. Issue 25 item 8: it is written after the
+/// or with an old snake_case key does not. It is written after the
 /// verdict, atomically: a symbolic link at the path is replaced, its target untouched.
 #[test]
 fn the_json_report_follows_its_schema() {
@@ -429,7 +427,7 @@ fn the_json_report_follows_its_schema() {
         let report: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
         assert_eq!(
-            common::schema::validate(&schema(), &report),
+            crate::common::schema::validate(&schema(), &report),
             Vec::<String>::new(),
             "{round}: {report}"
         );
@@ -447,9 +445,9 @@ fn the_json_report_follows_its_schema() {
             assert_eq!(report["checkpoint"]["believed"], true, "{report}");
             let mut old = report.clone();
             let v = old.as_object_mut().unwrap().shift_remove("maxLen").unwrap();
-            assert!(!common::schema::validate(&schema(), &old).is_empty());
+            assert!(!crate::common::schema::validate(&schema(), &old).is_empty());
             old.as_object_mut().unwrap().insert("max_len".into(), v);
-            assert!(!common::schema::validate(&schema(), &old).is_empty());
+            assert!(!crate::common::schema::validate(&schema(), &old).is_empty());
         }
     }
 }

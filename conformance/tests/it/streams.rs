@@ -1,11 +1,9 @@
-//! The standard streams (issue 25 item 3, issue 26 item 10): no subcommand panics when
+//! The standard streams: no subcommand panics when
 //! stdout is a full disk or a pipe nobody reads (exit 2 with one line on stderr, never
 //! exit 101 and a backtrace), and a closed stdout or stderr (`>&-`, `2>&-`) stops the
 //! command with exit 2 before anything runs, instead of losing the verdict with exit 0.
 
-mod common;
-
-use common::process::{conformance, finish, run, scratch};
+use crate::common::process::{conformance, finish, run, scratch};
 use std::process::{Command, Stdio};
 
 /// Every subcommand that writes to stdout, each quick: (what, arguments).
@@ -113,7 +111,7 @@ fn a_pipe_nobody_reads_exits_2_and_never_panics() {
 }
 
 /// `conformance ARGS` with the shell redirection `redirect` (`>&-`, `2>&-`, `<&-`).
-fn with_redirect(redirect: &str, args: &str) -> common::process::Finished {
+fn with_redirect(redirect: &str, args: &str) -> crate::common::process::Finished {
     run(Command::new("sh").arg("-c").arg(format!(
         "exec {} {args} {redirect}",
         env!("CARGO_BIN_EXE_conformance")

@@ -1,6 +1,5 @@
 //! Small vector files the runner's integration tests share (their scratch folders come
 //! from [`super::process::scratch`]).
-#![allow(dead_code)] // each test binary uses its own part
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 pub fn decode_file(header: &str, n: usize) -> String {

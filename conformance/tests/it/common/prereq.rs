@@ -7,7 +7,6 @@
 //! without python3 on `PATH` it says so on stderr and passes without checking anything;
 //! in CI (`CI` set, as on GitHub Actions) a missing python3 fails it
 //! instead, so that CI never skips a test. The README lists the prerequisites.
-#![allow(dead_code)] // each test binary uses its own part
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,7 +2,6 @@
 //! the code under test is wrong: a watchdog kills a child that has not finished in
 //! [`HANG`] (a hang guard, not a timed assertion: a correct run takes a fraction of
 //! it), and [`with_memory_cap`] runs it under `ulimit -v`.
-#![allow(dead_code)] // each test binary uses its own part
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -15,6 +14,16 @@ pub const HANG: Duration = Duration::from_secs(120);
 /// The binary under test.
 pub fn conformance() -> Command {
     Command::new(env!("CARGO_BIN_EXE_conformance"))
+}
+
+/// `conformance ARGS` in `dir` (standard input empty) to its end, under the watchdog:
+/// its exit code, stdout and stderr.
+pub fn conformance_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let f = run(conformance()
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null()));
+    (f.code(), f.stdout, f.stderr)
 }
 
 /// A fresh folder under the target directory.

@@ -4,8 +4,6 @@
 //! pattern it does not know, so the schemas cannot silently outgrow it; no JSON Schema
 //! crate is needed for that.
 
-#![allow(dead_code)] // not every test binary validates
-
 use serde_json::Value;
 use std::collections::HashSet;
 

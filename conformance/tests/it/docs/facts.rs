@@ -4,7 +4,7 @@
 //!   files (every flag any file uses, the files that use it, its number of cases and its
 //!   description) between the `BEGIN GENERATED` and `END GENERATED` lines. After
 //!   `conformance generate` changes a flag, rewrite it with
-//!   `CONFORMANCE_BLESS_DOCS=1 cargo test -p conformance --test docs_facts` and review
+//!   `CONFORMANCE_BLESS_DOCS=1 cargo test -p conformance --test it docs::facts` and review
 //!   the diff.
 //! * The number of codec mutants the README and the nightly mutants workflow state is
 //!   the total of the table in `docs/mutation.md` (which `conformance/scripts/mutants.py
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 const BLESS: &str = "CONFORMANCE_BLESS_DOCS";
 const BEGIN: &str =
-    "<!-- BEGIN GENERATED: CONFORMANCE_BLESS_DOCS=1 cargo test -p conformance --test docs_facts -->";
+    "<!-- BEGIN GENERATED: CONFORMANCE_BLESS_DOCS=1 cargo test -p conformance --test it docs::facts -->";
 const END: &str = "<!-- END GENERATED -->";
 
 fn root() -> PathBuf {
@@ -148,7 +148,7 @@ fn vectors_readme_flag_table_is_generated_from_the_notes() {
             .unwrap_or_else(|| "\n  (one is longer)".to_string());
         panic!(
             "vectors/README.md's flag table is stale; first difference:{first}\n\
-             ({BLESS}=1 cargo test -p conformance --test docs_facts rewrites it)"
+             ({BLESS}=1 cargo test -p conformance --test it docs::facts rewrites it)"
         );
     }
 }

@@ -91,7 +91,7 @@ fn utf8_every_input_up_to_3_bytes() {
 }
 
 /// Where the spec-literal decoder says a strict decode stops: its first event that is
-/// not a code point, as the codec's `Stop` (issue 27: a reserved span is
+/// not a code point, as the codec's `Stop` (a reserved span is
 /// `Stop::Reserved`, never an error kind).
 fn literal_stop(events: &[(usize, usize, LitEvent)]) -> Option<(&'static str, u64, u64)> {
     events

@@ -1,12 +1,10 @@
-//! What the report files hold (issue 25 items 13-14, issue 32 item 2): JUnit that an XML
+//! What the report files hold: JUnit that an XML
 //! parser accepts whatever the vectors and answers contain, with dot-free class names; a
 //! terminal report with no raw control character; files that list failures one by one
 //! (with their input, cut, and flags) and passes and skips as counts, and every case
 //! with `--report-all`.
 
-mod common;
-
-use common::process::{conformance, run, scratch, Finished};
+use crate::common::process::{conformance, run, scratch, Finished};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -1,14 +1,12 @@
-//! Where the report files go (issue 25 items 8-12, issue 26 item 6): the verdict is on
+//! Where the report files go: the verdict is on
 //! stdout before any file is written, and a file that cannot be written exits 2 after
 //! it; a report path that is (or resolves to) an input, lies inside a `--vectors`
 //! folder, or is shared by two reports is refused before anything runs; a symbolic link
 //! at a report path is replaced, never written through; a FIFO as a report never blocks.
 
-mod common;
-
 #[cfg(unix)]
-use common::process::mkfifo;
-use common::process::{conformance, run, vectors_folder, Finished};
+use crate::common::process::mkfifo;
+use crate::common::process::{conformance, run, vectors_folder, Finished};
 use std::path::Path;
 
 const SUMMARY: &str = "4 passed, 0 failed";

@@ -5,8 +5,6 @@
 //!
 //! The validator is the small one in `common/schema.rs`, shared with the vector lint.
 
-mod common;
-
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -14,7 +12,7 @@ use std::process::Command;
 fn validate(value: &Value) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/report.schema.json");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    common::schema::validate(&schema, value)
+    crate::common::schema::validate(&schema, value)
 }
 
 /// Runs `conformance run ARGS --json r.json` in `dir` and returns the report.

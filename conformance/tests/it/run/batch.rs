@@ -5,8 +5,6 @@
 //! pinned to its case. Adapters here are small Python scripts; `conformance serve` is the
 //! compiled one.
 
-mod common;
-
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,12 +12,12 @@ use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::process::scratch("batch", name)
+    crate::common::process::scratch("batch", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 fn decode_file(n: usize) -> String {
-    common::fixtures::decode_file("batch test", n)
+    crate::common::fixtures::decode_file("batch test", n)
 }
 
 /// An adapter declaring `"batch": 4` and `valid` for UTF-8 decode, answering right,
@@ -114,7 +112,7 @@ fn run(dir: &Path, mode: &str, extra: &[&str]) -> (Option<i32>, String, Value, V
 fn validate(report: &Value) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/report.schema.json");
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    common::schema::validate(&schema, report)
+    crate::common::schema::validate(&schema, report)
 }
 
 /// Each case's status, in order.
@@ -129,7 +127,7 @@ fn statuses(report: &Value) -> Vec<String> {
 
 #[test]
 fn an_honest_batch_adapter_gets_batches_of_at_most_what_it_declared() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = setup("honest", 12);
@@ -168,7 +166,7 @@ fn an_honest_batch_adapter_gets_batches_of_at_most_what_it_declared() {
 /// where the adapter answers right, so every case passes.
 #[test]
 fn malformed_batch_answers_fall_back_to_one_case_per_line() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = setup("malformed", 12);
@@ -211,7 +209,7 @@ fn malformed_batch_answers_fall_back_to_one_case_per_line() {
 
 #[test]
 fn a_crash_in_the_middle_of_a_batch_is_pinned_to_its_case() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = setup("crash", 12);
@@ -235,7 +233,7 @@ fn a_crash_in_the_middle_of_a_batch_is_pinned_to_its_case() {
 
 #[test]
 fn a_hang_in_a_batch_times_out_and_is_pinned_to_its_case() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let dir = setup("hang", 12);
@@ -267,7 +265,7 @@ fn a_hang_in_a_batch_times_out_and_is_pinned_to_its_case() {
 
 #[test]
 fn giving_up_stops_a_replay_too() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     // Crashes on every case: the first case alone, then a batch of 4 that crashes and is

@@ -1,22 +1,20 @@
-//! Inputs that never end or never stop branching (issue 26 items 5 and 6): `--vectors`
+//! Inputs that never end or never stop branching: `--vectors`
 //! and `--expected-failures` read only regular files, each under a cap named in the
 //! error (vector files 1 GiB, expected-failures 64 MiB), and a folder of symbolic links
 //! back to itself is walked once. Each run is under `ulimit -v` and a watchdog, so that a
 //! runner that reads `/dev/zero` whole or walks a loop fails the test instead of the
 //! machine.
 
-mod common;
-
 #[cfg(unix)]
-use common::process::mkfifo;
-use common::process::{run, vectors_folder, with_memory_cap};
+use crate::common::process::mkfifo;
+use crate::common::process::{run, vectors_folder, with_memory_cap};
 
 /// A memory cap far above what these runs need (a debug build reading four cases) and
 /// far below what reading an endless input, or walking a loop, takes.
 const CAP_KIB: u64 = 1 << 20;
 
 /// `conformance run ARGS` in `dir` under the memory cap.
-fn capped(dir: &std::path::Path, args: &[&str]) -> common::process::Finished {
+fn capped(dir: &std::path::Path, args: &[&str]) -> crate::common::process::Finished {
     let mut all = vec!["run"];
     all.extend_from_slice(args);
     run(with_memory_cap(CAP_KIB, &all).current_dir(dir))

@@ -1,20 +1,18 @@
-//! Memory ceilings, proved under `setrlimit(RLIMIT_AS)` (issue 26 items 1, 2 and 7), and
-//! the "Limits" table of `docs/gating.md` pinned to the code.
+//! Memory ceilings, proved under `setrlimit(RLIMIT_AS)`, and the "Limits" table of
+//! `docs/gating.md` pinned to the code.
 //!
 //! * An adapter that answers every case of every vector file wrongly, each answer just
 //!   under the line cap, leaves the runner within [`CEILING`] of address space, and the
-//!   run completes with every report written: a wrong answer is kept as a bounded excerpt
-//!   (issue 26 item 1), and an answer line is read as its text, a list item at a time,
-//!   never as a tree of JSON values (item 2).
+//!   run completes with every report written: a wrong answer is kept as a bounded excerpt,
+//!   and an answer line is read as its text, a list item at a time, never as a tree of
+//!   JSON values.
 //! * `conformance serve` writes an answer of half a gigabyte within the same ceiling, as
-//!   it decodes (item 7), and a request over its cap is answered with its id and why.
+//!   it decodes, and a request over its cap is answered with its id and why.
 //!
 //! The runner gets the limit (the adapters raise their own soft limit back), and
 //! `MALLOC_ARENA_MAX=1`: glibc otherwise reserves 64 MiB of address space per thread's
 //! arena, which `RLIMIT_AS` counts though it is never touched.
 #![cfg(target_os = "linux")]
-
-mod common;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -27,7 +25,7 @@ const CEILING: u64 = 256 << 20;
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::process::scratch("limits", name)
+    crate::common::process::scratch("limits", name)
 }
 
 /// `conformance ARGS` in `dir` with at most [`CEILING`] of address space (a soft limit,
@@ -175,7 +173,7 @@ fn check_wrong(out: &Output, report: &Value, dir: &Path, cap: usize) {
 
 #[test]
 fn answers_just_under_the_default_line_cap_leave_the_runner_under_256_mib() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     // 48 decode cases, each answered with a line of almost 16 MiB: ~45 times that as
@@ -201,7 +199,7 @@ fn answers_just_under_the_default_line_cap_leave_the_runner_under_256_mib() {
 
 #[test]
 fn every_case_of_every_vector_file_answered_wrongly_stays_under_256_mib() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     // The embedded vectors (3,630 cases), each answer as large as the cap lets it be.

@@ -1,45 +1,32 @@
-//! The runner ends and reaps everything an adapter started (issue 25 item 7): a grandchild
+//! The runner ends and reaps everything an adapter started: a grandchild
 //! that left the process group (`setsid`), an adapter whose runner was SIGKILLed, more
 //! than 64 adapters on SIGTERM; and a crash is the adapter's own exit, whoever still holds
 //! its stdout. Linux only: the checks read `/proc`.
 #![cfg(target_os = "linux")]
 
-mod common;
-
+use crate::common::sh::{self, HELLO_VALID, INVALID, RIGHT};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::process::scratch("processes", name)
+    crate::common::process::scratch("processes", name)
 }
 
 /// A UTF-8 decode file of `n` cases: odd tcIds `41` (valid), even ones `c0` (invalid).
 fn decode_file(n: usize) -> String {
-    common::fixtures::decode_file("processes", n)
+    crate::common::fixtures::decode_file("processes", n)
 }
 
 /// `vectors/t/decode.json` with `n` cases, and `adapter.sh`: declares `valid`, answers
-/// right, and runs `on_case` before answering case `#2`.
+/// right, and runs `on_case_2` before answering case `#2`.
 fn setup(name: &str, n: usize, on_case_2: &str) -> PathBuf {
     let dir = scratch(name);
     std::fs::create_dir_all(dir.join("vectors/t")).unwrap();
     std::fs::write(dir.join("vectors/t/decode.json"), decode_file(n)).unwrap();
-    let script = format!(
-        r#"while IFS= read -r line; do
-  id=${{line#*\"id\":\"}}; id=${{id%%\"*}}
-  case "$id" in
-  hello) echo '{{"id":"hello","protocol":2,"name":"t","supports":[{{"encoding":"utf-8","op":"decode","fields":["valid"]}}]}}';;
-  *#2) {on_case_2}
-    echo "{{\"id\":\"$id\",\"valid\":false}}";;
-  *[13579]) echo "{{\"id\":\"$id\",\"valid\":true}}";;
-  *) echo "{{\"id\":\"$id\",\"valid\":false}}";;
-  esac
-done
-"#
-    );
-    std::fs::write(dir.join("adapter.sh"), script).unwrap();
+    let arms = format!("{HELLO_VALID}\n  *#2) {on_case_2}\n    {INVALID}\n  {RIGHT}");
+    std::fs::write(dir.join("adapter.sh"), sh::script(&arms)).unwrap();
     dir
 }
 

@@ -1,8 +1,6 @@
 //! `conformance run --splits`: the reference's streaming decoders and document checker,
 //! fed every decode and document vector in chunks, give the vectors' own answers.
 
-mod common;
-
 use conformance::run::{execute, RunArgs, EXIT_OK};
 
 #[test]
@@ -86,7 +84,7 @@ fn run_streaming_adapter(name: &str, body: &str) -> conformance::run::RunReport 
 
 #[test]
 fn an_adapter_that_declares_streaming_gets_every_chunking() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let report = run_streaming_adapter("joins", r#"b"".join(bytes.fromhex(x) for x in chunks)"#);
@@ -106,7 +104,7 @@ fn an_adapter_that_declares_streaming_gets_every_chunking() {
 
 #[test]
 fn an_adapter_that_drops_chunks_fails_only_on_chunked_cases() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let report = run_streaming_adapter("drops", r#"bytes.fromhex(chunks[0])"#);

@@ -2,15 +2,15 @@
 //! of adapters that answer wrong, hang, crash or break the protocol, expected failures,
 //! malformed vector files and bad usage. Adapters here are tiny `sh` scripts.
 
-mod common;
-
+use crate::common::process::{self, Finished, DECODE};
+use crate::common::sh::{self, HELLO_VALID, INVALID, VALID};
 use conformance::run::{self, RunArgs, Status};
 use conformance::vectors::{Encoding, Op};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// The reference codec agrees with every vector (issue 3), through the runner's own
+/// The reference codec agrees with every vector, through the runner's own
 /// checks of every protocol field.
 #[test]
 fn reference_passes_every_vector() {
@@ -47,78 +47,46 @@ fn reference_passes_every_vector() {
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    common::process::scratch("runner", name)
+    process::scratch("runner", name)
 }
-
-/// Four UTF-8 decode cases: #1 `41` valid, #2 `c0` invalid, #3 `e282ac` valid, #4 `ff`
-/// invalid.
-const DECODE: &str = r#"{
-  "schema": "decode",
-  "encoding": "utf-8",
-  "version": "0.0.1",
-  "numberOfTests": 4,
-  "header": ["runner test"],
-  "notes": {},
-  "testGroups": [
-    {
-      "comment": "four cases",
-      "tests": [
-        {"tcId": 1, "comment": "A", "flags": [], "input": "41", "output": [{"codepoint": "U+0041"}], "result": "valid"},
-        {"tcId": 2, "comment": "C0", "flags": [], "input": "c0", "output": [{"error": "overlong", "offset": 0, "length": 1}], "result": "invalid"},
-        {"tcId": 3, "comment": "euro", "flags": [], "input": "e282ac", "output": [{"codepoint": "U+20AC"}], "result": "valid"},
-        {"tcId": 4, "comment": "FF", "flags": [], "input": "ff", "output": [{"error": "invalid-byte", "offset": 0, "length": 1}], "result": "invalid"}
-      ]
-    }
-  ]
-}
-"#;
-
-/// The hello answer of the test adapters: protocol 2, `valid` for every UTF-8 decode case.
-const HELLO: &str = r#"hello) echo '{"id":"hello","protocol":2,"name":"t","supports":[{"encoding":"utf-8","op":"decode","fields":["valid"]}]}';;"#;
 
 /// A folder `vectors/t/decode.json` (ids `t/decode.json#N`) and an adapter script whose
 /// `case` arms answer each id: `$id` is the request's id. The adapter declares `valid`
-/// for UTF-8 decode ([`HELLO`]) unless `arms` answers `hello` itself first.
+/// for UTF-8 decode ([`HELLO_VALID`]) unless `arms` answers `hello` itself first.
 fn setup(name: &str, arms: &str) -> PathBuf {
     let arms = if arms.starts_with("hello)") {
         arms.to_string()
     } else {
-        format!("{HELLO}\n{arms}")
+        format!("{HELLO_VALID}\n{arms}")
     };
     let dir = scratch(name);
     std::fs::create_dir_all(dir.join("vectors/t")).unwrap();
     std::fs::write(dir.join("vectors/t/decode.json"), DECODE).unwrap();
-    let script = format!(
-        "while IFS= read -r line; do\n  id=${{line#*\\\"id\\\":\\\"}}; id=${{id%%\\\"*}}\n  case \"$id\" in\n{arms}\n  esac\ndone\n"
-    );
-    std::fs::write(dir.join("adapter.sh"), script).unwrap();
+    std::fs::write(dir.join("adapter.sh"), sh::script(&arms)).unwrap();
     dir
 }
 
-fn run_in(dir: &Path, extra: &[&str]) -> (Output, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .current_dir(dir)
-        .args([
-            "run",
-            "--vectors",
-            "vectors",
-            "--adapter",
-            "t=sh adapter.sh",
-        ])
-        .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+fn run_in(dir: &Path, extra: &[&str]) -> (Finished, String, String) {
+    let out = process::run(
+        process::conformance()
+            .current_dir(dir)
+            .args([
+                "run",
+                "--vectors",
+                "vectors",
+                "--adapter",
+                "t=sh adapter.sh",
+            ])
+            .args(extra)
+            .stdin(Stdio::null()),
+    );
+    let (stdout, stderr) = (out.stdout.clone(), out.stderr.clone());
     (out, stdout, stderr)
 }
 
 fn last_line(s: &str) -> &str {
     s.lines().last().unwrap_or_default()
 }
-
-const VALID: &str = r#"echo "{\"id\":\"$id\",\"valid\":true}";;"#;
-const INVALID: &str = r#"echo "{\"id\":\"$id\",\"valid\":false}";;"#;
 
 #[test]
 fn a_wrong_answer_exits_1() {

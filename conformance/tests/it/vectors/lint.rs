@@ -7,9 +7,7 @@
 //! The schema check is the small validator in `common/schema.rs`, shared with the report
 //! schema's test.
 
-mod common;
-
-use common::schema::validate;
+use crate::common::schema::validate;
 use conformance::vectors::{default_dir, generate};
 use conformance_literal::utf_inf8::{self, CodePoint};
 use conformance_literal::{corrected, utf8, Kind};
