@@ -4,39 +4,12 @@
 //! case sent is judged, never dropped; and the edges of the command line (a help that
 //! cannot be written, vector folders with entries that cannot be read, `serve` fed a line
 //! of millions of chunks, `generate` over a symbolic link).
-use crate::common::process::{run as finish, scratch, Finished};
-use std::os::unix::process::CommandExt;
+use crate::common::process::{capped, run as finish, scratch, Finished};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// The address space a tool gets in the memory tests: 256 MiB.
 const CEILING: u64 = 256 << 20;
-
-/// `conformance ARGS` in `dir` with at most `ceiling` bytes of address space (a soft
-/// limit: the adapters it starts raise it again for themselves) and glibc's arenas kept to
-/// one (each would reserve 64 MiB that `RLIMIT_AS` counts).
-fn capped(dir: &Path, ceiling: u64, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance"));
-    command
-        .current_dir(dir)
-        .args(args)
-        .env("MALLOC_ARENA_MAX", "1");
-    // SAFETY: runs in the child between fork and exec; setrlimit(2) is async-signal-safe
-    // and the closure allocates nothing.
-    unsafe {
-        command.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: ceiling,
-                rlim_max: libc::RLIM_INFINITY,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    command
-}
 
 /// An adapter declaring `utf-8 decode (lossy)` that answers every case (one per line, or
 /// in batches of its second argument) with a wrong `lossy` list of `"U+10FFFF"` items, the

@@ -46,6 +46,35 @@ pub fn with_memory_cap(kib: u64, args: &[&str]) -> Command {
     c
 }
 
+/// `conformance ARGS` in `dir` with at most `ceiling` bytes of address space
+/// (`setrlimit(RLIMIT_AS)`, a soft limit, which the adapters it starts may raise again
+/// for themselves) and glibc's arenas kept to one (each would reserve 64 MiB that
+/// `RLIMIT_AS` counts though it is never touched).
+#[cfg(unix)]
+pub fn capped(dir: &Path, ceiling: u64, args: &[&str]) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = conformance();
+    command
+        .current_dir(dir)
+        .args(args)
+        .env("MALLOC_ARENA_MAX", "1");
+    // SAFETY: runs in the child between fork and exec; setrlimit(2) is async-signal-safe
+    // and the closure allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: ceiling,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    command
+}
+
 /// What a finished child did.
 #[derive(Debug)]
 pub struct Finished {

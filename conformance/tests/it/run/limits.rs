@@ -16,7 +16,6 @@
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -28,29 +27,9 @@ fn scratch(name: &str) -> PathBuf {
     crate::common::process::scratch("limits", name)
 }
 
-/// `conformance ARGS` in `dir` with at most [`CEILING`] of address space (a soft limit,
-/// which the adapters it starts raise again for themselves).
+/// `conformance ARGS` in `dir` with at most [`CEILING`] of address space.
 fn capped(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_conformance"));
-    command
-        .current_dir(dir)
-        .args(args)
-        .env("MALLOC_ARENA_MAX", "1");
-    // SAFETY: runs in the child between fork and exec; setrlimit(2) is async-signal-safe
-    // and the closure allocates nothing.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: CEILING,
-                rlim_max: libc::RLIM_INFINITY,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    command
+    crate::common::process::capped(dir, CEILING, args)
 }
 
 /// An adapter that declares every encoding and operation and answers every case wrongly,

@@ -61,19 +61,7 @@ pub(crate) fn dec(comment: impl Into<String>, flags: &[&str], input: &[u8]) -> D
     if is_limit_dependent(flags.as_slice(), input, &events) {
         flags.push(LIMIT_DEPENDENT);
     }
-    let result = if events.iter().any(Event::is_error) {
-        TestResult::Invalid
-    } else {
-        TestResult::Valid
-    };
-    DecodeTest {
-        tc_id: 0,
-        comment: comment.into(),
-        flags: strings(&flags),
-        input: to_hex(input),
-        output: output_of(&events),
-        result,
-    }
+    decode_test(comment, &flags, input, &events)
 }
 
 /// The decode test of `input` under a code length limit of `limit` bytes, as the
@@ -86,7 +74,16 @@ pub(crate) fn dec_at(
     input: &[u8],
     limit: usize,
 ) -> DecodeTest {
-    let events = lit::decode(input, limit);
+    decode_test(comment, flags, input, &lit::decode(input, limit))
+}
+
+/// A decode test of `input` whose events are `events`.
+fn decode_test(
+    comment: impl Into<String>,
+    flags: &[&str],
+    input: &[u8],
+    events: &[Event],
+) -> DecodeTest {
     let result = if events.iter().any(Event::is_error) {
         TestResult::Invalid
     } else {
@@ -97,7 +94,7 @@ pub(crate) fn dec_at(
         comment: comment.into(),
         flags: strings(flags),
         input: to_hex(input),
-        output: output_of(&events),
+        output: output_of(events),
         result,
     }
 }
