@@ -622,6 +622,8 @@ struct Request<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     codepoint: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    codepoints: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     chunks: Option<Vec<String>>,
 }
 
@@ -634,6 +636,10 @@ impl<'a> Request<'a> {
             input: case.input_hex(),
             codepoint: match &*case.test {
                 Test::Encode(t) => Some(&t.codepoint),
+                _ => None,
+            },
+            codepoints: match &*case.test {
+                Test::EncodeString(t) => Some(&t.codepoints),
                 _ => None,
             },
             chunks: case

@@ -5,7 +5,7 @@
 use super::expected::ExpectedFailures;
 use super::handshake::{self, Declared};
 use super::outcome::{Answer, CaseResult, Implementation, Status};
-use super::suite::{Case, Suite};
+use super::suite::{Case, Suite, Test};
 use super::verdict::{self, Verdict};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -109,12 +109,28 @@ impl Deadline {
 }
 
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
-/// not declare streaming for: not sent.
+/// not declare streaming for, or a string encode case of an encoding whose `encode` it
+/// did not declare with `codepoints`: not sent.
 pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
-    case.chunking.is_some()
-        && !declared
-            .declaration()
-            .is_some_and(|d| d.streaming(case.encoding, case.op()))
+    why_not_applicable(case, declared).is_some()
+}
+
+/// Why a case is not sent ([`not_applicable`]), if it is not.
+fn why_not_applicable(case: &Case, declared: &Declared) -> Option<&'static str> {
+    let declaration = declared.declaration();
+    if case.chunking.is_some()
+        && !declaration.is_some_and(|d| d.streaming(case.encoding, case.op()))
+    {
+        return Some("no streaming declared");
+    }
+    let strings = |d: &handshake::Declaration| {
+        d.fields(case.encoding, case.op())
+            .is_some_and(|f| f.iter().any(|f| f == "codepoints"))
+    };
+    if matches!(*case.test, Test::EncodeString(_)) && !declaration.is_some_and(strings) {
+        return Some("no `codepoints` declared");
+    }
+    None
 }
 
 /// Crashes, timeouts and protocol errors in a row, and the first one's message.
@@ -191,15 +207,17 @@ impl Tally<'_> {
             }
             other => other,
         };
+        let not_sent = why_not_applicable(case, declared);
         let mut r = match (&self.stopped, answer) {
             (Some(why), None) => not_run(why.clone()),
-            (None, None) if not_applicable(case, declared) => CaseResult {
+            (None, None) if not_sent.is_some() => CaseResult {
                 status: Status::Skip,
                 raw: Status::Skip,
                 checked: vec![],
                 mismatches: vec![],
                 message: Some(format!(
-                    "not applicable: no streaming declared for {} {}",
+                    "not applicable: {} for {} {}",
+                    not_sent.unwrap_or_default(),
                     case.encoding,
                     case.op()
                 )),
@@ -355,5 +373,55 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
         answered,
         undeclared: None,
         not_applicable: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::handshake::{parse_hello, Declared};
+    use crate::run::suite::load_embedded;
+    use crate::vectors::Encoding;
+    use serde_json::json;
+
+    fn hello(fields: &[&str]) -> Declared {
+        let v = json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "encode", "fields": fields}]});
+        parse_hello(v.as_object().unwrap()).unwrap()
+    }
+
+    /// A string encode case is sent only to an implementation that declared
+    /// `codepoints` for its encoding's `encode`; a one-code-point case always is.
+    #[test]
+    fn string_cases_need_codepoints_declared() {
+        let suite = load_embedded(&[Encoding::Utf8]).unwrap();
+        let string = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::EncodeString(_)))
+            .expect("a utf-8 encode-string case");
+        let single = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::Encode(_)))
+            .expect("a utf-8 encode case");
+        let (plain, strings) = (hello(&["bytes", "error"]), hello(&["bytes", "codepoints"]));
+        assert!(not_applicable(string, &plain));
+        assert!(not_applicable(string, &Declared::Protocol1));
+        assert!(!not_applicable(string, &strings));
+        assert!(!not_applicable(single, &plain));
+        assert_eq!(
+            why_not_applicable(string, &plain),
+            Some("no `codepoints` declared")
+        );
+        // `codepoints` is not an answer field: an answer without it misses nothing.
+        let answer = crate::run::raw::RawResponse::from(
+            json!({"id": "x", "bytes": "41"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let fields = ["bytes".to_string(), "codepoints".to_string()];
+        assert!(handshake::missing_in(crate::vectors::Op::Encode, &fields, &answer).is_empty());
     }
 }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 /// The keys of a response object that the runner reads: the response fields of every
 /// operation, `id`, `unsupported`, and a batch answer's `responses`.
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 13] = [
     "id",
     "unsupported",
     "responses",
@@ -30,6 +30,7 @@ pub const KEYS: [&str; 12] = [
     "strict",
     "bytes",
     "error",
+    "index",
     "findings",
 ];
 

@@ -3,8 +3,9 @@
 
 use crate::files::{human_size, read_capped, read_text_capped, InputErrorKind, MAX_VECTOR_FILE};
 use crate::vectors::model::{
-    from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile, EncodeTest,
-    OutputEvent, TestCase, TestResult, VectorFile,
+    from_hex, to_hex, DecodeFile, DecodeTest, DocumentFile, DocumentTest, EncodeFile,
+    EncodeStringFile, EncodeStringTest, EncodeTest, OutputEvent, Schema, TestCase, TestResult,
+    VectorFile,
 };
 use corrected_utf8_vectors::{Encoding, Op};
 use serde::Deserialize;
@@ -142,6 +143,9 @@ pub enum Test {
     Decode(DecodeTest),
     /// An encode test.
     Encode(EncodeTest),
+    /// A string encode test (an `encode` request with `codepoints`; sent only to an
+    /// implementation that declares that field).
+    EncodeString(EncodeStringTest),
     /// A document test.
     Document(DocumentTest),
 }
@@ -151,7 +155,7 @@ impl Case {
     pub fn op(&self) -> Op {
         match *self.test {
             Test::Decode(_) => Op::Decode,
-            Test::Encode(_) => Op::Encode,
+            Test::Encode(_) | Test::EncodeString(_) => Op::Encode,
             Test::Document(_) => Op::Document,
         }
     }
@@ -175,6 +179,7 @@ impl Case {
         match &*self.test {
             Test::Decode(t) => t,
             Test::Encode(t) => t,
+            Test::EncodeString(t) => t,
             Test::Document(t) => t,
         }
     }
@@ -185,6 +190,7 @@ impl Case {
             Test::Decode(t) => format!("input {}", display_hex(&t.input)),
             Test::Document(t) => format!("input {}", display_hex(&t.input)),
             Test::Encode(t) => format!("codepoint {}", t.codepoint),
+            Test::EncodeString(t) => format!("codepoints {}", codepoints_text(&t.codepoints)),
         };
         match self.chunking {
             Some(Chunking::Split(n)) => format!("{input} in two chunks, split after {n} byte(s)"),
@@ -198,7 +204,7 @@ impl Case {
         match &*self.test {
             Test::Decode(t) => Some(&t.input),
             Test::Document(t) => Some(&t.input),
-            Test::Encode(_) => None,
+            Test::Encode(_) | Test::EncodeString(_) => None,
         }
     }
 
@@ -231,7 +237,24 @@ impl Case {
             Test::Encode(t) => {
                 json!({"id": self.id, "encoding": self.encoding, "op": "encode", "codepoint": t.codepoint})
             }
+            Test::EncodeString(t) => {
+                json!({"id": self.id, "encoding": self.encoding, "op": "encode", "codepoints": t.codepoints})
+            }
         }
+    }
+}
+
+/// A list of code points for messages: `[U+0041 U+D800]`, the first 8 and the count
+/// when longer.
+pub fn codepoints_text(codepoints: &[String]) -> String {
+    if codepoints.len() <= 8 {
+        format!("[{}]", codepoints.join(" "))
+    } else {
+        format!(
+            "[{} … ({} code points)]",
+            codepoints[..8].join(" "),
+            codepoints.len()
+        )
     }
 }
 
@@ -536,6 +559,10 @@ fn build(found: Vec<(String, Origin)>, encodings: &[Encoding]) -> Result<Suite, 
                 add_cases(&mut suite, &f, encoding, file, &rel, Test::Encode);
                 (Op::Encode, f.version)
             }
+            Parsed::EncodeString(f) => {
+                add_cases(&mut suite, &f, encoding, file, &rel, Test::EncodeString);
+                (Op::Encode, f.version)
+            }
             Parsed::Document(f) => {
                 add_cases(&mut suite, &f, encoding, file, &rel, Test::Document);
                 (Op::Document, f.version)
@@ -598,6 +625,7 @@ fn rel_name(file: &Path, given: &Path, default_root: Option<&Path>, given_is_dir
 enum Parsed {
     Decode(DecodeFile),
     Encode(EncodeFile),
+    EncodeString(EncodeStringFile),
     Document(DocumentFile),
 }
 
@@ -606,6 +634,7 @@ impl Parsed {
         match self {
             Parsed::Decode(f) => &f.encoding,
             Parsed::Encode(f) => &f.encoding,
+            Parsed::EncodeString(f) => &f.encoding,
             Parsed::Document(f) => &f.encoding,
         }
     }
@@ -639,13 +668,24 @@ fn serde_error(e: serde_json::Error) -> Located {
 fn parse_file(text: &str) -> Result<(Parsed, Encoding), Located> {
     #[derive(Deserialize)]
     struct Peek {
-        schema: Op,
+        schema: Schema,
     }
     let peek: Peek = serde_json::from_str(text).map_err(serde_error)?;
     let parsed = match peek.schema {
-        Op::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
-        Op::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
-        Op::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::EncodeString => {
+            Parsed::EncodeString(serde_json::from_str(text).map_err(serde_error)?)
+        }
+        Schema::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+        other => {
+            return Err(at(
+                text,
+                "\"schema\"",
+                0,
+                format!("schema {other} is not one this runner reads"),
+            ))
+        }
     };
     // The model keeps `encoding` a string, so that an unknown one gets this located
     // message (`unknown encoding "utf8" (expected one of …)`), not serde's.
@@ -656,6 +696,9 @@ fn parse_file(text: &str) -> Result<(Parsed, Encoding), Located> {
     match &parsed {
         Parsed::Decode(f) => check_tests(text, f, |t| check_hex(&t.input))?,
         Parsed::Encode(f) => check_tests(text, f, |t| check_codepoint(&t.codepoint))?,
+        Parsed::EncodeString(f) => check_tests(text, f, |t| {
+            t.codepoints.iter().try_for_each(|c| check_codepoint(c))
+        })?,
         Parsed::Document(f) => check_tests(text, f, |t| check_hex(&t.input))?,
     }
     Ok((parsed, encoding))

@@ -113,13 +113,35 @@ pub fn verdict_of(case: &Case, response: &RawResponse) -> Verdict {
     }
     let mut checked = Vec::new();
     let mut mismatches = Vec::new();
-    for &field in fields_of(case.op()) {
+    let fields = match &*case.test {
+        Test::EncodeString(_) => STRING_FIELDS,
+        _ => fields_of(case.op()),
+    };
+    for &field in fields {
         let Some(got) = response.get(field) else {
+            // A string's failure names its index: an `error` without one falls short.
+            if let (Test::EncodeString(t), "index") = (&*case.test, field) {
+                if response.get("error").is_some() && t.index.is_some() {
+                    mismatches.push(Mismatch {
+                        field: field.into(),
+                        expected: json!(t.index),
+                        got: Value::Null,
+                        note: Some("an `error` without the failing code point's `index`".into()),
+                        got_length: 0,
+                        got_sha256: sha256(""),
+                    });
+                    checked.push(field);
+                }
+            }
             continue;
         };
         let result = match &*case.test {
             Test::Decode(t) => check_decode(field, t, got),
             Test::Encode(t) => check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got),
+            Test::EncodeString(t) if field == "index" => check_index(t.index, got),
+            Test::EncodeString(t) => {
+                check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got)
+            }
             Test::Document(t) => check_findings(&t.findings, got),
         };
         match result {
@@ -151,6 +173,26 @@ pub fn verdict_of(case: &Case, response: &RawResponse) -> Verdict {
 }
 
 type Checked = Result<Option<Mismatch>, String>;
+
+/// The fields of a string encode case (`encode` with `codepoints`), in the order they
+/// are checked: `bytes`, or `error` and `index` (0-based, the first code point without
+/// an encoding).
+const STRING_FIELDS: &[&str] = &["bytes", "error", "index"];
+
+/// A string encode answer's `index` against the vector's (`None`: the list encodes).
+fn check_index(expected: Option<u64>, got: &str) -> Checked {
+    let index = serde_json::from_str::<u64>(got).map_err(|_| "not a non-negative integer")?;
+    match expected {
+        Some(e) if e == index => Ok(None),
+        Some(e) => mismatch("index", json!(e), got, None),
+        None => mismatch(
+            "index",
+            json!(null),
+            got,
+            Some("every code point of the list encodes".into()),
+        ),
+    }
+}
 
 /// The SHA-256 of `text`, lowercase hex.
 fn sha256(text: &str) -> String {
@@ -918,5 +960,56 @@ mod tests {
         protocol(
             json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "reserved": true, "error": "x"}}),
         );
+    }
+
+    fn string_case(bytes: Option<&str>, error: Option<(&str, u64)>) -> Case {
+        use crate::vectors::model::EncodeStringTest;
+        Case {
+            id: "corrected-utf8/encode-string.json#1".into(),
+            file: 0,
+            tc_id: 1,
+            encoding: crate::vectors::Encoding::CorrectedUtf8,
+            chunking: None,
+            test: std::sync::Arc::new(Test::EncodeString(EncodeStringTest {
+                tc_id: 1,
+                comment: String::new(),
+                flags: vec![],
+                codepoints: vec!["U+0041".into(), "U+0080".into(), "U+D800".into()],
+                bytes: bytes.map(str::to_string),
+                error: error.map(|e| e.0.to_string()),
+                index: error.map(|e| e.1),
+                result: if bytes.is_some() {
+                    TestResult::Valid
+                } else {
+                    TestResult::Invalid
+                },
+            })),
+        }
+    }
+
+    /// A string encode answer: `bytes`, or `error` with the failing code point's `index`,
+    /// which must be there and right.
+    #[test]
+    fn string_encode_fields() {
+        let failing = string_case(None, Some(("c1-control", 1)));
+        let pass = |v: Value| matches!(verdict(&failing, &obj(v)), Verdict::Pass { .. });
+        assert!(pass(json!({"id": "x", "error": "c1-control", "index": 1})));
+        assert!(pass(json!({"id": "x", "error": null, "index": 1})));
+        assert!(!pass(json!({"id": "x", "error": "c1-control", "index": 2})));
+        assert!(!pass(json!({"id": "x", "error": "surrogate", "index": 1})));
+        assert!(!pass(json!({"id": "x", "error": "c1-control"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41"})));
+        assert!(matches!(
+            verdict(
+                &failing,
+                &obj(json!({"id": "x", "error": "c1-control", "index": -1}))
+            ),
+            Verdict::Protocol { .. }
+        ));
+        let encodes = string_case(Some("41c280"), None);
+        let pass = |v: Value| matches!(verdict(&encodes, &obj(v)), Verdict::Pass { .. });
+        assert!(pass(json!({"id": "x", "bytes": "41C280"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41c2"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41c280", "index": 0})));
     }
 }

@@ -74,6 +74,14 @@ fn result_json(report: &RunReport, case: &Case, r: &crate::run::CaseResult) -> V
         Test::Decode(t) => (Some(&t.input), Some(t.input.len() / 2), None),
         Test::Document(t) => (Some(&t.input), Some(t.input.len() / 2), None),
         Test::Encode(t) => (None, None, Some(cut_chars(&t.codepoint, MAX_INPUT_BYTES))),
+        Test::EncodeString(t) => (
+            None,
+            None,
+            Some(cut_chars(
+                &crate::run::suite::codepoints_text(&t.codepoints),
+                MAX_INPUT_BYTES,
+            )),
+        ),
     };
     let input = input.map(|hex| &hex[..hex.len().min(2 * MAX_INPUT_BYTES)]);
     json!({

@@ -10,6 +10,7 @@ use super::{detail_lines, terminal_safe};
 use crate::run::handshake::describe_supports;
 use crate::run::handshake::Declared;
 use crate::run::outcome::{Counts, ImplResult, RunReport, Status};
+use crate::run::suite::Test;
 use std::fmt::Write;
 
 /// Failures shown in full per implementation; the rest are counted in one line (every
@@ -132,7 +133,7 @@ fn levels(out: &mut String, report: &RunReport, imp: &ImplResult) {
     }
 }
 
-/// Giving up, chunked variants not applicable, batches.
+/// Giving up, chunked variants and string encode cases not applicable, batches.
 fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
     let suite = &report.suite;
     if let Some(at) = imp.gave_up_at {
@@ -149,6 +150,19 @@ fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
             out,
             "  chunked (--splits): {ran} case(s) ran, {not_applicable} not applicable (no \
              streaming declared)"
+        );
+    }
+    let strings_not_sent = suite
+        .cases
+        .iter()
+        .zip(&imp.results)
+        .filter(|(c, r)| r.not_applicable && matches!(*c.test, Test::EncodeString(_)))
+        .count();
+    if strings_not_sent > 0 {
+        let _ = writeln!(
+            out,
+            "  string encode: {strings_not_sent} case(s) not applicable (no `codepoints` \
+             declared for encode)"
         );
     }
     let b = &imp.batches;
