@@ -633,7 +633,10 @@ mod tests {
         mutant.table[3].first = &[0xEC, 0xBD, 0xA1];
         mutant.table[3].first_cp = 0xE001;
         assert_eq!(decode(&[0xEC, 0xBD, 0xA0]), [Event::CodePoint(0xE000)]);
-        assert_eq!(mutant.decode(&[0xEC, 0xBD, 0xA0]), [Event::CodePoint(0xD800)]);
+        assert_eq!(
+            mutant.decode(&[0xEC, 0xBD, 0xA0]),
+            [Event::CodePoint(0xD800)]
+        );
         assert_eq!(mutant.encode(0xD800), Ok(vec![0xEC, 0xBD, 0xA0]));
         // U+E000 is in no row then, nor in a refused range: the encoder's last resort.
         assert_eq!(mutant.encode(0xE000), Err(Kind::OutOfRange));
