@@ -14,6 +14,7 @@ mod corrected_encode;
 mod encode_string;
 mod flags;
 mod serialize;
+mod splits;
 mod table31b;
 mod utf8_decode;
 mod utf8_encode;
