@@ -23,7 +23,7 @@
 
 use crate::protocol::answer::{object_members, walk_items};
 use crate::protocol::hello as handshake;
-use crate::reference::{self, Query, Reference, Response};
+use crate::reference::{self, Reference};
 use crate::vectors::model::{from_hex, OutputEvent};
 use corrected_utf8::{DocumentChecker, Encoding};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -335,6 +335,7 @@ struct Request<'t> {
     encoding: Option<&'t str>,
     input: Option<&'t str>,
     codepoint: Option<&'t str>,
+    codepoints: Option<&'t str>,
     chunks: Option<&'t str>,
 }
 
@@ -349,6 +350,7 @@ impl<'t> Request<'t> {
             "encoding",
             "input",
             "codepoint",
+            "codepoints",
             "chunks",
         ];
         let is_object = object_members(text, &keys, |k, v| {
@@ -359,6 +361,7 @@ impl<'t> Request<'t> {
                 "encoding" => &mut r.encoding,
                 "input" => &mut r.input,
                 "codepoint" => &mut r.codepoint,
+                "codepoints" => &mut r.codepoints,
                 _ => &mut r.chunks,
             };
             *slot = Some(v);
@@ -465,6 +468,8 @@ enum Job<'t> {
     },
     /// The encoding (hex) or the failure's kind.
     Encode(Result<String, &'static str>),
+    /// A list's encoding (hex), or the first failing code point's index and kind.
+    EncodeString(reference::StringAnswer),
 }
 
 /// The job of a request, or why it is answered `unsupported` (`Err(Some(reason))` for a
@@ -515,6 +520,13 @@ fn job<'t>(r: &Request<'t>, max_input: usize) -> Result<Job<'t>, Option<String>>
                 input: input.ok_or(None)?,
                 chunks,
             })
+        }
+        Some("encode") if r.codepoints.is_some() => {
+            // A list of `U+…` strings (the line cap bounds it); a code point the encoder
+            // does not take is `unsupported`.
+            let list: Vec<String> =
+                serde_json::from_str(r.codepoints.unwrap_or_default()).map_err(|_| None)?;
+            Ok(Job::EncodeString((codec.encode_string)(&list).ok_or(None)?))
         }
         Some("encode") => {
             let codepoint = string(r.codepoint).ok_or(None)?;
@@ -599,6 +611,15 @@ fn respond_to(r: &Request<'_>, args: &Config, out: &mut impl Write) -> io::Resul
             out.write_all(b",\"error\":")?;
             write(out, &kind)?;
         }
+        Job::EncodeString(Ok(hex)) => {
+            out.write_all(b",\"bytes\":")?;
+            write(out, &hex)?;
+        }
+        Job::EncodeString(Err((index, kind))) => {
+            out.write_all(b",\"error\":")?;
+            write(out, &kind)?;
+            write!(out, ",\"index\":{index}")?;
+        }
     }
     out.write_all(b"}")
 }
@@ -664,75 +685,6 @@ impl<'w, W: Write> List<'w, W> {
 
 fn write(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(out, value).map_err(io::Error::from)
-}
-
-/// A response line's object: `{"id": …, FIELDS}` or `{"id": …, "unsupported": true}`.
-#[derive(serde::Serialize)]
-pub struct Reply<'a> {
-    /// The request's id, or null.
-    id: &'a Value,
-    /// What the codec computed.
-    #[serde(flatten)]
-    fields: Option<Response>,
-    /// `true` when it computed nothing.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unsupported: Option<bool>,
-}
-
-fn unsupported(id: &Value) -> Reply<'_> {
-    Reply {
-        id,
-        fields: None,
-        unsupported: Some(true),
-    }
-}
-
-/// The response to one (non-batch) request, built whole in memory: every field the codec
-/// gives, or `unsupported` (`conformance serve` itself writes its answers as they are
-/// produced).
-pub fn respond(request: &Value) -> Reply<'_> {
-    let id = request.get("id").unwrap_or(&Value::Null);
-    match fields(request) {
-        Some(fields) => Reply {
-            id,
-            fields: Some(fields),
-            unsupported: None,
-        },
-        None => unsupported(id),
-    }
-}
-
-fn fields(request: &Value) -> Option<Response> {
-    let text = |key: &str| request.get(key).and_then(Value::as_str);
-    let encoding = text("encoding")?;
-    let input = match text("input") {
-        Some(hex) => Some(from_hex(hex).ok()?),
-        None => None,
-    };
-    let chunks = match request.get("chunks") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(list)) => Some(
-            list.iter()
-                .map(|c| from_hex(c.as_str()?).ok())
-                .collect::<Option<Vec<Vec<u8>>>>()?,
-        ),
-        Some(_) => return None,
-    };
-    let query = match text("op")? {
-        "decode" => Query::Decode {
-            input: input.as_deref()?,
-            chunks: chunks.as_deref(),
-        },
-        "document" => Query::Document {
-            input: input.as_deref()?,
-            chunks: chunks.as_deref(),
-        },
-        "encode" => Query::Encode {
-            codepoint: text("codepoint")?,
-        },
-        _ => return None,
-    };
-    reference::respond_to(Encoding::from_name(encoding)?, query)
 }
 
 #[cfg(test)]

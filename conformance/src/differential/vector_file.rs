@@ -75,7 +75,7 @@ fn vector_file<T: Serialize + Clone>(
         },
     );
     to_pretty_json(&VectorFile {
-        schema,
+        schema: schema.into(),
         encoding: encoding.name().to_string(),
         version: VERSION.to_string(),
         number_of_tests: tests.len(),

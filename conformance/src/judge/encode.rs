@@ -1,6 +1,7 @@
-//! The encode fields of an answer against an encode test: `bytes` and `error`.
+//! The encode fields of an answer against an encode test: `bytes` and `error`; and a
+//! string encode's `index`, the first code point without an encoding.
 
-use super::mismatch::{mismatch, Checked};
+use super::mismatch::{mismatch, sha256, Checked, Mismatch};
 use serde_json::json;
 
 pub(super) fn check_encode(
@@ -43,5 +44,32 @@ pub(super) fn check_encode(
             }
         }
         _ => Ok(None),
+    }
+}
+
+/// A string encode answer's `index` against the vector's (`None`: the list encodes).
+pub(super) fn check_index(expected: Option<u64>, got: &str) -> Checked {
+    let index = serde_json::from_str::<u64>(got).map_err(|_| "not a non-negative integer")?;
+    match expected {
+        Some(e) if e == index => Ok(None),
+        Some(e) => mismatch("index", json!(e), got, None),
+        None => mismatch(
+            "index",
+            json!(null),
+            got,
+            Some("every code point of the list encodes".into()),
+        ),
+    }
+}
+
+/// The mismatch of a string encode failure answered without its `index`.
+pub(super) fn missing_index(expected: Option<u64>) -> Mismatch {
+    Mismatch {
+        field: "index".into(),
+        expected: json!(expected),
+        got: serde_json::Value::Null,
+        note: Some("an `error` without the failing code point's `index`".into()),
+        got_length: 0,
+        got_sha256: sha256(""),
     }
 }

@@ -10,7 +10,7 @@
 
 use super::decode::check_decode;
 use super::document::check_findings;
-use super::encode::check_encode;
+use super::encode::{check_encode, check_index, missing_index};
 pub use super::mismatch::{Mismatch, ITEM_BYTES, MAX_EXCERPT, WHOLE_BYTES};
 use crate::case::{Case, Test};
 use crate::protocol::answer::RawResponse;
@@ -53,6 +53,11 @@ pub fn fields_of(op: Op) -> &'static [&'static str] {
     }
 }
 
+/// The fields of a string encode case (`encode` with `codepoints`), in the order they
+/// are checked: `bytes`, or `error` and `index` (0-based, the first code point without an
+/// encoding).
+pub const STRING_FIELDS: &[&str] = &["bytes", "error", "index"];
+
 /// Compares `response` (an object whose `id` has already been matched) with `case`.
 pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
     verdict_of(case, &RawResponse::from(response.clone()))
@@ -67,13 +72,28 @@ pub fn verdict_of(case: &Case, response: &RawResponse) -> Verdict {
     }
     let mut checked = Vec::new();
     let mut mismatches = Vec::new();
-    for &field in fields_of(case.op()) {
+    let fields = match &*case.test {
+        Test::EncodeString(_) => STRING_FIELDS,
+        _ => fields_of(case.op()),
+    };
+    for &field in fields {
         let Some(got) = response.get(field) else {
+            // A string's failure names its index: an `error` without one falls short.
+            if let (Test::EncodeString(t), "index") = (&*case.test, field) {
+                if response.get("error").is_some() && t.index.is_some() {
+                    mismatches.push(missing_index(t.index));
+                    checked.push(field);
+                }
+            }
             continue;
         };
         let result = match &*case.test {
             Test::Decode(t) => check_decode(field, t, got),
             Test::Encode(t) => check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got),
+            Test::EncodeString(t) if field == "index" => check_index(t.index, got),
+            Test::EncodeString(t) => {
+                check_encode(field, t.bytes.as_deref(), t.error.as_deref(), got)
+            }
             Test::Document(t) => check_findings(&t.findings, got),
         };
         match result {
@@ -367,5 +387,56 @@ mod tests {
                 v => panic!("{mixed}: {v:?}"),
             }
         }
+    }
+
+    fn string_case(bytes: Option<&str>, error: Option<(&str, u64)>) -> Case {
+        use crate::vectors::model::EncodeStringTest;
+        Case {
+            id: "corrected-utf8/encode-string.json#1".into(),
+            file: 0,
+            tc_id: 1,
+            encoding: crate::vectors::Encoding::CorrectedUtf8,
+            chunking: None,
+            test: std::sync::Arc::new(Test::EncodeString(EncodeStringTest {
+                tc_id: 1,
+                comment: String::new(),
+                flags: vec![],
+                codepoints: vec!["U+0041".into(), "U+0080".into(), "U+D800".into()],
+                bytes: bytes.map(str::to_string),
+                error: error.map(|e| e.0.to_string()),
+                index: error.map(|e| e.1),
+                result: if bytes.is_some() {
+                    TestResult::Valid
+                } else {
+                    TestResult::Invalid
+                },
+            })),
+        }
+    }
+
+    /// A string encode answer: `bytes`, or `error` with the failing code point's `index`,
+    /// which must be there and right.
+    #[test]
+    fn string_encode_fields() {
+        let failing = string_case(None, Some(("c1-control", 1)));
+        let pass = |v: Value| matches!(verdict(&failing, &obj(v)), Verdict::Pass { .. });
+        assert!(pass(json!({"id": "x", "error": "c1-control", "index": 1})));
+        assert!(pass(json!({"id": "x", "error": null, "index": 1})));
+        assert!(!pass(json!({"id": "x", "error": "c1-control", "index": 2})));
+        assert!(!pass(json!({"id": "x", "error": "surrogate", "index": 1})));
+        assert!(!pass(json!({"id": "x", "error": "c1-control"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41"})));
+        assert!(matches!(
+            verdict(
+                &failing,
+                &obj(json!({"id": "x", "error": "c1-control", "index": -1}))
+            ),
+            Verdict::Protocol { .. }
+        ));
+        let encodes = string_case(Some("41c280"), None);
+        let pass = |v: Value| matches!(verdict(&encodes, &obj(v)), Verdict::Pass { .. });
+        assert!(pass(json!({"id": "x", "bytes": "41C280"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41c2"})));
+        assert!(!pass(json!({"id": "x", "bytes": "41c280", "index": 0})));
     }
 }

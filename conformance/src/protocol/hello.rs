@@ -32,7 +32,7 @@ pub const MAX_HELLO: usize = 1 << 20;
 pub fn known_fields(op: Op) -> &'static [&'static str] {
     match op {
         Op::Decode => &["output", "spans", "lossy", "result", "valid", "strict"],
-        Op::Encode => &["bytes", "error", "error-kind"],
+        Op::Encode => &["bytes", "error", "error-kind", "codepoints"],
         Op::Document => &["findings"],
     }
 }
@@ -45,7 +45,8 @@ pub struct Support {
     /// The operation (its name in the vocabulary: anything else is refused).
     pub op: Op,
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
-    /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
+    /// or `error`), `error-kind` (a failure's `error` is a kind, never null) and
+    /// `codepoints` (string requests, `"codepoints": [...]`, are taken).
     pub fields: Vec<String>,
     /// `"streaming": true`: it also takes chunked requests (`"chunks"`) of this encoding
     /// and operation, fed to a streaming decoder (`conformance run --splits`).
@@ -294,6 +295,8 @@ pub fn has_field(op: Op, field: &str, response: &Map<String, Value>) -> bool {
             Some(e) => e.is_string(),
             None => has("bytes"),
         },
+        // Not a response field: it declares that string requests are taken.
+        (Op::Encode, "codepoints") => true,
         _ => has(field),
     }
 }
@@ -305,6 +308,7 @@ pub fn has_answered(op: Op, field: &str, answered: &[String]) -> bool {
     match (op, field) {
         (Op::Encode, "bytes" | "error") => has("bytes") || has("error"),
         (Op::Encode, "error-kind") => has("bytes") || has("error-kind"),
+        (Op::Encode, "codepoints") => true,
         _ => has(field),
     }
 }

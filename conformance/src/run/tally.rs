@@ -6,7 +6,7 @@ use super::expected::ExpectedFailures;
 use crate::case::{Case, Suite, Test};
 use crate::differential::oracle::at_limit;
 use crate::judge::{judge, judge_declared, CaseResult, Status};
-use crate::protocol::{Answer, Declared, Implementation};
+use crate::protocol::{Answer, Declaration, Declared, Implementation};
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -111,12 +111,28 @@ impl Deadline {
 }
 
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
-/// not declare streaming for: not sent.
+/// not declare streaming for, or a string encode case of an encoding whose `encode` it
+/// did not declare with `codepoints`: not sent.
 pub(crate) fn not_applicable(case: &Case, declared: &Declared) -> bool {
-    case.chunking.is_some()
-        && !declared
-            .declaration()
-            .is_some_and(|d| d.streaming(case.encoding, case.op()))
+    why_not_applicable(case, declared).is_some()
+}
+
+/// Why a case is not sent ([`not_applicable`]), if it is not.
+fn why_not_applicable(case: &Case, declared: &Declared) -> Option<&'static str> {
+    let declaration = declared.declaration();
+    if case.chunking.is_some()
+        && !declaration.is_some_and(|d| d.streaming(case.encoding, case.op()))
+    {
+        return Some("no streaming declared");
+    }
+    let strings = |d: &Declaration| {
+        d.fields(case.encoding, case.op())
+            .is_some_and(|f| f.iter().any(|f| f == "codepoints"))
+    };
+    if matches!(*case.test, Test::EncodeString(_)) && !declaration.is_some_and(strings) {
+        return Some("no `codepoints` declared");
+    }
+    None
 }
 
 /// Crashes, timeouts and protocol errors in a row, and the first one's message.
@@ -230,7 +246,8 @@ impl Tally<'_> {
                 checked: vec![],
                 mismatches: vec![],
                 message: Some(format!(
-                    "not applicable: no streaming declared for {} {}",
+                    "not applicable: {} for {} {}",
+                    why_not_applicable(case, declared).unwrap_or_default(),
                     case.encoding,
                     case.op()
                 )),
@@ -317,5 +334,57 @@ fn not_run(message: String) -> CaseResult {
         undeclared: None,
         not_applicable: false,
         judged_at_limit: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::hello::parse_hello;
+    use crate::protocol::RawResponse;
+    use crate::run::suite::load_embedded;
+    use crate::vectors::Encoding;
+    use serde_json::json;
+
+    fn hello(fields: &[&str]) -> Declared {
+        let v = json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "encode", "fields": fields}]});
+        parse_hello(v.as_object().unwrap()).unwrap()
+    }
+
+    /// A string encode case is sent only to an implementation that declared
+    /// `codepoints` for its encoding's `encode`; a one-code-point case always is.
+    #[test]
+    fn string_cases_need_codepoints_declared() {
+        let suite = load_embedded(&[Encoding::Utf8]).unwrap();
+        let string = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::EncodeString(_)))
+            .expect("a utf-8 encode-string case");
+        let single = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::Encode(_)))
+            .expect("a utf-8 encode case");
+        let (plain, strings) = (hello(&["bytes", "error"]), hello(&["bytes", "codepoints"]));
+        assert!(not_applicable(string, &plain));
+        assert!(not_applicable(string, &Declared::Protocol1));
+        assert!(!not_applicable(string, &strings));
+        assert!(!not_applicable(single, &plain));
+        assert_eq!(
+            why_not_applicable(string, &plain),
+            Some("no `codepoints` declared")
+        );
+        // `codepoints` is not an answer field: an answer without it misses nothing.
+        let answer = RawResponse::from(
+            json!({"id": "x", "bytes": "41"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let fields = vec!["bytes".to_string(), "codepoints".to_string()];
+        let r = judge_declared(string, Answer::Response(answer), Some(&fields));
+        assert!(r.undeclared.is_none(), "{:?}", r.message);
     }
 }

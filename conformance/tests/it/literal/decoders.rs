@@ -1,6 +1,8 @@
 //! The spec-literal decoders against the reference codec on every input of 1 to 3
 //! bytes, both encodings: the whole event lists, offsets and lengths included, must be
-//! equal. (The fuzz target `differential_literal` does the same on longer inputs.)
+//! equal. (The fuzz target `differential_literal` does the same on longer inputs.) And
+//! the codec's string encoders against every string encode vector, which the literal
+//! string encoder computed.
 
 use conformance_literal::{self as literal, Event as LitEvent};
 use corrected_utf8::{corrected, utf8, Encoding, Event, Events, Stop};
@@ -138,4 +140,93 @@ fn corrected_utf8_strict_stops_are_the_literal_first_span() {
             );
         }
     }
+}
+
+/// The codec's string encoders against every `encode-string` vector of Corrected UTF-8
+/// and UTF-8 (whose expected answers the spec-literal `encode_string` computed):
+/// `corrected::encode` and `utf8::encode` over the list, and Corrected UTF-8's fast
+/// `encode_from_utf32` on every instruction set this CPU runs, which must also leave the
+/// encoding of the code points before a failure in its output. The codec's error names
+/// the failing code point; its first occurrence in the list is the index (an earlier
+/// occurrence would have failed first).
+#[test]
+fn string_encoders_pass_every_encode_string_vector() {
+    use corrected_utf8::corrected::fast::{self, InstructionSet};
+    use corrected_utf8::EncodeError;
+    use corrected_utf8_vectors::model::{from_hex, parse_codepoint, AnyVectorFile};
+
+    type Answer = Result<Vec<u8>, (usize, String)>;
+    let answer = |cps: &[u32], r: Result<Vec<u8>, EncodeError>| -> Answer {
+        r.map_err(|e| {
+            let index = cps
+                .iter()
+                .position(|&c| c == e.codepoint)
+                .unwrap_or(usize::MAX);
+            (index, e.kind.as_str().to_string())
+        })
+    };
+    let mut checked = 0;
+    let mut bad = Vec::new();
+    for path in [
+        "corrected-utf8/encode-string.json",
+        "utf-8/encode-string.json",
+    ] {
+        let text = corrected_utf8_vectors::get(path).expect("embedded");
+        let Ok(AnyVectorFile::EncodeString(file)) = AnyVectorFile::from_json(text) else {
+            panic!("{path}: not an encode-string file");
+        };
+        for t in file.tests() {
+            let cps: Vec<u32> = t
+                .codepoints
+                .iter()
+                .map(|c| u32::try_from(parse_codepoint(c).expect("U+")).expect("32 bits"))
+                .collect();
+            let want: Answer = match (&t.bytes, &t.error, t.index) {
+                (Some(b), _, _) => Ok(from_hex(b).expect("hex")),
+                (None, Some(e), Some(i)) => Err((i as usize, e.clone())),
+                _ => panic!("{path}#{}: malformed", t.tc_id),
+            };
+            let mut answers: Vec<(String, Answer)> = Vec::new();
+            if path.starts_with("utf-8") {
+                answers.push((
+                    "utf8::encode".into(),
+                    answer(&cps, utf8::encode(cps.iter().copied())),
+                ));
+            } else {
+                answers.push((
+                    "corrected::encode".into(),
+                    answer(&cps, corrected::encode(cps.iter().copied())),
+                ));
+                for set in InstructionSet::available() {
+                    let mut out = Vec::new();
+                    let r = fast::encode_from_utf32_with(set, &cps, &mut out);
+                    let got = answer(&cps, r.map(|()| out.clone()));
+                    // Before a failure, `out` holds the code points before it, encoded.
+                    if let Err((i, _)) = got {
+                        let before = corrected::encode(cps[..i.min(cps.len())].iter().copied());
+                        if before.as_ref().ok() != Some(&out) {
+                            bad.push(format!(
+                                "{path}#{}: fast {} left {} bytes before the failure",
+                                t.tc_id,
+                                set.name(),
+                                out.len()
+                            ));
+                        }
+                    }
+                    answers.push((format!("fast::encode_from_utf32 ({})", set.name()), got));
+                }
+            }
+            for (who, got) in answers {
+                checked += 1;
+                if got != want {
+                    bad.push(format!(
+                        "{path}#{}: {who} {got:02x?}, vector {want:02x?}",
+                        t.tc_id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    assert!(checked >= 200, "{checked}");
 }

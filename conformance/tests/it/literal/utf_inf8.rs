@@ -2,7 +2,8 @@
 //! codec (`corrected_utf8::utf_inf8`): whole event lists, with offsets and lengths, on
 //! every input of 1 to 3 bytes, on every 4-byte input after `FF A0`, `FF A1`, `FF A2`
 //! and `FF B4` (the three paddings and the two-digit length), under small limits, and
-//! on every vector in `vectors/utf-inf-8/`; encoding on every vector code point.
+//! on every vector in `vectors/utf-inf-8/`; encoding on every vector code point, and the
+//! codec's string encoder on every `encode-string.json` vector.
 //!
 //! A disagreement is reported with the shortest input that shows it; which side is
 //! right is then decided from `docs/semantics.md` §4, not from either implementation.
@@ -136,7 +137,7 @@ fn small_limits() {
 fn every_vector() {
     let dir = default_dir().join("utf-inf-8");
     let mut files = 0;
-    for name in ["decode.json", "encode.json"] {
+    for name in ["decode.json", "encode.json", "encode-string.json"] {
         let text = std::fs::read_to_string(dir.join(name)).expect("vector file");
         files += 1;
         match AnyVectorFile::from_json(&text).expect("parses") {
@@ -160,8 +161,42 @@ fn every_vector() {
                 }
                 assert!(bad.is_empty(), "encode.json:\n{}", bad.join("\n"));
             }
-            AnyVectorFile::Document(_) => panic!("no document vectors for utf-inf-8"),
+            AnyVectorFile::EncodeString(f) => {
+                // The codec's string encoder (`utf_inf8::encode` over a list) against the
+                // vector: the bytes, or the first failure's index (the codec names the
+                // code point; its first occurrence is the first failure's index, since an
+                // earlier occurrence would have failed first) and kind.
+                let mut bad = Vec::new();
+                for t in f.tests() {
+                    let theirs: Vec<BigCodePoint> = t
+                        .codepoints
+                        .iter()
+                        .map(|c| c.parse().expect("codec parses"))
+                        .collect();
+                    let got = match reference::encode(&theirs) {
+                        Ok(bytes) => Ok(hex(&bytes, "")),
+                        Err(e) => {
+                            let failed = BigCodePoint::from(e.codepoint);
+                            let index = theirs.iter().position(|c| *c == failed);
+                            Err((index.map(|i| i as u64), e.kind.as_str().to_string()))
+                        }
+                    };
+                    let want = match (&t.bytes, &t.error) {
+                        (Some(b), _) => Ok(b.clone()),
+                        (None, e) => Err((t.index, e.clone().unwrap_or_default())),
+                    };
+                    if got != want {
+                        bad.push(format!(
+                            "  tcId {}: reference {got:?}, vector {want:?}",
+                            t.tc_id
+                        ));
+                    }
+                }
+                assert!(bad.is_empty(), "encode-string.json:\n{}", bad.join("\n"));
+                assert!(f.tests().count() >= 100);
+            }
+            _ => panic!("{name}: no document vectors for utf-inf-8"),
         }
     }
-    assert_eq!(files, 2);
+    assert_eq!(files, 3);
 }

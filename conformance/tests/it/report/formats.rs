@@ -135,7 +135,7 @@ fn reports_list_failures_and_count_passes_and_skips() {
     let dir = setup("listed");
     run_reports(&dir, &[]);
     let json: Value = serde_json::from_str(&read(&dir, "r.json")).unwrap();
-    assert_eq!(json["reportVersion"], 4);
+    assert_eq!(json["reportVersion"], 5);
     assert_eq!(json["resultsListed"], "failures");
     let imp = &json["implementations"][0];
     let ids: Vec<&str> = imp["results"]

@@ -2,7 +2,8 @@
 //! reads back through the serde model, is formatted exactly as `generate` writes it, and
 //! is consistent (unique tcIds, right `numberOfTests`, every flag explained, events that
 //! cover the input, results that match outputs — `valid`, `reserved` or `invalid` —, no
-//! error event of kind `reserved`, findings in order).
+//! error event of kind `reserved`, findings in order, a string's bytes the concatenation
+//! of its code points' encodings or its `index` the first failure's).
 //!
 //! The schema check is the small validator in `common/schema.rs`, shared with the report
 //! schema's test.
@@ -132,6 +133,22 @@ fn encode_in(encoding: &str, codepoint: &str) -> Option<Vec<u8>> {
     }
 }
 
+/// One code point's encoding or error kind by the spec-literal code; `None` when the
+/// text is no code point of the encoding.
+fn encode_result(encoding: &str, codepoint: &str) -> Option<Result<Vec<u8>, String>> {
+    let kind = |k: Kind| k.as_str().to_string();
+    if encoding == "utf-inf-8" {
+        let cp = CodePoint::from_hex(codepoint_digits(codepoint)?)?;
+        return Some(utf_inf8::encode(&cp).map_err(kind));
+    }
+    let cp = u32::try_from(parse_codepoint(codepoint)?).ok()?;
+    match encoding {
+        "corrected-utf8" => Some(corrected::encode(cp).map_err(kind)),
+        "utf-8" => Some(utf8::encode(cp).map_err(kind)),
+        _ => None,
+    }
+}
+
 fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
     let name = path.strip_prefix(dir).unwrap_or(path).display().to_string();
     let text = std::fs::read_to_string(path).unwrap();
@@ -158,6 +175,7 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
             "{name}: encoding {encoding} in the wrong directory"
         ));
     }
+    #[allow(unreachable_patterns)] // the model's enum is non_exhaustive
     match &any {
         AnyVectorFile::Decode(f) => {
             lint_common(&name, f, &text, &mut errors);
@@ -258,6 +276,54 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 }
             }
         }
+        AnyVectorFile::EncodeString(f) => {
+            lint_common(&name, f, &text, &mut errors);
+            for t in f.tests() {
+                let id = t.tc_id;
+                // Each code point's own encoding, in order, up to the first failure: the
+                // string's bytes must be their concatenation, or its index and kind the
+                // first failure's (SPEC §1, "Encoding a string").
+                let mut bytes = Vec::new();
+                let mut first_failure = None;
+                for (i, c) in t.codepoints.iter().enumerate() {
+                    let well_formed = if encoding == "utf-inf-8" {
+                        codepoint_digits(c).is_some()
+                    } else {
+                        parse_codepoint(c).is_some_and(|v| v <= u64::from(u32::MAX))
+                    };
+                    if !well_formed {
+                        errors.push(format!("{name} {id}: bad codepoint {c}"));
+                    }
+                    if first_failure.is_none() {
+                        match encode_result(&encoding, c) {
+                            Some(Ok(b)) => bytes.extend(b),
+                            Some(Err(kind)) => first_failure = Some((i as u64, kind)),
+                            None => errors.push(format!("{name} {id}: {c} not encodable here")),
+                        }
+                    }
+                }
+                match (&t.bytes, &t.error, t.index, t.result) {
+                    (Some(b), None, None, TestResult::Valid) => {
+                        if first_failure.is_some() || from_hex(b).ok() != Some(bytes) {
+                            errors.push(format!(
+                                "{name} {id}: bytes are not the code points' encodings"
+                            ));
+                        }
+                    }
+                    (None, Some(e), Some(index), TestResult::Invalid) => {
+                        if first_failure != Some((index, e.clone())) {
+                            errors.push(format!(
+                                "{name} {id}: error {e} at {index}, but the first failure \
+                                 is {first_failure:?}"
+                            ));
+                        }
+                    }
+                    _ => errors.push(format!(
+                        "{name} {id}: bytes/error/index/result inconsistent"
+                    )),
+                }
+            }
+        }
         AnyVectorFile::Document(f) => {
             lint_common(&name, f, &text, &mut errors);
             for t in f.tests() {
@@ -299,6 +365,7 @@ fn lint_file(path: &Path, dir: &Path) -> Vec<String> {
                 }
             }
         }
+        other => errors.push(format!("{name}: no lint for schema {}", other.schema())),
     }
     errors
 }
@@ -518,7 +585,7 @@ fn the_lint_rejects_reserved_errors_and_wrong_results() {
         let file = bad_dir.join(rel);
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::create_dir_all(bad_dir.join("schema")).unwrap();
-        for s in ["decode", "encode", "document"] {
+        for s in ["decode", "encode", "encode-string", "document"] {
             std::fs::copy(
                 dir.join("schema").join(format!("{s}.schema.json")),
                 bad_dir.join("schema").join(format!("{s}.schema.json")),
@@ -537,6 +604,85 @@ fn the_lint_rejects_reserved_errors_and_wrong_results() {
             errors.iter().any(|e| e.contains("schema:")),
             schema_rejects,
             "{what}: {errors:?}"
+        );
+    }
+    std::fs::remove_dir_all(&path).ok();
+}
+
+/// A string vector whose bytes, index or kind do not follow from its code points fails
+/// the lint's own checks (not only `generate --check`).
+#[test]
+fn the_lint_checks_string_bytes_and_indexes() {
+    let dir = default_dir();
+    let rel = "corrected-utf8/encode-string.json";
+    let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+    let good: Value = serde_json::from_str(&text).unwrap();
+    let find = |result: &str| {
+        good["testGroups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .find_map(|(g, group)| {
+                let tests = group["tests"].as_array()?;
+                tests
+                    .iter()
+                    .position(|t| {
+                        t["result"] == result && t["codepoints"].as_array().unwrap().len() > 2
+                    })
+                    .map(|t| (g, t))
+            })
+            .unwrap()
+    };
+    let ((vg, vt), (ig, it)) = (find("valid"), find("invalid"));
+    type Mutation = Box<dyn Fn(&mut Value)>;
+    let mutations: Vec<(&str, Mutation)> = vec![
+        (
+            "bytes one short",
+            Box::new(move |v| {
+                let b = v["testGroups"][vg]["tests"][vt]["bytes"].as_str().unwrap();
+                let short = b[..b.len() - 2].to_string();
+                v["testGroups"][vg]["tests"][vt]["bytes"] = short.into();
+            }),
+        ),
+        (
+            "index one late",
+            Box::new(move |v| {
+                let i = v["testGroups"][ig]["tests"][it]["index"].as_u64().unwrap();
+                v["testGroups"][ig]["tests"][it]["index"] = (i + 1).into();
+            }),
+        ),
+        (
+            "another kind",
+            Box::new(move |v| {
+                let e = &mut v["testGroups"][ig]["tests"][it]["error"];
+                *e = if *e == "surrogate" {
+                    "c1-control"
+                } else {
+                    "surrogate"
+                }
+                .into();
+            }),
+        ),
+    ];
+    let path = std::env::temp_dir().join(format!("vectors-lint-strings-{}", std::process::id()));
+    for (what, mutate) in mutations {
+        let mut bad = good.clone();
+        mutate(&mut bad);
+        let bad_dir = path.join(what.replace(' ', "_"));
+        let file = bad_dir.join(rel);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(bad_dir.join("schema")).unwrap();
+        std::fs::copy(
+            dir.join("schema/encode-string.schema.json"),
+            bad_dir.join("schema/encode-string.schema.json"),
+        )
+        .unwrap();
+        std::fs::write(&file, to_pretty_json(&bad).unwrap()).unwrap();
+        let errors = lint_file(&file, &bad_dir);
+        assert!(
+            errors.iter().any(|e| !e.contains("schema:")),
+            "{what} passed the lint's own checks: {errors:?}"
         );
     }
     std::fs::remove_dir_all(&path).ok();

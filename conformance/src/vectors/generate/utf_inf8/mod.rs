@@ -154,10 +154,13 @@ fn cp_text(cp: &CodePoint) -> String {
 // Length classes.
 
 /// The code points whose codes have one byte length.
-struct Class {
-    bytes: usize,
-    first: CodePoint,
-    last: CodePoint,
+pub(in crate::vectors::generate) struct Class {
+    /// The length of their codes.
+    pub(in crate::vectors::generate) bytes: usize,
+    /// The first of them.
+    pub(in crate::vectors::generate) first: CodePoint,
+    /// The last of them.
+    pub(in crate::vectors::generate) last: CodePoint,
 }
 
 /// Length of the long-form code of a NUD-digit code point.
@@ -168,7 +171,7 @@ fn long_len(nud: usize) -> usize {
 /// Every fixed form, then the long-form classes holding these NUDs: 18 (14 bytes), the
 /// classes up to 28 bytes (the first with a B4), the last with one B4 and the first
 /// with two (NUD 273, 274), the last with two and the first with three (4113, 4114).
-fn classes() -> Vec<Class> {
+pub(in crate::vectors::generate) fn classes() -> Vec<Class> {
     let mut out: Vec<Class> = FORMS
         .iter()
         .map(|f| Class {
