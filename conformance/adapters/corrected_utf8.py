@@ -445,6 +445,8 @@ def _respond(request: dict) -> dict:
             "valid": result == "valid",
             "strict": strict_to_json(first_span(events)),
         }
+    if op == "encode" and encoding in _ENCODERS and "codepoints" in request:
+        return encode_string(_ENCODERS[encoding], request.get("codepoints"))
     if op == "encode" and encoding in _ENCODERS:
         cp = parse_codepoint(request.get("codepoint"))
         try:
@@ -457,8 +459,24 @@ def _respond(request: dict) -> dict:
     raise Unsupported("%s/%s" % (encoding, op))
 
 
+def encode_string(encode, codepoints) -> dict:
+    """A list of code points encoded (SPEC, "Encoding a string"): the concatenation of
+    each one's bytes, or the first that has none: its 0-based `index` and its kind."""
+    if not isinstance(codepoints, list):
+        raise Unsupported("codepoints is not a list")
+    out = bytearray()
+    for index, text in enumerate(codepoints):
+        try:
+            out += encode(parse_codepoint(text))
+        except EncodeError as e:
+            return {"error": e.kind, "index": index}
+    return {"bytes": out.hex()}
+
+
 _DECODE_FIELDS = ["output", "lossy", "result", "valid", "strict"]
-_ENCODE_FIELDS = ["bytes", "error", "error-kind"]
+# `codepoints`: string encode requests are taken (answered with `bytes`, or `error` and
+# `index`).
+_ENCODE_FIELDS = ["bytes", "error", "error-kind", "codepoints"]
 
 # Protocol 2's handshake: what this adapter answers for every case (README.md, "Protocol 2").
 HELLO = {

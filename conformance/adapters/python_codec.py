@@ -8,7 +8,9 @@ does not give the later error spans, so `output` and the strict `error` kind are
 
 encode: chr(cp).encode("utf-8"). On failure the kind is sent only when the codec's own
 error says which it is: chr() refuses values above U+10FFFF ("out-of-range"), and the
-encoder refuses lone surrogates ("surrogate"); any other failure is sent as null.
+encoder refuses lone surrogates ("surrogate"); any other failure is sent as null. A list
+of code points (`codepoints`) is one str encoded at once; the UnicodeEncodeError's
+`start` is the first failing code point's `index`.
 
 With --spans, decode also sends `spans`: every event, the error spans from the codec's
 error handler (called once per span with its start and end, but no kind), so each error
@@ -98,6 +100,36 @@ def _encode(cp: int) -> dict:
         return {"error": None}
 
 
+def _encode_string(codepoints) -> dict:
+    """A list of code points: one str encoded by the codec at once, strictly; its
+    UnicodeEncodeError's `start` is the first failing code point's index (one str
+    character per code point). chr() refuses a value above U+10FFFF before the codec
+    sees the string: that code point's index, "out-of-range"."""
+    if not isinstance(codepoints, list):
+        raise Unsupported
+    chars = []
+    for index, text in enumerate(codepoints):
+        m = _CODEPOINT.match(text) if isinstance(text, str) else None
+        if not m:
+            raise Unsupported
+        try:
+            chars.append(chr(int(m.group(1), 16)))
+        except (ValueError, OverflowError):
+            # Only if no earlier code point fails in the codec.
+            return _encode_prefix(chars) or {"error": "out-of-range", "index": index}
+    return _encode_prefix(chars) or {"bytes": "".join(chars).encode("utf-8").hex()}
+
+
+def _encode_prefix(chars) -> dict | None:
+    """The codec's failure on `chars`, if it fails: `error` and `index`; else None."""
+    try:
+        "".join(chars).encode("utf-8")
+    except UnicodeEncodeError as e:
+        kind = "surrogate" if e.reason == "surrogates not allowed" else None
+        return {"error": kind, "index": e.start}
+    return None
+
+
 def _respond(request: dict) -> dict:
     if request.get("encoding") != "utf-8":
         raise Unsupported
@@ -107,6 +139,8 @@ def _respond(request: dict) -> dict:
         if not isinstance(text, str) or not _HEX.match(text):
             raise Unsupported
         return _decode(bytes.fromhex(text))
+    if op == "encode" and "codepoints" in request:
+        return _encode_string(request.get("codepoints"))
     if op == "encode":
         cp = request.get("codepoint")
         m = _CODEPOINT.match(cp) if isinstance(cp, str) else None
@@ -125,7 +159,7 @@ HELLO = {
     "supports": [
         {"encoding": "utf-8", "op": "decode",
          "fields": ["lossy", "result", "valid", "strict"] + (["spans"] if SPANS else [])},
-        {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error"]},
+        {"encoding": "utf-8", "op": "encode", "fields": ["bytes", "error", "codepoints"]},
     ],
     # Batch requests of up to this many requests (README.md, "Batches").
     "batch": 4096,

@@ -122,6 +122,28 @@ class CorrectedTable(unittest.TestCase):
             cu.encode_corrected(cp)  # nothing else fails
 
 
+    def test_encode_string_stops_at_the_first_failure(self):
+        enc = cu.encode_corrected
+        self.assertEqual(cu.encode_string(enc, []), {"bytes": ""})
+        self.assertEqual(cu.encode_string(enc, ["U+0041", "U+00A0"]), {"bytes": "41c080"})
+        self.assertEqual(
+            cu.encode_string(enc, ["U+0041", "U+0080", "U+D800"]),
+            {"error": "c1-control", "index": 1})
+        self.assertEqual(
+            cu.encode_string(enc, ["U+D800", "U+0080"]), {"error": "surrogate", "index": 0})
+
+    def test_python_codec_encodes_a_string_at_once(self):
+        import python_codec as pc
+        self.assertEqual(pc._encode_string(["U+0041", "U+00E9"]), {"bytes": "41c3a9"})
+        self.assertEqual(pc._encode_string([]), {"bytes": ""})
+        self.assertEqual(
+            pc._encode_string(["U+0041", "U+DC00", "U+110000"]),
+            {"error": "surrogate", "index": 1})
+        self.assertEqual(
+            pc._encode_string(["U+0041", "U+110000", "U+D800"]),
+            {"error": "out-of-range", "index": 1})
+
+
 class CorrectedDecodeErrors(unittest.TestCase):
     def test_reserved_run(self):
         self.assertEqual(cps(cu.decode_corrected(h("fe fe 80 41"))), [("reserved", 0, 3), 0x41])

@@ -10,7 +10,7 @@ use crate::case::{Case, Test};
 use crate::protocol::{Answer, Declaration, Declared, Implementation, Support};
 // The vectors' names of the encodings, beside the codec's `Encoding`.
 use crate::vectors::model::{
-    format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent, TestResult,
+    codepoint_digits, format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent, TestResult,
 };
 use crate::vectors::{codec_encoding, Encoding as Names, Op};
 use corrected_utf8::corrected::fast::{self, InstructionSet};
@@ -222,14 +222,25 @@ pub(crate) fn strict<E: Into<Stop>>(result: Result<(), E>) -> Value {
     }
 }
 
-/// The codec's encoders take any 32-bit value; wider ones are outside their domain, and
-/// the reference says `unsupported` rather than guessing.
+/// The codec's encoders take any 32-bit value; a wider one is `out-of-range` (it is past
+/// U+8421109F and U+10FFFF alike).
 fn encode_u32(
     cp: &str,
     encode: impl Fn(u32) -> Result<String, EncodeError>,
 ) -> Option<Result<String, &'static str>> {
-    let cp = u32::try_from(parse_codepoint(cp)?).ok()?;
+    // Wider than 32 bits: past the end of Corrected UTF-8's and UTF-8's code spaces, so
+    // `out-of-range` (SPEC §2.3, §3), though the codec's encoders take `u32`.
+    let Some(cp) = narrow(cp)? else {
+        return Some(Err("out-of-range"));
+    };
     Some(encode(cp).map_err(|e| e.kind.as_str()))
+}
+
+/// A `U+…` code point as the 32-bit encoders take it: `Some(Some(cp))`, `Some(None)` when
+/// it is wider than 32 bits (any number of digits), `None` when it is not a code point.
+fn narrow(cp: &str) -> Option<Option<u32>> {
+    let digits = codepoint_digits(cp)?;
+    Some(u32::from_str_radix(digits, 16).ok())
 }
 
 /// A list's encoding by one of the codec's 32-bit string encoders: `None` when a code
@@ -238,15 +249,16 @@ fn encode_string_u32(
     cps: &[String],
     encode: impl Fn(&[u32]) -> Result<Vec<u8>, EncodeError>,
 ) -> Option<StringAnswer> {
-    let cps: Vec<u32> = cps
-        .iter()
-        .map(|c| u32::try_from(parse_codepoint(c)?).ok())
-        .collect::<Option<_>>()?;
-    Some(
-        encode(&cps)
-            .map(|b| to_hex(&b))
-            .map_err(|e| (first_index(&cps, &e.codepoint), e.kind.as_str())),
-    )
+    let parsed: Vec<Option<u32>> = cps.iter().map(|c| narrow(c)).collect::<Option<_>>()?;
+    // The codec encodes up to the first code point wider than 32 bits, which is
+    // `out-of-range` there unless an earlier one fails first.
+    let wide = parsed.iter().position(Option::is_none);
+    let narrow: Vec<u32> = parsed.iter().map_while(|&c| c).collect();
+    Some(match (encode(&narrow), wide) {
+        (Err(e), _) => Err((first_index(&narrow, &e.codepoint), e.kind.as_str())),
+        (Ok(_), Some(w)) => Err((w as u64, "out-of-range")),
+        (Ok(b), None) => Ok(to_hex(&b)),
+    })
 }
 
 /// The index of the first code point without an encoding, from the codec's error, which

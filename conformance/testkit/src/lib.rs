@@ -194,6 +194,21 @@ pub trait Implementation {
         None
     }
 
+    /// The encoding of a list of code points (SPEC, "Encoding a string"): the
+    /// concatenation of each one's bytes, or the first that has none: its 0-based index
+    /// and, as for [`Implementation::encode`], its kind if the API names it. Implement it
+    /// with the API's own string encoder (`encode_all`, `TextEncoder.encode`, …), never
+    /// by calling [`Implementation::encode`] in a loop: that would test `encode` again and
+    /// leave the string encoder untested. `None` (the default): the `encode-string`
+    /// vectors are not answered.
+    fn encode_string(
+        &self,
+        code_points: &[CodePoint],
+    ) -> Option<Result<Vec<u8>, (usize, Option<Kind>)>> {
+        let _ = code_points;
+        None
+    }
+
     /// Corrected UTF-8: the findings of the document checker for a whole file
     /// (`docs/semantics.md` §2.6), in order.
     fn check_document(&self, file: &[u8]) -> Option<Vec<Finding>> {

@@ -27,6 +27,8 @@ pub enum Op {
     IsValid,
     /// [`Implementation::encode`](crate::Implementation::encode).
     Encode,
+    /// [`Implementation::encode_string`](crate::Implementation::encode_string).
+    EncodeString,
     /// [`Implementation::check_document`](crate::Implementation::check_document).
     CheckDocument,
     /// [`Implementation::check_document_chunks`](crate::Implementation::check_document_chunks).
@@ -35,7 +37,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation.
-    pub const ALL: [Op; 9] = [
+    pub const ALL: [Op; 10] = [
         Op::Decode,
         Op::DecodeChunks,
         Op::DecodeLossy,
@@ -43,6 +45,7 @@ impl Op {
         Op::Validity,
         Op::IsValid,
         Op::Encode,
+        Op::EncodeString,
         Op::CheckDocument,
         Op::CheckDocumentChunks,
     ];
@@ -57,6 +60,7 @@ impl Op {
             Op::Validity => "validity",
             Op::IsValid => "is_valid",
             Op::Encode => "encode",
+            Op::EncodeString => "encode_string",
             Op::CheckDocument => "check_document",
             Op::CheckDocumentChunks => "check_document_chunks",
         }
