@@ -213,7 +213,12 @@ fn every_case_of_every_vector_file_answered_wrongly_stays_under_256_mib() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| !f["file"].as_str().unwrap_or("").ends_with("encode-string.json"))
+        .filter(|f| {
+            !f["file"]
+                .as_str()
+                .unwrap_or("")
+                .ends_with("encode-string.json")
+        })
         .map(|f| f["cases"].as_u64().unwrap())
         .sum::<u64>();
     assert!(cases > 3000, "{cases}");
