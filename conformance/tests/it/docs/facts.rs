@@ -9,6 +9,13 @@
 //! * The number of codec mutants the README and the nightly mutants workflow state is
 //!   the total of the table in `docs/mutation.md` (which `conformance/scripts/mutants.py
 //!   table --write` regenerates).
+//! * `vectors/README.md`'s table of files states each file's schema and number of tests,
+//!   and its "Current version" the vectors' version.
+//! * UTF-∞-8 facts of `docs/semantics.md` §4, computed by the spec-literal decoder: the
+//!   2-byte leads of well-formed codes (§4.1) and the `invalid-length`-before-`overlong`
+//!   tie-break of `FF A1 80 90` (§4.2, whose table lists the kinds in that order); and
+//!   statements that no longer hold do not come back (the first-digit rule "not named"
+//!   in §4.2, UTF-∞-8 "answered `unsupported`" by the reference).
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -129,8 +136,12 @@ fn vectors_readme_flag_table_is_generated_from_the_notes() {
     let root = root();
     let path = root.join("vectors/README.md");
     let readme = read(&path);
-    let (Some(begin), Some(end)) = (readme.find(BEGIN), readme.find(END)) else {
+    // The README has other generated blocks: this one ends at the first END after it.
+    let Some(begin) = readme.find(BEGIN) else {
         panic!("{}: no `{BEGIN}` … `{END}` block", path.display());
+    };
+    let Some(end) = readme[begin..].find(END).map(|e| begin + e) else {
+        panic!("{}: no `{END}` after `{BEGIN}`", path.display());
     };
     let current = &readme[begin..end + END.len()];
     let table = flag_table(&root);
@@ -214,4 +225,117 @@ fn thousands_separates_by_three() {
     assert_eq!(thousands(999), "999");
     assert_eq!(thousands(1524), "1,524");
     assert_eq!(thousands(1_000_000), "1,000,000");
+}
+
+/// `vectors/README.md`'s table of files: every vector file, with its schema and
+/// `numberOfTests`, and the current version.
+#[test]
+fn vectors_readme_states_every_files_schema_count_and_the_version() {
+    let root = root();
+    let readme = read(&root.join("vectors/README.md"));
+    for (name, json) in vector_files(&root) {
+        let row = format!(
+            "| `{name}.json` | {} | {} |",
+            json["schema"].as_str().unwrap_or("?"),
+            json["numberOfTests"]
+        );
+        assert!(
+            readme.contains(&row),
+            "vectors/README.md's table of files has no row starting {row:?}"
+        );
+    }
+    let version = corrected_utf8_vectors::VERSION;
+    assert!(
+        readme.contains(&format!("Current version: `{version}`")),
+        "vectors/README.md does not say \"Current version: `{version}`\""
+    );
+}
+
+/// The section of `page` from the heading `from` to the next heading of that level.
+fn section<'a>(page: &'a str, from: &str) -> &'a str {
+    let start = page
+        .find(from)
+        .unwrap_or_else(|| panic!("no heading {from:?}"));
+    let level = from.split(' ').next().unwrap_or("###");
+    let rest = &page[start + from.len()..];
+    let end = rest
+        .find(&format!("\n{level} "))
+        .map_or(rest.len(), |e| e + 1);
+    &page[start..start + from.len() + end]
+}
+
+#[test]
+fn semantics_utf_inf8_leads_and_tie_break_are_the_literal_decoders() {
+    use conformance_literal::utf_inf8::{decode, Event, DEFAULT_LIMIT};
+    let page = read(&root().join("docs/semantics.md"));
+    // §4.1: the 2-byte leads that begin some well-formed code.
+    let valid_lead = |lead: u8| {
+        (0x80..=0xBFu8)
+            .any(|c| matches!(decode(&[lead, c], DEFAULT_LIMIT)[..], [Event::CodePoint(_)]))
+    };
+    let leads: Vec<u8> = (0xC0..=0xDFu8).filter(|&b| valid_lead(b)).collect();
+    let (first, last) = (leads[0], leads[leads.len() - 1]);
+    assert_eq!(leads.len(), usize::from(last - first) + 1);
+    let forms = section(&page, "### 4.1 Forms");
+    let row = format!("| U+0080 … U+07FF | `{first:02X}–{last:02X}` + 1 continuation | 11 |");
+    assert!(
+        forms.contains(&row),
+        "docs/semantics.md §4.1 has no row {row:?}"
+    );
+    // §4.2: FF A1 80 90 breaks the padding rule and the first-digit rule in one byte.
+    let events = decode(&[0xFF, 0xA1, 0x80, 0x90], DEFAULT_LIMIT);
+    let Event::Error { kind, length, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    let spans = section(&page, "### 4.2 Well-formedness and error spans");
+    let prose = spans.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        prose.contains("`FF A1 80 90` (NUD 19"),
+        "§4.2 does not give the tie-break example"
+    );
+    let stated = format!("is `{kind}` over `FF A1 80`, then `90` alone");
+    assert_eq!(*length, 3);
+    assert!(prose.contains(&stated), "§4.2 does not say {stated:?}");
+    let row = |k: &str| {
+        spans
+            .find(&format!("\n| `{k}` |"))
+            .unwrap_or_else(|| panic!("§4.2's table has no row {k}"))
+    };
+    assert!(
+        row(kind.as_str()) < row("overlong"),
+        "§4.2's table must list {kind} before overlong (the order the rules are decided)"
+    );
+}
+
+#[test]
+fn retired_statements_do_not_come_back() {
+    let root = root();
+    for (file, stale) in [
+        ("vectors/README.md", "does not name this one"),
+        (
+            "conformance/adapters/README.md",
+            "names only \"storage whose first significant",
+        ),
+        (
+            "conformance/README.md",
+            "answered `unsupported` until the reference grows it",
+        ),
+        ("docs/semantics.md", "| U+0080 … U+07FF | `C0–DF`"),
+    ] {
+        let text = read(&root.join(file));
+        assert!(!text.contains(stale), "{file} says again {stale:?}");
+    }
+    // The surrogate decision is said to be one, and rests on RFC 2279.
+    let page = read(&root.join("docs/semantics.md"));
+    let decisions = section(&page, "### 4.4 Decisions the draft leaves open");
+    let decisions = decisions.split_whitespace().collect::<Vec<_>>().join(" ");
+    for needed in [
+        "This is a decision",
+        "RFC 2279",
+        "must be undone",
+        "sources.md#rfc2279",
+    ] {
+        assert!(decisions.contains(needed), "§4.4 does not say {needed:?}");
+    }
+    assert!(read(&root.join("docs/sources.md")).contains("<a id=\"rfc2279\"></a>"));
 }

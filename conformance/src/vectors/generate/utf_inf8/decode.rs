@@ -27,7 +27,90 @@ pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {
     mixed(&mut g);
     bom(&mut g);
     crate::vectors::generate::splits::utf_inf8_decode(&mut g);
+    cut_short_overlong(&mut g);
+    limit_edge(&mut g);
     g
+}
+
+/// The 13-byte form's overlong codes cut short (issue 41): the verdict falls at the 7th
+/// byte, where the first 35 payload bits are known to be zero, not at the end of the
+/// code; a decoder that decides only once the code is complete calls these `truncated`.
+fn cut_short_overlong(g: &mut Groups<DecodeTest>) {
+    g.group(
+        "The 13-byte form's overlong codes cut short: overlong at the 7th byte, whatever follows",
+    );
+    let zero = lit::encode_in_form(&FORMS[7], 0);
+    let largest = lit::encode_in_form(&FORMS[7], cp(FORMS[6].last).to_u128().unwrap_or(0));
+    let mut cases: Vec<(Vec<u8>, String)> = Vec::new();
+    for (code, what) in [
+        (&zero, "U+0000"),
+        (&largest, "U+FFFFFFFFF (the 7-byte form's last)"),
+    ] {
+        for cut in [7, 8, 10, 12] {
+            cases.push((
+                code[..cut].to_vec(),
+                format!("{what} in the 13-byte form, cut after {cut} bytes"),
+            ));
+        }
+        cases.push((
+            cat(&[&code[..9], &[0x41]]),
+            format!("{what} in the 13-byte form, cut after 9 bytes by A"),
+        ));
+    }
+    for (bytes, what) in cases {
+        g.push(dec(
+            format!(
+                "{what}: {}: overlong over the first 6 bytes, then each continuation byte alone",
+                spaced(&bytes)
+            ),
+            &["OverlongForm", "CutShortOverlong"],
+            &bytes,
+        ));
+    }
+    // The contrast: the 7th byte sets the 35th bit, the value needs the 13-byte form.
+    let mut fits = zero[..6].to_vec();
+    fits.extend([0x81, 0x80, 0x80]);
+    g.push(dec(
+        format!(
+            "{}: the 35th payload bit set, a 13-byte code cut short: truncated over all 9 bytes",
+            spaced(&fits)
+        ),
+        &["TruncatedFixedForm", "CutShortOverlong"],
+        &fits,
+    ));
+}
+
+/// The limit edge from both sides by two more codes (issue 41): the first code of the
+/// 65 536-byte class is valid, the last code of the 65 538-byte class is over the limit.
+fn limit_edge(g: &mut Groups<DecodeTest>) {
+    g.group("The code length limit from both sides, by other codes");
+    let first = cp(&format!("1{}", "0".repeat(98_286)));
+    let last_over = cp(&"F".repeat(98_292));
+    let (first_bytes, over_bytes) = (bytes_of(&first), bytes_of(&last_over));
+    debug_assert_eq!(first_bytes.len(), lit::DEFAULT_LIMIT);
+    debug_assert_eq!(over_bytes.len(), lit::DEFAULT_LIMIT + 2);
+    g.push(dec(
+        format!(
+            "{}: the first code of 65 536 bytes, the limit, is valid",
+            cp_text(&first)
+        ),
+        &[
+            "AtLimit",
+            "LargeInput",
+            "LongForm",
+            "LengthB4",
+            "ManyDigits",
+        ],
+        &first_bytes,
+    ));
+    g.push(dec(
+        format!(
+            "{}: the last code of 65 538 bytes: one limit-exceeded span over all of it",
+            cp_text(&last_over)
+        ),
+        &["LimitExceeded", "LimitSpan", "LargeInput"],
+        &over_bytes,
+    ));
 }
 
 fn cat(parts: &[&[u8]]) -> Vec<u8> {
