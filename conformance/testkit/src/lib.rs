@@ -108,6 +108,10 @@ mod vectors;
 pub use report::{Failure, Op, Report, MAX_FAILURES};
 pub use types::{CodePoint, Encoding, Event, Finding, FindingKind, Kind, Stop, Validity};
 
+/// What [`Implementation::encode_string`] answers: the bytes of the whole list, or the
+/// first failing code point's 0-based index and, if the API names it, its kind.
+pub type StringEncoding = Result<Vec<u8>, (usize, Option<Kind>)>;
+
 /// A Rust implementation of one of the three encodings, as the checks see it.
 ///
 /// Only [`encoding`](Implementation::encoding) is required. Every other method returns
@@ -201,10 +205,7 @@ pub trait Implementation {
     /// by calling [`Implementation::encode`] in a loop: that would test `encode` again and
     /// leave the string encoder untested. `None` (the default): the `encode-string`
     /// vectors are not answered.
-    fn encode_string(
-        &self,
-        code_points: &[CodePoint],
-    ) -> Option<Result<Vec<u8>, (usize, Option<Kind>)>> {
+    fn encode_string(&self, code_points: &[CodePoint]) -> Option<StringEncoding> {
         let _ = code_points;
         None
     }

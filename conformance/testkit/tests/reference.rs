@@ -154,10 +154,7 @@ impl Implementation for Reference {
         Some(encoded.map_err(|e| Some(kind(e.kind))))
     }
 
-    fn encode_string(
-        &self,
-        code_points: &[CodePoint],
-    ) -> Option<Result<Vec<u8>, (usize, Option<Kind>)>> {
+    fn encode_string(&self, code_points: &[CodePoint]) -> Option<testkit::StringEncoding> {
         // The codec's string encoders; their error names the code point, whose first
         // occurrence is the first failure (an earlier one would have failed first).
         let encoded = match self.encoding {
@@ -454,10 +451,7 @@ impl Implementation for OffOn7ff {
         Some(codec::utf8::encode([cp]).map_err(|_| None))
     }
 
-    fn encode_string(
-        &self,
-        code_points: &[CodePoint],
-    ) -> Option<Result<Vec<u8>, (usize, Option<Kind>)>> {
+    fn encode_string(&self, code_points: &[CodePoint]) -> Option<testkit::StringEncoding> {
         let cps: Vec<u32> = code_points
             .iter()
             .map(CodePoint::to_u32)
@@ -514,10 +508,7 @@ impl Implementation for OnlyFailed {
         Some(codec::utf8::encode([cp]).map_err(|_| None))
     }
 
-    fn encode_string(
-        &self,
-        code_points: &[CodePoint],
-    ) -> Option<Result<Vec<u8>, (usize, Option<Kind>)>> {
+    fn encode_string(&self, code_points: &[CodePoint]) -> Option<testkit::StringEncoding> {
         let cps: Vec<u32> = code_points
             .iter()
             .map(CodePoint::to_u32)
