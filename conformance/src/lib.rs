@@ -24,7 +24,7 @@
 //! * [`protocol`]: the line protocol: the hello and its declaration, requests, answers.
 //! * [`adapter`]: an implementation behind a command (the process client: start, hello,
 //!   batches, timeouts, restarts, killing what it started).
-//! * [`reference`]: the built-in implementation, the reference codec.
+//! * [`reference`](mod@reference): the built-in implementation, the reference codec.
 //! * [`judge`]: one answer against its case and the declaration: the verdict.
 //! * [`differential`]: inputs made at run time, judged against the spec-literal code
 //!   ([`differential::oracle`]), disagreements written as vector files.

@@ -42,7 +42,7 @@
 //! after the deadline, and with `run --deadline` no wait goes past it either.
 //!
 //! Memory: an answer line is read up to `--max-line-bytes` and no further, and the reader
-//! thread hands lines on through a channel of [`LINES_AHEAD`] lines, so however fast an
+//! thread hands lines on through a channel of a few lines (`LINES_AHEAD`), so however fast an
 //! adapter writes, and whatever it writes unasked, what waits to be judged is a few lines.
 
 use crate::case::Case;

@@ -9,7 +9,7 @@
 //! * `--shard K/N` takes every N-th unit.
 //! * `--resume FILE`: one checkpoint format ([`CHECKPOINT_FORMAT`]), written every 10 s
 //!   and at the end, and one place that decides whether a checkpoint is believed
-//!   ([`believe`]): its checksum (read by [`checkpoint::read`]), its identity (the walk's
+//!   (`believe`): its checksum (read by [`checkpoint::read`]), its identity (the walk's
 //!   parameters and the implementation), the fingerprint of the implementation's answers
 //!   now, and [`RECHECK_UNITS`] of the units it records as done, walked again whole. A
 //!   checkpoint whose recheck fails is not believed: the recheck's findings are the run's

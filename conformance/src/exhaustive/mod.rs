@@ -3,7 +3,7 @@
 //! Two walks over one resumable engine ([`engine`]: units, shards, one checkpoint format
 //! and one rule for believing a checkpoint, one outcome, progress and report shape):
 //!
-//! * [`reference`]: the reference codec (or any [`CodecFns`]) against the spec-literal
+//! * [`reference`](mod@reference): the reference codec (or any [`CodecFns`]) against the spec-literal
 //!   code and std, on every core:
 //!   1. **Code points** ([`codepoints`]): every value `0..=FFFFFFFF`. The implementation's
 //!      Corrected UTF-8 encoder and the spec-literal one give the same bytes or the same

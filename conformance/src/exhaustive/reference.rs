@@ -1,7 +1,7 @@
 //! The reference codec's walk (`conformance exhaustive` without `--adapter`): every code
 //! point and every input of 1 to `--max-len` bytes, the implementation (a [`CodecFns`])
 //! against the spec-literal code and std, on every core (rayon), as a
-//! [`Walker`](super::engine::Walker) of the resumable walk.
+//! [`Walker`] of the resumable walk.
 //!
 //! Units: 256 blocks of 2^24 code points, then the input units ([`InputUnit`]), shortest
 //! inputs first. A unit that fails aborts the units after it; the lowest one's failure is

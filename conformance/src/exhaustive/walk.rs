@@ -3,7 +3,7 @@
 //! Each [`InputCheck`] walks the inputs of a work unit ([`InputUnit`]) as a tree of
 //! prefixes, so that what depends only on a prefix is computed once for all the inputs
 //! that start with it ([`InputCheck::extend`]), and checks every input at a leaf
-//! ([`InputCheck::check`]). The table of checks is [`super::checks`], one
+//! ([`InputCheck::check`]). The table of checks is [`super::reference::checks`], one
 //! [`InputCheck`] per encoding in a file of its own.
 //!
 //! # Why comparing with a memoised step and a suffix proves the whole event list

@@ -40,7 +40,7 @@ pub enum Status {
     Xpass,
     /// Never sent: the runner gave up on the implementation (`--give-up-after`) or the
     /// `--deadline` passed. Neither passed nor failed, but the gate fails
-    /// ([`RunReport::gate`]).
+    /// ([`RunReport::gate`](crate::report::model::RunReport::gate)).
     #[serde(rename = "not-run")]
     NotRun,
 }
@@ -105,7 +105,7 @@ pub struct CaseResult {
     pub undeclared: Option<String>,
     /// A chunked variant (`--splits`) not sent, because the implementation did not
     /// declare streaming for its encoding and operation: counted nowhere (not a skip),
-    /// only in [`ImplResult::chunked`].
+    /// only in [`ImplResult::chunked`](crate::report::model::ImplResult::chunked).
     pub not_applicable: bool,
     /// A UTF-∞-8 decode case of an implementation that declared a code length limit:
     /// judged at that limit (expected results from the spec-literal decoder at it).

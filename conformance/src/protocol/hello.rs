@@ -261,7 +261,7 @@ pub fn missing_in(op: Op, declared: &[String], response: &RawResponse) -> Vec<St
         .collect()
 }
 
-/// The fields a response has: its keys of [`super::raw::KEYS`] but `id` and `responses`,
+/// The fields a response has: its keys of [`super::answer::KEYS`] but `id` and `responses`,
 /// and `error-kind` when its `error` is a kind (a string).
 pub fn answered_fields(response: &RawResponse) -> Vec<String> {
     let mut keys: Vec<String> = response

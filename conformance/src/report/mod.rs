@@ -1,4 +1,4 @@
-//! The reports of a [`RunReport`](super::outcome::RunReport): the terminal text, and the files of
+//! The reports of a [`RunReport`](model::RunReport): the terminal text, and the files of
 //! `--json`, `--junit` and `--html`; [`output`]: where the files go and how they are
 //! written.
 //!
