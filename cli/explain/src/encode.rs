@@ -1,5 +1,5 @@
 //! Encoding a list of code points explained (`docs/semantics.md` §1, "Encoding a
-//! string"): each code point's bytes, explained as [`decode`](crate::decode) explains
+//! string"): each code point's bytes, explained as [`decode`] explains
 //! them, up to the first code point that has no encoding, which ends the encoding.
 
 use crate::codepoint;
