@@ -33,7 +33,8 @@ What is checked, in each browser, on the page opened from file://:
     the background, and several colours), kept in --shots (default
     target/site-screenshots).
 Exit 0 when every check passed in every browser run; Chromium must run, Firefox runs
-when /usr/bin/firefox-esr exists (said in the output either way).
+when it is installed (said in the output either way). The browsers are Debian's
+/usr/bin/chromium and /usr/bin/firefox-esr, or those CHROMIUM and FIREFOX name.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import base64
 import gzip
 import hashlib
 import json
+import os
 import re
 import shutil
 import struct
@@ -436,9 +438,16 @@ def check_screenshots(b, site: Path, shots: Path, f: Failures):
         print(f"  screenshot {out}: {width}x{height}, {drawn:.1%} of pixels unlike the background, {colours} colours")
 
 
+def binary(name: str) -> str:
+    """Debian's browsers, or the ones CHROMIUM and FIREFOX name."""
+    if name == "chromium":
+        return os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    return os.environ.get("FIREFOX", "/usr/bin/firefox-esr")
+
+
 def run(name: str, site: Path, args, f: Failures) -> None:
     start = time.monotonic()
-    b = browsers.Chromium() if name == "chromium" else browsers.Firefox()
+    b = browsers.Chromium(binary(name)) if name == "chromium" else browsers.Firefox(binary(name))
     try:
         print(f"{name}: {b.version}", flush=True)
         for check in (check_start, check_examples, check_list, check_typing, check_bad_input, check_tampered):
@@ -454,7 +463,7 @@ def run(name: str, site: Path, args, f: Failures) -> None:
 
 
 def readme_screenshot(site: Path, out: Path) -> int:
-    b = browsers.Chromium()
+    b = browsers.Chromium(binary("chromium"))
     try:
         b.open(url(site, "#corrected-utf8/decode/f2809fa2edbf80c181"))
         read_output(b)
@@ -486,12 +495,12 @@ def main() -> int:
     f = Failures()
     ran = []
     for name in args.browsers.split(","):
-        binary = {"chromium": "/usr/bin/chromium", "firefox": "/usr/bin/firefox-esr"}[name]
-        if not Path(binary).exists():
+        path = binary(name)
+        if not Path(path).exists():
             if name == "chromium":
-                f.check(False, "chromium is not installed (/usr/bin/chromium): the browser tests need it")
+                f.check(False, f"chromium is not installed ({path}): the browser tests need it")
             else:
-                print(f"{name}: not installed ({binary}): not run")
+                print(f"{name}: not installed ({path}): not run")
             continue
         run(name, args.site, args, f)
         ran.append(name)
