@@ -261,7 +261,7 @@ def page(report: dict, chunked: dict, explorer: str) -> tuple[str, str]:
                           for c, v in sorted(by_cause.items(), key=lambda x: -len(x[1]))) or "—"
         rows.append(f"<tr><td><a href=\"#{h.escape(name)}\">{h.escape(name)}</a></td>"
                     f"<td>{h.escape(names.get(name, (name, '?'))[1])}</td>"
-                    f"<td>{h.escape(declared.get('name', '?'))}</td><td class=n>{counts['pass']}</td>"
+                    f"<td>{h.escape((declared.get('name') or '?'))}</td><td class=n>{counts['pass']}</td>"
                     f"<td class=n>{counts['xfail']}</td><td>{cells}</td>"
                     f"<td>{h.escape(chunked_cell(chunked.get(name)))}</td>"
                     f"<td>{h.escape(exhaustive.get(name, 'not run yet'))}</td>"
@@ -284,7 +284,7 @@ def page(report: dict, chunked: dict, explorer: str) -> tuple[str, str]:
                          f"<code>{h.escape(describe(first_case, first_mismatches)[0])}</code>, explained</a></h4>"
                          f"<ul>{''.join(shown)}{more}</ul>")
         sections.append(f'<section id="{h.escape(name)}"><h3>{h.escape(name)}</h3>'
-                        f"<p>{h.escape(declared.get('name', '?'))}; API: {h.escape(names.get(name, ('', '', '?'))[2])}."
+                        f"<p>{h.escape((declared.get('name') or '?'))}; API: {h.escape(names.get(name, ('', '', '?'))[2])}."
                         f"</p>{''.join(items) or '<p>Passes every case it answers.</p>'}</section>")
         status = {r["id"]: r["status"] for r in impl["results"]}
         grid.append([name, "".join({"pass": "p", "xfail": "x", "skip": "s"}.get(status.get(fid), "F")
@@ -751,14 +751,14 @@ def generated(report: dict, chunked: dict) -> str:
         order = sorted(by_cause, key=lambda c: -len(by_cause[c]))
         cause_cells = ", ".join(f"[{c}](#cause-{c.split(' + ')[0]}) ({len(by_cause[c])})" for c in order) or "—"
         xfail = str(counts["xfail"]) + (f" (**{bad} not expected**)" if bad else "")
-        add(f"| {name} | {names.get(name, (name, '?'))[1]} | {declared.get('name', '?')} | {fields} | "
+        add(f"| {name} | {names.get(name, (name, '?'))[1]} | {(declared.get('name') or '?')} | {fields} | "
             f"{counts['pass']} | {xfail} | {cause_cells} | {chunked_cell(chunked.get(name))} | "
             f"{exhaustive.get(name, 'not run yet')} | {fuzzed.get(name, 'not run yet')} |")
         if not fails:
             continue
         details.append(f"### {name}")
         details.append("")
-        details.append(f"{declared.get('name', '?')}; API: {names.get(name, ('', '', '?'))[2]}.")
+        details.append(f"{(declared.get('name') or '?')}; API: {names.get(name, ('', '', '?'))[2]}.")
         details.append("")
         for cause in order:
             group = by_cause[cause]
