@@ -3,7 +3,7 @@
 /// Exit code: every checked case passed.
 pub const EXIT_OK: i32 = 0;
 /// Exit code: a case failed, crashed, timed out, broke the protocol, or passed unexpectedly;
-/// or the gate's floor was not met (see [`crate::run::outcome::RunReport::gate`]).
+/// or the gate's floor was not met (see [`crate::report::model::RunReport::gate`]).
 pub const EXIT_FAILED: i32 = 1;
 /// Exit code: bad usage, an unreadable or malformed vector (or expected-failures) file, no
 /// vectors at all, or a report file that cannot be written.
@@ -16,11 +16,5 @@ pub struct UsageError(pub String);
 impl std::fmt::Display for UsageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-impl From<crate::run::suite::LoadError> for UsageError {
-    fn from(e: crate::run::suite::LoadError) -> Self {
-        UsageError(e.to_string())
     }
 }

@@ -471,34 +471,31 @@ fn resume_run(dir: &Path, extra: &[&str]) -> (Finished, String) {
     (out, text)
 }
 
-/// Issue 25 item 2: a checkpoint binds to the implementation it was made with. Behind
-/// the same command, an adapter that answers `valid: true` to everything is refused (its
-/// answers to the fixed probes differ), and one that lies on a single input outside the
-/// probes is caught by the sample checked again at resume: before, both printed
-/// `PASS (complete)` with 0 cases in this run.
+/// A checkpoint binds to the implementation it was made with. Behind the same command and
+/// the same files it names, an implementation that answers `valid: true` to everything is
+/// refused (its answers to the fixed probes differ), and one that lies on a single input
+/// outside the probes is caught by the done units walked again at resume. A file the
+/// command names that changed (the script) is refused before anything is asked.
 #[test]
 fn a_checkpoint_is_refused_for_another_implementation() {
     let dir = scratch("checkpoint-swap");
-    let honest = format!(
-        "exec python3 {}\n",
-        manifest().join("adapters/corrected_utf8.py").display()
-    );
-    script(&dir, "adapter.sh", &honest);
+    // The command names adapter.sh; the implementation is impl.py, which it does not name.
+    script(&dir, "adapter.sh", "exec python3 impl.py\n");
+    script(&dir, "impl.py", &liar("none"));
     let (out, text) = resume_run(&dir, &[]);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("PASS (complete)"), "{text}");
-    // The same implementation resumes: nothing walked, everything re-checked.
+    // The same implementation resumes: nothing walked, every done unit walked again.
     let (out, text) = resume_run(&dir, &[]);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(
         text.contains("(0 in this run")
-            && text.contains("256 of its cases checked again")
-            && text.contains("PASS (complete: 0 case(s) checked in this run, 256 from"),
+            && text.contains("1 of its units walked again")
+            && text.contains("PASS (complete: 0 unit(s) walked in this run, 1 from"),
         "{text}"
     );
 
-    script(&dir, "liar.py", &liar("all"));
-    script(&dir, "adapter.sh", "exec python3 liar.py\n");
+    script(&dir, "impl.py", &liar("all"));
     let (out, text) = resume_run(&dir, &[]);
     assert_eq!(out.status.code(), Some(2), "{text}");
     assert!(
@@ -507,7 +504,7 @@ fn a_checkpoint_is_refused_for_another_implementation() {
     );
     assert!(!text.contains("PASS"), "{text}");
 
-    script(&dir, "liar.py", &liar("9c"));
+    script(&dir, "impl.py", &liar("9c"));
     let (out, text) = resume_run(&dir, &["--json", "r.json"]);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(
@@ -524,6 +521,48 @@ fn a_checkpoint_is_refused_for_another_implementation() {
     assert_eq!(report["checkpoint"]["believed"], false, "{report}");
     assert_eq!(report["casesThisRun"], 0, "{report}");
     assert_eq!(report["complete"], false, "{report}");
+}
+
+/// A checkpoint binds to the files its command names: an honest adapter's checkpoint, then
+/// the same command line with its script edited to answer `C0 AF` as valid, is refused
+/// (exit 2, naming the file) — before, it passed with 0 cases checked in that run.
+#[test]
+fn a_checkpoint_is_refused_when_a_file_of_the_command_changed() {
+    let dir = scratch("checkpoint-files");
+    script(&dir, "adapter.sh", "exec python3 honest.py\n");
+    script(&dir, "honest.py", &liar("none"));
+    let run = |dir: &Path| {
+        let (out, _, text) = capped(
+            dir,
+            &[
+                "exhaustive",
+                "--adapter",
+                "x=sh adapter.sh",
+                "--max-len",
+                "2",
+                "--encoding",
+                "corrected-utf8",
+                "--op",
+                "decode",
+                "--resume",
+                "ck.json",
+                "--out",
+                "out",
+            ],
+        );
+        (out, text)
+    };
+    let (out, text) = run(&dir);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    script(&dir, "adapter.sh", "exec python3 lie.py\n");
+    script(&dir, "lie.py", &liar("c0af"));
+    let (out, text) = run(&dir);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("made by another walk or implementation") && text.contains("its files"),
+        "{text}"
+    );
+    assert!(!text.contains("PASS"), "{text}");
 }
 
 /// The SHA-256 checksum a checkpoint carries, computed as documented (compact JSON of
@@ -977,5 +1016,8 @@ fn fuzz_finds_its_corpus_inside_the_binary() {
     let out = fuzz(&["--corpus", "no-such-corpus"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("--corpus no-such-corpus: "), "{stderr}");
+    assert!(
+        stderr.contains("--corpus: cannot list no-such-corpus: "),
+        "{stderr}"
+    );
 }

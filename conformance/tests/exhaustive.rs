@@ -8,9 +8,10 @@ mod common;
 
 use common::process::{self, Finished};
 use conformance::exhaustive::codec_fns::{CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
-use conformance::exhaustive::{
-    execute, render, Config, Failure, Only, Outcome, LITERAL, REFERENCE,
+use conformance::exhaustive::reference::{
+    execute, render, Config, Only, ReferenceOutcome as Outcome,
 };
+use conformance::exhaustive::{Failure, LITERAL, REFERENCE};
 use conformance_literal::Kind;
 use corrected_utf8::corrected;
 use std::path::Path;
@@ -38,7 +39,7 @@ fn run_ok(imp: &CodecFns, cfg: &Config) -> Outcome {
 #[test]
 fn reference_passes_on_small_ranges() {
     let out = run_ok(&REFERENCE, &small(3, None));
-    let c = &out.counts;
+    let c = &out.walk.counts;
     assert_eq!(c["codepoints.values"], 0x20_0001);
     // U+0000..U+200000 less the C1 controls and the surrogates.
     assert_eq!(c["codepoints.encodable"], 0x20_0001 - 32 - 2048);
@@ -140,8 +141,8 @@ fn checkpoint_resumes_and_keeps_counts() {
     assert!(file.exists());
     // Everything is done: the second run skips every unit and reports the same counts.
     let second = run_ok(&REFERENCE, &cfg);
-    assert_eq!(first.counts, second.counts);
-    assert_eq!(second.units.0, second.units.1);
+    assert_eq!(first.walk.counts, second.walk.counts);
+    assert_eq!(second.walk.units.0, second.walk.units.1);
     // A checkpoint of another configuration is refused.
     let other = Config {
         max_len: 3,
@@ -162,11 +163,11 @@ fn shards_add_up_to_the_whole() {
         };
         let part = run_ok(&REFERENCE, &cfg);
         assert!(!part.complete);
-        for (key, v) in part.counts {
+        for (key, v) in part.walk.counts {
             *sum.entry(key).or_default() += v;
         }
     }
-    assert_eq!(sum, whole.counts);
+    assert_eq!(sum, whole.walk.counts);
 }
 
 /// Inputs of up to `max_len` bytes, UTF-∞-8 only (both limits).
@@ -180,13 +181,13 @@ fn inf_only(max_len: usize) -> Config {
 #[test]
 fn utf_inf8_is_not_in_the_default_run() {
     let out = run_ok(&REFERENCE, &small(1, Some(Only::Inputs)));
-    assert!(out.counts.keys().all(|k| !k.starts_with("utf-inf-8")));
+    assert!(out.walk.counts.keys().all(|k| !k.starts_with("utf-inf-8")));
 }
 
 #[test]
 fn reference_utf_inf8_passes_up_to_3_bytes() {
     let out = run_ok(&REFERENCE, &inf_only(3));
-    let c = &out.counts;
+    let c = &out.walk.counts;
     assert!(out.complete);
     assert_eq!(c["utf-inf-8.inputs.3-byte"], 1 << 24);
     // ASCII pairs, and C2..DF with a continuation (C0 and C1 are overlong).
@@ -349,8 +350,9 @@ fn a_resumed_run_says_what_it_walked() {
     let second = run_ok(&REFERENCE, &cfg);
     let text = render(&cfg, &second);
     assert!(
-        text.contains("units done: 2/2 (0 walked in this run, 2 from the checkpoint")
-            && text.contains("2 of its units walked again")
+        text.contains(
+            "units done: 2/2 (0 walked in this run, 2 (65792 case(s)) from the checkpoint"
+        ) && text.contains("2 of its units walked again")
             && text
                 .contains("PASS (complete: 0 unit(s) walked in this run, 2 from the checkpoint)"),
         "{text}"
@@ -433,7 +435,7 @@ fn the_json_report_follows_its_schema() {
             Vec::<String>::new(),
             "{round}: {report}"
         );
-        assert_eq!(report["reportVersion"], 2);
+        assert_eq!(report["reportVersion"], 3);
         assert_eq!(report["report"], "conformance-exhaustive");
         assert_eq!(report["maxLen"], 1);
         assert_eq!(report["checkpoint"].is_null(), round == "fresh", "{report}");

@@ -188,7 +188,7 @@ fn answers_just_under_the_default_line_cap_leave_the_runner_under_256_mib() {
  "header": ["limits"], "notes": {{}}, "testGroups": [{{"comment": "", "tests": [{}]}}]}}"#,
         tests.join(",\n")
     );
-    let cap = conformance::run::DEFAULT_MAX_LINE;
+    let cap = conformance::adapter::DEFAULT_MAX_LINE;
     let (out, report, dir) = run_wrong("default-cap", cap, 0, Some(&file));
     check_wrong(&out, &report, &dir, cap);
     assert_eq!(report["counts"]["fail"], 48);
@@ -300,7 +300,9 @@ fn limits_table() -> Vec<(String, String)> {
 
 #[test]
 fn the_limits_table_is_what_the_code_does() {
-    use conformance::run::{adapter, handshake, serve, verdict};
+    use conformance::judge::verdict;
+    use conformance::protocol::hello as handshake;
+    use conformance::{adapter, serve};
     let table = limits_table();
     let row = |name: &str| {
         table
@@ -315,7 +317,7 @@ fn the_limits_table_is_what_the_code_does() {
     };
     has(
         "answer line",
-        format!("{} bytes", conformance::run::DEFAULT_MAX_LINE),
+        format!("{} bytes", conformance::adapter::DEFAULT_MAX_LINE),
     );
     has("answer line", "`--max-line-bytes`".into());
     has("runner memory", format!("{} MiB", CEILING >> 20));

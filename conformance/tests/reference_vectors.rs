@@ -15,10 +15,12 @@
 //! judged against a vector by the runner's own verdict, no extra assertions on the
 //! codec, or the number would overstate the vectors.
 
-use conformance::run::reference::{respond_fast, respond_handle};
-use conformance::run::suite::{load_embedded, Case};
-use conformance::run::verdict::{verdict, Verdict};
-use conformance::run::{execute, RunArgs, Status};
+use conformance::case::Case;
+use conformance::judge::verdict::{verdict, Verdict};
+use conformance::judge::Status;
+use conformance::reference::{respond_fast, respond_handle};
+use conformance::run::suite::load_embedded;
+use conformance::run::{execute, Config as RunArgs};
 use conformance::vectors::{Encoding, Op};
 use corrected_utf8::corrected::fast::InstructionSet;
 use serde_json::{Map, Value};
@@ -92,7 +94,7 @@ impl Judged {
 /// The codec's fast paths (`corrected::fast`, every instruction set this CPU runs) against
 /// every Corrected UTF-8 decode, encode and document vector, decode cases also with ASCII
 /// in front: what an importer with a fast decoder gets from the vectors
-/// (`conformance::run::reference::respond_fast`).
+/// (`conformance::reference::respond_fast`).
 #[test]
 fn fast_paths_pass_every_vector() {
     let mut suite = load_embedded(&[Encoding::CorrectedUtf8]).expect("the embedded vectors load");
@@ -139,7 +141,7 @@ fn document_checker_push_fast_passes_every_split() {
 
 /// The codec's one handle per encoding (`corrected_utf8::Encoding`) against every decode
 /// vector, whole: `output`, `result`, `lossy`, `valid` and `strict` through its methods
-/// (`conformance::run::reference::respond_handle`), which the built-in reference does not
+/// (`conformance::reference::respond_handle`), which the built-in reference does not
 /// call.
 #[test]
 fn encoding_handle_passes_every_decode_vector() {

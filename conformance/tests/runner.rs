@@ -4,7 +4,8 @@
 
 mod common;
 
-use conformance::run::{self, RunArgs, Status};
+use conformance::judge::Status;
+use conformance::run::{self, Config as RunArgs};
 use conformance::vectors::{Encoding, Op};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

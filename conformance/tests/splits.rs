@@ -3,7 +3,7 @@
 
 mod common;
 
-use conformance::run::{execute, RunArgs, EXIT_OK};
+use conformance::run::{execute, Config as RunArgs, EXIT_OK};
 
 #[test]
 fn reference_passes_every_chunking_of_the_corrected_utf8_vectors() {
@@ -71,14 +71,17 @@ for line in sys.stdin:
     format!("python3 {}", script.display())
 }
 
-fn run_streaming_adapter(name: &str, body: &str) -> conformance::run::RunReport {
+fn run_streaming_adapter(name: &str, body: &str) -> conformance::report::model::RunReport {
     let dir =
         std::env::temp_dir().join(format!("conformance-splits-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let args = RunArgs {
         encodings: vec![conformance::vectors::Encoding::CorrectedUtf8],
         splits: true,
-        adapters: vec![("streaming".into(), streaming_adapter(&dir, body))],
+        adapters: vec![conformance::adapter_spec::AdapterSpec {
+            name: "streaming".into(),
+            command: streaming_adapter(&dir, body),
+        }],
         ..RunArgs::default()
     };
     execute(&args).expect("the embedded vectors load")

@@ -101,15 +101,6 @@ impl ExpectedFailures {
         Ok(all)
     }
 
-    /// The files, as the reports name them: `a.json, b.json`.
-    pub fn describe_paths(&self) -> String {
-        self.paths
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
     /// The reason `implementation` is expected to fail case `id`, if listed.
     pub fn reason(&self, implementation: &str, id: &str) -> Option<&str> {
         self.entries

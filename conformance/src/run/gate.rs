@@ -2,29 +2,31 @@
 //! that answered less than it declared, declared nothing, had nothing checked of what it
 //! declared, left cases not run, or missed a `--require`.
 
-use super::handshake::{self, describe_supports, Declared};
-use super::outcome::{CaseResult, ImplResult, Status};
-use super::suite::{Case, Suite};
-use super::RunArgs;
+use super::Config;
+use crate::case::{Case, Suite};
+use crate::judge::{CaseResult, Status};
+use crate::protocol::hello::{self as handshake, describe_supports};
+use crate::protocol::Declared;
+use crate::report::model::ImplResult;
 use corrected_utf8_vectors::{Encoding, Op};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The gate's floor: what makes a run fail though no case did.
-pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec<String> {
+pub(super) fn gate(suite: &Suite, results: &[ImplResult], cfg: &Config) -> Vec<String> {
     let mut problems = Vec::new();
     // Sorted as the names are (the enums' order is their names').
     let tested: BTreeSet<(Encoding, Op)> =
         suite.cases.iter().map(|c| (c.encoding, c.op())).collect();
     for imp in results {
         let name = &imp.name;
-        let requires: Vec<_> = args.require.iter().filter(|r| r.applies_to(name)).collect();
+        let requires: Vec<_> = cfg.require.iter().filter(|r| r.applies_to(name)).collect();
         let pairs = || suite.cases.iter().zip(&imp.results);
         match &imp.declared {
             Declared::Protocol2(d) => {
                 if !d
                     .supports
                     .iter()
-                    .any(|s| s.target.is_some_and(|t| tested.contains(&t)))
+                    .any(|s| tested.contains(&(s.encoding, s.op)))
                 {
                     problems.push(format!(
                         "[{name}] declared nothing that these vectors test (declared: {}; \
@@ -40,7 +42,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 // Every declared encoding and operation that the vectors test had at least
                 // one case checked: a declaration is no floor if nothing was compared.
                 for s in &d.supports {
-                    let of_it = |c: &&Case| s.target == Some((c.encoding, c.op()));
+                    let of_it = |c: &&Case| (s.encoding, s.op) == (c.encoding, c.op());
                     let total = suite.cases.iter().filter(of_it).count();
                     let checked = pairs()
                         .filter(|(c, r)| of_it(c) && !r.checked.is_empty())
@@ -68,7 +70,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
                 }
             }
             Declared::Protocol1 | Declared::Unknown
-                if requires.is_empty() && !args.allow_undeclared =>
+                if requires.is_empty() && !cfg.allow_undeclared =>
             {
                 let how = if imp.declared == Declared::Protocol1 {
                     "declared nothing (protocol 1)"
@@ -163,7 +165,7 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
             }
         }
     }
-    for req in &args.require {
+    for req in &cfg.require {
         if !tested.contains(&(req.encoding, req.op)) {
             problems.push(format!(
                 "--require {req}: no vector of this run tests {} {}",
@@ -172,4 +174,131 @@ pub(super) fn gate(suite: &Suite, results: &[ImplResult], args: &RunArgs) -> Vec
         }
     }
     problems
+}
+
+/// One `--require [NAME=]ENCODING:OP[:FIELD,…]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requirement {
+    /// The implementation it applies to (`NAME=`); `None`: every implementation.
+    pub implementation: Option<String>,
+    /// The encoding.
+    pub encoding: Encoding,
+    /// The operation.
+    pub op: Op,
+    /// The fields every case must have (none: any answer).
+    pub fields: Vec<String>,
+}
+
+impl Requirement {
+    /// Whether it applies to the implementation `name`.
+    pub fn applies_to(&self, name: &str) -> bool {
+        self.implementation.as_deref().is_none_or(|n| n == name)
+    }
+}
+
+impl std::fmt::Display for Requirement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(name) = &self.implementation {
+            write!(f, "{name}=")?;
+        }
+        write!(f, "{}:{}", self.encoding, self.op)?;
+        if !self.fields.is_empty() {
+            write!(f, ":{}", self.fields.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses `[NAME=]ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`,
+/// `validity` stand for the decode fields `output`, `lossy`, `strict`, `valid`. With
+/// `NAME=`, it applies to the implementation `NAME` alone (`--adapter NAME=…`, or
+/// `reference`).
+pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
+    // An encoding has no `=`: one before the first `:` ends a name.
+    let (implementation, s) = match s.split_once('=') {
+        Some((name, rest)) if !name.contains(':') => {
+            crate::adapter_spec::check_name(name).map_err(|e| format!("in {name}=…: {e}"))?;
+            (Some(name.to_string()), rest)
+        }
+        _ => (None, s),
+    };
+    let mut parts = s.splitn(3, ':');
+    let encoding: Encoding = parts
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e: corrected_utf8_vectors::vocabulary::UnknownName| e.to_string())?;
+    let op = parts.next().unwrap_or_default();
+    let op = Op::from_name(op)
+        .ok_or_else(|| format!("unknown operation {op:?} (expected decode, encode or document)"))?;
+    let fields = parts
+        .next()
+        .map(|f| {
+            f.split(',')
+                .filter(|f| !f.is_empty())
+                .map(|f| {
+                    match (op, f) {
+                        (Op::Decode, "events") => "output",
+                        (Op::Decode, "validity") => "valid",
+                        (_, f) => f,
+                    }
+                    .to_string()
+                })
+                .collect::<Vec<String>>()
+        })
+        .unwrap_or_default();
+    let known = handshake::known_fields(op);
+    if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
+        return Err(format!(
+            "unknown field {unknown:?} of {op} (expected {}{})",
+            known.join(", "),
+            if op == Op::Decode {
+                ", or the levels events, validity"
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(Requirement {
+        implementation,
+        encoding,
+        op,
+        fields,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requirements() {
+        let r = parse_requirement("utf-8:decode:events,strict").unwrap();
+        assert_eq!(r.fields, ["output", "strict"]);
+        assert_eq!(r.implementation, None);
+        assert_eq!(r.to_string(), "utf-8:decode:output,strict");
+        assert_eq!(
+            (r.encoding, r.op),
+            (Encoding::Utf8, Op::Decode),
+            "parsed once, into the names"
+        );
+        // The wording of both errors is the runner's (clap prints it after the value).
+        assert_eq!(
+            parse_requirement("utf8:decode").unwrap_err(),
+            r#"unknown encoding "utf8" (expected one of corrected-utf8, utf-8, utf-inf-8)"#
+        );
+        assert_eq!(
+            parse_requirement("utf-inf-8:transcode").unwrap_err(),
+            r#"unknown operation "transcode" (expected decode, encode or document)"#
+        );
+        assert!(parse_requirement("utf-8").is_err());
+        assert!(parse_requirement("utf-8:decode:bogus").is_err());
+        assert!(parse_requirement("utf-8:encode:lossy").is_err());
+        let r = parse_requirement("ruby-1.x=utf-8:decode:spans").unwrap();
+        assert_eq!(r.implementation.as_deref(), Some("ruby-1.x"));
+        assert_eq!(r.fields, ["spans"]);
+        assert_eq!(r.to_string(), "ruby-1.x=utf-8:decode:spans");
+        assert!(r.applies_to("ruby-1.x") && !r.applies_to("php"));
+        assert!(parse_requirement("a b=utf-8:decode").is_err());
+    }
 }

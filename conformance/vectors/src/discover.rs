@@ -37,8 +37,11 @@ fn folder_id(dir: &Path) -> Option<FolderId> {
     }
 }
 
-/// Appends the vector files under `dir` to `files`. A folder that cannot be read is
-/// appended to `errors` and skipped; entries that cannot be read are skipped silently.
+/// Appends the vector files under `dir` to `files`. A folder that cannot be listed, an
+/// entry that cannot be read, and an entry whose kind cannot be known (its `stat` fails:
+/// a dangling link, a path too long, no permission) are appended to `errors`, each with
+/// its path, never skipped in silence: the caller decides (`conformance run` stops, exit
+/// 2; so does the build script).
 pub fn json_files(
     dir: &Path,
     files: &mut Vec<PathBuf>,
@@ -66,17 +69,28 @@ fn walk(
             return;
         }
     };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut paths = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(entry) => paths.push(entry.path()),
+            Err(e) => errors.push((dir.to_path_buf(), e)),
+        }
+    }
     paths.sort();
     for path in paths {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if path.is_dir() {
-            walk(&path, files, errors, seen);
-        } else if name.ends_with(".json") && !name.ends_with(".schema.json") {
-            files.push(path);
+        // `metadata` follows links; what it cannot tell is an error, not "not a folder".
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_dir() => walk(&path, files, errors, seen),
+            Ok(_) => {
+                if name.ends_with(".json") && !name.ends_with(".schema.json") {
+                    files.push(path);
+                }
+            }
+            Err(e) => errors.push((path, e)),
         }
     }
 }

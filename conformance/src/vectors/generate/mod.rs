@@ -92,12 +92,19 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
     let mut stale = 0;
     for (rel, content) in &files {
         let path = dir.join(rel);
-        let old = std::fs::read_to_string(&path).ok();
+        // A symbolic link at a vector's path is replaced by the file, never written
+        // through (its target may be outside the folder), whatever it points to.
+        let link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+        let old = (!link)
+            .then(|| std::fs::read_to_string(&path).ok())
+            .flatten();
         if old.as_deref() == Some(content.as_str()) {
             continue;
         }
         if check {
-            let why = if old.is_some() {
+            let why = if link {
+                "is a symbolic link, unlike"
+            } else if old.is_some() {
                 "differs from"
             } else {
                 "is missing, unlike"
@@ -112,7 +119,7 @@ pub fn run(dir: &Path, check: bool) -> ExitCode {
         let written = path
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&path, content));
+            .and_then(|()| crate::files::write_atomic(&path, content.as_bytes()));
         if let Err(e) = written {
             crate::errln!("conformance generate: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;

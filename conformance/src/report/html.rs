@@ -7,9 +7,10 @@
 //! ids, comments, flags and inputs, and a menu picks an outcome. The page works without
 //! JavaScript except for the filter and the panel.
 
+use super::model::{Counts, RunReport};
 use super::{cut, detail_lines, Listed};
-use crate::run::outcome::{Counts, RunReport, Status};
-use crate::run::suite::Test;
+use crate::case::Test;
+use crate::judge::Status;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -178,12 +179,12 @@ fn head(h: &mut String, report: &RunReport) {
         suite.cases.len(),
         report.implementations.len(),
         report.timeout.as_secs_f64(),
-        if report.expected_failures.paths.is_empty() {
+        if report.expected_failures_files.is_empty() {
             String::new()
         } else {
             format!(
                 " · expected failures: {}",
-                escape(&report.expected_failures.describe_paths())
+                escape(&report.describe_expected_failures_files())
             )
         }
     );

@@ -6,8 +6,7 @@
 //! send for *every* case. Any other JSON object (a protocol-1 adapter's
 //! `{"id": …, "unsupported": true}`) means "protocol 1": nothing declared.
 
-use super::raw::RawResponse;
-use super::verdict::get;
+use super::answer::RawResponse;
 use corrected_utf8_vectors::{Encoding, Op};
 use serde_json::{json, Map, Value};
 
@@ -39,19 +38,12 @@ pub fn known_fields(op: Op) -> &'static [&'static str] {
 }
 
 /// One declared encoding and operation with the fields sent for every case of it.
-///
-/// The names stay as the adapter wrote them (a report echoes them, and a later protocol
-/// may add names this runner does not know); [`Support::target`] is them parsed, once,
-/// when the hello is read.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Support {
-    /// `corrected-utf8`, `utf-8`, `utf-inf-8`, or one this runner does not know (ignored).
-    pub encoding: String,
-    /// `decode`, `encode`, `document`, or one this runner does not know (ignored).
-    pub op: String,
-    /// The encoding and operation, when this runner knows both names.
-    #[serde(skip)]
-    pub target: Option<(Encoding, Op)>,
+    /// The encoding (its name in the vocabulary: anything else is refused).
+    pub encoding: Encoding,
+    /// The operation (its name in the vocabulary: anything else is refused).
+    pub op: Op,
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
     /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
     pub fields: Vec<String>,
@@ -79,7 +71,7 @@ impl Declaration {
     pub fn fields(&self, encoding: Encoding, op: Op) -> Option<&[String]> {
         self.supports
             .iter()
-            .find(|s| s.target == Some((encoding, op)))
+            .find(|s| (s.encoding, s.op) == (encoding, op))
             .map(|s| s.fields.as_slice())
     }
 
@@ -87,7 +79,7 @@ impl Declaration {
     pub fn streaming(&self, encoding: Encoding, op: Op) -> bool {
         self.supports
             .iter()
-            .any(|s| s.target == Some((encoding, op)) && s.streaming)
+            .any(|s| (s.encoding, s.op) == (encoding, op) && s.streaming)
     }
 }
 
@@ -114,6 +106,11 @@ impl Declared {
 }
 
 /// Reads the answer to the hello (an object whose `id` is [`HELLO_ID`] or null).
+///
+/// Strictly: a declaration is a floor, and one the runner misreads is no floor. Every
+/// `supports` item names an encoding and an operation of the vocabulary, exactly as
+/// written there (`UTF-8` is not `utf-8`), with fields that operation has; an encoding
+/// and operation declared twice is an error naming both items (which one would hold?).
 pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
     if obj.get("protocol").and_then(Value::as_u64) != Some(PROTOCOL) {
         return Ok(Declared::Protocol1);
@@ -123,7 +120,7 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         Some(Value::Array(list)) => list,
         _ => return Err("the hello answer has no `supports` list".into()),
     };
-    let mut supports = Vec::new();
+    let mut supports: Vec<Support> = Vec::new();
     for (i, s) in list.iter().enumerate() {
         let bad = || {
             format!(
@@ -132,9 +129,22 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         };
         let o = s.as_object().ok_or_else(bad)?;
         let text = |k: &str| o.get(k).and_then(Value::as_str).map(str::to_string);
-        let (Some(encoding), Some(op)) = (text("encoding"), text("op")) else {
+        let (Some(encoding_name), Some(op_name)) = (text("encoding"), text("op")) else {
             return Err(bad());
         };
+        let encoding = Encoding::from_name(&encoding_name).ok_or_else(|| {
+            format!(
+                "`supports` item {i} declares the encoding {encoding_name:?}, which is not one \
+                 of {} (names are exact: lowercase, with hyphens)",
+                Encoding::NAMES.join(", ")
+            )
+        })?;
+        let op = Op::from_name(&op_name).ok_or_else(|| {
+            format!(
+                "`supports` item {i} declares the operation {op_name:?}, which is not one of {}",
+                Op::NAMES.join(", ")
+            )
+        })?;
         let fields = match o.get("fields") {
             Some(Value::Array(f)) => f
                 .iter()
@@ -150,23 +160,30 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         }
         // A field the runner does not know would never be compared: a declaration it
         // cannot hold the answers to is no floor, so it is refused.
-        let known_op = Op::from_name(&op);
-        if let Some(known) = known_op.map(known_fields) {
-            if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
-                return Err(format!(
-                    "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, \
-                     which {op} has not: its fields are {}",
-                    known.join(", ")
-                ));
-            }
+        let known = known_fields(op);
+        if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
+            return Err(format!(
+                "`supports` item {i} ({encoding} {op}) declares the field {unknown:?}, which \
+                 {op} has not: its fields are {}",
+                known.join(", ")
+            ));
+        }
+        if let Some(first) = supports
+            .iter()
+            .position(|s| (s.encoding, s.op) == (encoding, op))
+        {
+            return Err(format!(
+                "`supports` items {first} and {i} both declare {encoding} {op} (with {} and \
+                 with {}): declare each encoding and operation once, with all its fields",
+                supports[first].fields.join(", "),
+                fields.join(", ")
+            ));
         }
         // Anything but `true` (absent, false, another type) is no streaming.
         let streaming = o.get("streaming") == Some(&Value::Bool(true));
-        let target = Encoding::from_name(&encoding).zip(known_op);
         supports.push(Support {
             encoding,
             op,
-            target,
             fields,
             streaming,
         });
@@ -220,6 +237,16 @@ pub fn answered_fields(response: &RawResponse) -> Vec<String> {
     keys
 }
 
+/// `obj.get(key)`, by a linear scan for the small objects of answers (a few keys each):
+/// cheaper than hashing the key, which serde_json's order-keeping maps do on every lookup.
+fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if obj.len() <= 16 {
+        obj.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        obj.get(key)
+    }
+}
+
 /// Whether a response has the (declared or required) field `field` of operation `op`.
 pub fn has_field(op: Op, field: &str, response: &Map<String, Value>) -> bool {
     let has = |key: &str| get(response, key).is_some();
@@ -242,98 +269,6 @@ pub fn has_answered(op: Op, field: &str, answered: &[String]) -> bool {
         (Op::Encode, "error-kind") => has("bytes") || has("error-kind"),
         _ => has(field),
     }
-}
-
-/// One `--require [NAME=]ENCODING:OP[:FIELD,…]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Requirement {
-    /// The implementation it applies to (`NAME=`); `None`: every implementation.
-    pub implementation: Option<String>,
-    /// The encoding.
-    pub encoding: Encoding,
-    /// The operation.
-    pub op: Op,
-    /// The fields every case must have (none: any answer).
-    pub fields: Vec<String>,
-}
-
-impl Requirement {
-    /// Whether it applies to the implementation `name`.
-    pub fn applies_to(&self, name: &str) -> bool {
-        self.implementation.as_deref().is_none_or(|n| n == name)
-    }
-}
-
-impl std::fmt::Display for Requirement {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if let Some(name) = &self.implementation {
-            write!(f, "{name}=")?;
-        }
-        write!(f, "{}:{}", self.encoding, self.op)?;
-        if !self.fields.is_empty() {
-            write!(f, ":{}", self.fields.join(","))?;
-        }
-        Ok(())
-    }
-}
-
-/// Parses `[NAME=]ENCODING:OP[:FIELD,…]`; the levels `events`, `lossy`, `strict`,
-/// `validity` stand for the decode fields `output`, `lossy`, `strict`, `valid`. With
-/// `NAME=`, it applies to the implementation `NAME` alone (`--adapter NAME=…`, or
-/// `reference`).
-pub fn parse_requirement(s: &str) -> Result<Requirement, String> {
-    // An encoding has no `=`: one before the first `:` ends a name.
-    let (implementation, s) = match s.split_once('=') {
-        Some((name, rest)) if !name.contains(':') => {
-            crate::adapter_spec::parse_adapter(&format!("{name}=x"))
-                .map_err(|e| format!("in {name}=…: {e}"))?;
-            (Some(name.to_string()), rest)
-        }
-        _ => (None, s),
-    };
-    let mut parts = s.splitn(3, ':');
-    let encoding: Encoding = parts
-        .next()
-        .unwrap_or_default()
-        .parse()
-        .map_err(|e: corrected_utf8_vectors::vocabulary::UnknownName| e.to_string())?;
-    let op = parts.next().unwrap_or_default();
-    let op = Op::from_name(op)
-        .ok_or_else(|| format!("unknown operation {op:?} (expected decode, encode or document)"))?;
-    let fields = parts
-        .next()
-        .map(|f| {
-            f.split(',')
-                .filter(|f| !f.is_empty())
-                .map(|f| {
-                    match (op, f) {
-                        (Op::Decode, "events") => "output",
-                        (Op::Decode, "validity") => "valid",
-                        (_, f) => f,
-                    }
-                    .to_string()
-                })
-                .collect::<Vec<String>>()
-        })
-        .unwrap_or_default();
-    let known = known_fields(op);
-    if let Some(unknown) = fields.iter().find(|f| !known.contains(&f.as_str())) {
-        return Err(format!(
-            "unknown field {unknown:?} of {op} (expected {}{})",
-            known.join(", "),
-            if op == Op::Decode {
-                ", or the levels events, validity"
-            } else {
-                ""
-            }
-        ));
-    }
-    Ok(Requirement {
-        implementation,
-        encoding,
-        op,
-        fields,
-    })
 }
 
 /// `utf-8 decode (lossy, valid), …`.
@@ -400,27 +335,50 @@ mod tests {
             assert!(err.contains(&format!("{field:?}")), "{err}");
             assert!(err.contains(known_fields(op).join(", ").as_str()), "{err}");
         }
-        // An operation it does not know is ignored, fields and all.
-        // Names it does not know are kept as written, and match no case.
-        let other = obj(json!({"id": "hello", "protocol": 2, "supports": [
-            {"encoding": "utf-8", "op": "transcode", "fields": ["x"]},
-            {"encoding": "utf-16", "op": "decode", "fields": ["output"]},
+        // Names outside the vocabulary are refused, naming the known ones: an adapter
+        // that writes `UTF-8` would otherwise be sent nothing while its header said
+        // "declared: UTF-8 decode".
+        let refused = |supports: Value| {
+            parse_hello(&obj(
+                json!({"id": "hello", "protocol": 2, "supports": supports}),
+            ))
+            .unwrap_err()
+        };
+        let e = refused(json!([{"encoding": "UTF-8", "op": "decode", "fields": ["lossy"]}]));
+        assert!(
+            e.contains("\"UTF-8\"") && e.contains("corrected-utf8, utf-8, utf-inf-8"),
+            "{e}"
+        );
+        let e = refused(json!([{"encoding": "utf-8", "op": "transcode", "fields": ["x"]}]));
+        assert!(
+            e.contains("\"transcode\"") && e.contains("decode, encode, document"),
+            "{e}"
+        );
+        // The same encoding and operation twice: which declaration would hold?
+        let e = refused(json!([
+            {"encoding": "utf-8", "op": "decode", "fields": ["lossy"]},
+            {"encoding": "utf-8", "op": "encode", "fields": ["bytes"]},
+            {"encoding": "utf-8", "op": "decode", "fields": ["valid"]}]));
+        assert!(
+            e.contains("items 0 and 2 both declare utf-8 decode")
+                && e.contains("lossy")
+                && e.contains("valid"),
+            "{e}"
+        );
+        let ok = obj(json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "decode", "fields": ["output"]},
             {"encoding": "corrected-utf8", "op": "document", "fields": ["findings"],
              "streaming": true}]}));
-        let d = parse_hello(&other).unwrap();
+        let d = parse_hello(&ok).unwrap();
         let d = d.declaration().unwrap();
-        let targets: Vec<_> = d.supports.iter().map(|s| s.target).collect();
-        assert_eq!(
-            targets,
-            [None, None, Some((Encoding::CorrectedUtf8, Op::Document))]
-        );
-        assert_eq!(
-            (d.supports[0].op.as_str(), d.supports[1].encoding.as_str()),
-            ("transcode", "utf-16")
-        );
-        assert_eq!(d.fields(Encoding::Utf8, Op::Decode), None);
+        assert_eq!(d.fields(Encoding::Utf8, Op::Encode), None);
         assert!(d.streaming(Encoding::CorrectedUtf8, Op::Document));
-        assert!(!d.streaming(Encoding::CorrectedUtf8, Op::Decode));
+        assert!(!d.streaming(Encoding::Utf8, Op::Decode));
+        // Serialized by name, as the adapter wrote them.
+        assert_eq!(
+            serde_json::to_value(&d.supports[0]).unwrap(),
+            json!({"encoding": "utf-8", "op": "decode", "fields": ["output"]})
+        );
     }
 
     #[test]
@@ -431,36 +389,5 @@ mod tests {
         assert!(f(json!({"error": "surrogate"})).is_empty());
         assert_eq!(f(json!({"error": null})), ["error-kind"]);
         assert_eq!(f(json!({})), ["bytes", "error-kind"]);
-    }
-
-    #[test]
-    fn requirements() {
-        let r = parse_requirement("utf-8:decode:events,strict").unwrap();
-        assert_eq!(r.fields, ["output", "strict"]);
-        assert_eq!(r.implementation, None);
-        assert_eq!(r.to_string(), "utf-8:decode:output,strict");
-        assert_eq!(
-            (r.encoding, r.op),
-            (Encoding::Utf8, Op::Decode),
-            "parsed once, into the names"
-        );
-        // The wording of both errors is the runner's (clap prints it after the value).
-        assert_eq!(
-            parse_requirement("utf8:decode").unwrap_err(),
-            r#"unknown encoding "utf8" (expected one of corrected-utf8, utf-8, utf-inf-8)"#
-        );
-        assert_eq!(
-            parse_requirement("utf-inf-8:transcode").unwrap_err(),
-            r#"unknown operation "transcode" (expected decode, encode or document)"#
-        );
-        assert!(parse_requirement("utf-8").is_err());
-        assert!(parse_requirement("utf-8:decode:bogus").is_err());
-        assert!(parse_requirement("utf-8:encode:lossy").is_err());
-        let r = parse_requirement("ruby-1.x=utf-8:decode:spans").unwrap();
-        assert_eq!(r.implementation.as_deref(), Some("ruby-1.x"));
-        assert_eq!(r.fields, ["spans"]);
-        assert_eq!(r.to_string(), "ruby-1.x=utf-8:decode:spans");
-        assert!(r.applies_to("ruby-1.x") && !r.applies_to("php"));
-        assert!(parse_requirement("a b=utf-8:decode").is_err());
     }
 }

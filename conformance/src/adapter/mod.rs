@@ -1,6 +1,9 @@
-//! External implementations over the line protocol (`conformance/adapters/README.md`).
+//! The process client: an implementation behind a command, speaking the line protocol
+//! (`conformance/adapters/README.md`). Every tool that starts an adapter (`run`,
+//! `exhaustive --adapter`, `fuzz`) starts it here, with the same [`Config`].
 //!
-//! The adapter runs as `sh -c COMMAND` in a process group of its own. One thread writes
+//! The adapter runs as `sh -c COMMAND` in a process group of its own (a job object on
+//! Windows: `os/`). One thread writes
 //! requests to its stdin, one reads its stdout line by line, one keeps the tail of its
 //! stderr; the runner waits for each answer on a channel with the per-case timeout. A
 //! process that exits, hangs, prints something that is not a JSON object or answers with
@@ -8,7 +11,7 @@
 //! the next case. Dropping an [`Adapter`] closes its stdin, waits a little, then kills
 //! what is left.
 //!
-//! What it started is found three ways (the `group` module): its process group; its
+//! What it started is found three ways on Unix (`os/unix.rs`): its process group; its
 //! process tree, taken while it runs; and, on Linux, every process below the runner (a
 //! child subreaper, so orphans stay below it) whose environment carries this start's
 //! token, `CONFORMANCE_ADAPTER=…` (so a grandchild that called `setsid`, or whose parent
@@ -19,7 +22,7 @@
 //! the process it started, so an adapter that dies while a child of it still holds its
 //! stdout open is a CRASH at once (with its exit status), not a TIMEOUT.
 //!
-//! Each start begins with the handshake ([`super::handshake`]): the hello gets the
+//! Each start begins with the handshake ([`crate::protocol::hello`]): the hello gets the
 //! start-up allowance (`--startup-timeout`), and only then do cases get `--timeout`. An
 //! adapter that is alive and has written nothing for [`FLUSH_HINT_AFTER`] during the
 //! hello gets the flush hint on stderr at once (the allowance still decides). An answer
@@ -27,7 +30,7 @@
 //! kept as its text ([`RawResponse`]), never as a tree of JSON values.
 //!
 //! An adapter whose hello declares `"batch": N` gets its cases in batch requests (at most
-//! N and [`Adapter::with_batch_size`] cases, input capped so that the answer fits
+//! N and [`Config::batch_size`] cases, input capped so that the answer fits
 //! `--max-line-bytes`), four batches in flight so that the adapter computes, the reader
 //! thread parses and the runner judges at the same time. A batch gets `--timeout` plus [`BATCH_CASE_ALLOWANCE`]
 //! per case. A batch that fails as a whole (crash, timeout, not JSON, the wrong batch id,
@@ -35,16 +38,19 @@
 //! replayed one case per line after a restart, so that every case gets its own verdict
 //! and a crash or hang is pinned to its case.
 //!
-//! With [`Adapter::with_deadline`] (`--deadline`), no wait goes past the deadline, and no
-//! request is sent after it.
+//! With [`Adapter::set_deadline`] (`run --deadline`, `fuzz --seconds`), no request is sent
+//! after the deadline, and with `run --deadline` no wait goes past it either.
+//!
+//! Memory: an answer line is read up to `--max-line-bytes` and no further, and the reader
+//! thread hands lines on through a channel of [`LINES_AHEAD`] lines, so however fast an
+//! adapter writes, and whatever it writes unasked, what waits to be judged is a few lines.
 
-use super::handshake::{self, Declared};
-use super::outcome::{Answer, Batches, Implementation};
-use super::raw::{self, RawResponse};
-use super::suite::{Case, Test};
-use crate::vectors::model::to_hex;
-use crate::vectors::{Encoding, Op};
-use serde_json::Value;
+use crate::case::Case;
+use crate::protocol::answer::RawResponse;
+use crate::protocol::hello::{self as handshake, Declared};
+use crate::protocol::request;
+use crate::protocol::{Answer, Batches, Implementation};
+use crate::text::cut;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::ops::ControlFlow;
@@ -64,12 +70,14 @@ const STDERR_LINES: usize = 8;
 const HELLO_TIMEOUTS: usize = 2;
 /// How much of an offending stdout line a PROTOCOL message quotes.
 const QUOTE: usize = 200;
-/// The most cases in one batch request unless [`Adapter::with_batch_size`] says
+/// The most cases in one batch request unless [`Config::batch_size`] says
 /// otherwise (and the adapter's own `"batch"` is the ceiling): large enough that the
 /// per-line costs vanish, small enough that a failed batch's replay stays short.
 pub const DEFAULT_BATCH_SIZE: usize = 512;
 /// What a batch gets on top of `--timeout`, per case in it.
 pub const BATCH_CASE_ALLOWANCE: Duration = Duration::from_millis(10);
+/// Answer lines read ahead of the one being judged (the reader thread then waits).
+const LINES_AHEAD: usize = PIPELINE;
 /// Batches in flight: three stages (the adapter answering, the reader thread parsing, the
 /// runner judging) each need one to work on; with two, they took turns.
 const PIPELINE: usize = 4;
@@ -112,7 +120,7 @@ enum Msg {
 struct Running {
     child: Child,
     /// Its process group, tree and token: what it started.
-    family: group::Family,
+    family: os::Family,
     requests: Option<Sender<Vec<u8>>>,
     msgs: Receiver<Msg>,
     stderr: Arc<Mutex<VecDeque<String>>>,
@@ -120,33 +128,69 @@ struct Running {
     spoke: Arc<AtomicBool>,
 }
 
-/// The limits an adapter runs under.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Per case.
+/// How an adapter runs: the same settings, with the same meaning, for every tool that
+/// starts one (`--timeout`, `--startup-timeout`, `--max-line-bytes`, `--batch-size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// How long one case may take to be answered (a batch: this plus
+    /// [`BATCH_CASE_ALLOWANCE`] per case in it).
     pub timeout: Duration,
-    /// For the handshake after each start.
+    /// How long a start may take, up to the answer to the hello.
     pub startup_timeout: Duration,
-    /// The longest answer line, in bytes.
+    /// The longest answer line, in bytes ([`MAX_LINE_RANGE`]).
     pub max_line: usize,
+    /// The most cases in one batch request (the adapter's declared `"batch"` is the
+    /// ceiling); 1: one case per line.
+    pub batch_size: usize,
+}
+
+/// The default `--timeout`: 5 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The default `--startup-timeout`: 60 s (a JVM, .NET or `go run` starting).
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default `--max-line-bytes`: 16 MiB, far above any vector's answer.
+pub const DEFAULT_MAX_LINE: usize = 16 << 20;
+/// The range of `--max-line-bytes` (and `serve --max-line-bytes`): at least a hello's
+/// answer, at most 1 GiB (an answer in flight costs about its line).
+pub const MAX_LINE_RANGE: std::ops::RangeInclusive<usize> = 1024..=1 << 30;
+/// The most `--batch-size`: the most a hello may declare.
+pub const BATCH_SIZE_MAX: usize = handshake::MAX_BATCH;
+/// The longest `--timeout` and `--startup-timeout`: a day.
+pub const MAX_TIMEOUT_SECS: f64 = 86_400.0;
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            timeout: DEFAULT_TIMEOUT,
+            startup_timeout: DEFAULT_STARTUP_TIMEOUT,
+            max_line: DEFAULT_MAX_LINE,
+            batch_size: DEFAULT_BATCH_SIZE,
+        }
+    }
+}
+
+/// When an adapter stops: no request is sent after `at`, and, when `cut_waits`, no wait
+/// goes past it either (a wait cut short is a timeout saying so).
+#[derive(Clone, Copy, Debug)]
+struct Deadline {
+    at: Instant,
+    cut_waits: bool,
 }
 
 /// An external implementation: a command speaking the line protocol.
 pub struct Adapter {
     name: String,
     command: String,
-    limits: Limits,
+    config: Config,
     running: Option<Running>,
     starts: usize,
     declared: Declared,
     /// Handshakes timed out in a row.
     hello_timeouts: usize,
-    /// The most cases in one batch (1: never batch).
-    batch_size: usize,
     /// The batches sent.
     batches: Batches,
-    /// No wait past it, no request after it.
-    deadline: Option<Instant>,
+    /// No request after it (and maybe no wait past it).
+    deadline: Option<Deadline>,
 }
 
 /// An answer line: a JSON object, or (`Err`) a line that is not one.
@@ -165,33 +209,35 @@ struct InFlight {
 
 impl Adapter {
     /// An adapter named `name` that runs `command` through `sh -c` when first needed.
-    pub fn new(name: &str, command: &str, limits: Limits) -> Adapter {
+    pub fn new(name: &str, command: &str, config: Config) -> Adapter {
         Adapter {
             name: name.to_string(),
             command: command.to_string(),
-            limits,
+            config: Config {
+                batch_size: config.batch_size.max(1),
+                ..config
+            },
             running: None,
             starts: 0,
             declared: Declared::Unknown,
             hello_timeouts: 0,
-            batch_size: DEFAULT_BATCH_SIZE,
             batches: Batches::default(),
             deadline: None,
         }
     }
 
-    /// At most `n` cases per batch request (default [`DEFAULT_BATCH_SIZE`]; the adapter's
-    /// declared `"batch"` is the ceiling); 1 or 0: one case per line, batches or not.
-    pub fn with_batch_size(mut self, n: usize) -> Adapter {
-        self.batch_size = n.max(1);
-        self
+    /// No request is sent after `at` (a case not sent is [`Answer::NotSent`]; the cases
+    /// of a batch that fails as a whole after it are [`Answer::Lost`], not sent again).
+    /// With `cut_waits` (`run --deadline`), no wait goes past it either, not even a
+    /// restart's hello: a wait it cuts short is a timeout saying so. Without
+    /// (`fuzz --seconds`), a case sent before it waits its whole `--timeout`.
+    pub fn set_deadline(&mut self, at: Option<Instant>, cut_waits: bool) {
+        self.deadline = at.map(|at| Deadline { at, cut_waits });
     }
 
-    /// No wait goes past `deadline`, and no request is sent after it (`--deadline`): a
-    /// wait it cuts short is a timeout saying so.
-    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Adapter {
-        self.deadline = deadline;
-        self
+    /// Whether the deadline has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d.at)
     }
 
     /// How many times the process was started (1 when it never had to be restarted).
@@ -206,17 +252,6 @@ impl Adapter {
         self.start()
     }
 
-    /// The per-case `--timeout` from now on (`fuzz` shortens it as its deadline nears).
-    pub fn set_timeout(&mut self, timeout: Duration) {
-        self.limits.timeout = timeout;
-    }
-
-    /// [`Adapter::with_deadline`] on an adapter already made (`fuzz --seconds`): no wait,
-    /// not even a restart's hello, goes past it.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
-    }
-
     /// Starts the process if it is not running, and shakes hands with it.
     fn start(&mut self) -> Result<(), Answer> {
         if self.running.is_some() {
@@ -226,15 +261,15 @@ impl Adapter {
             return Err(Answer::Crash(format!(
                 "not started again: its last {HELLO_TIMEOUTS} starts never answered the hello \
                  within --startup-timeout ({} s)",
-                self.limits.startup_timeout.as_secs_f64()
+                self.config.startup_timeout.as_secs_f64()
             )));
         }
         self.before_deadline()?;
         self.spawn()
             .map_err(|e| Answer::Crash(format!("cannot start `sh -c {}`: {e}", self.command)))?;
-        let limit = self.limits.startup_timeout;
-        let hello = handshake::hello_request();
-        let response = match self.exchange(&hello, handshake::HELLO_ID, limit) {
+        let limit = self.config.startup_timeout;
+        let hello = handshake::hello_request().to_string().into_bytes();
+        let response = match self.exchange(hello, handshake::HELLO_ID, limit) {
             Ok(response) => response,
             Err(Answer::Timeout(m)) => {
                 self.hello_timeouts += 1;
@@ -275,14 +310,12 @@ impl Adapter {
         }
     }
 
-    /// `Err` (a timeout that says so) once the deadline has passed.
+    /// `Err` ([`Answer::NotSent`]) once the deadline has passed.
     fn before_deadline(&self) -> Result<(), Answer> {
-        match self.deadline {
-            Some(d) if Instant::now() >= d => Err(Answer::Timeout(
-                "not sent: the --deadline passed".to_string(),
-            )),
-            _ => Ok(()),
+        if self.past_deadline() {
+            return Err(Answer::NotSent("not sent: the deadline passed".to_string()));
         }
+        Ok(())
     }
 
     fn spawn(&mut self) -> std::io::Result<()> {
@@ -293,11 +326,13 @@ impl Adapter {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let token = group::prepare(&mut command);
+        let token = os::prepare(&mut command);
         let mut child = command.spawn()?;
         self.starts += 1;
-        let family = group::Family::new(child.id() as i32, token);
-        let (msg_tx, msgs) = mpsc::channel();
+        let family = os::Family::new(child.id() as i32, token);
+        // Bounded: an adapter that writes faster than answers are judged, or writes lines
+        // it was not asked for, waits; it cannot fill the runner's memory.
+        let (msg_tx, msgs) = mpsc::sync_channel(LINES_AHEAD);
         let (requests, req_rx) = mpsc::channel::<Vec<u8>>();
 
         let mut stdin = child.stdin.take().expect("piped stdin");
@@ -315,7 +350,7 @@ impl Adapter {
         let stdout = child.stdout.take().expect("piped stdout");
         let spoke = Arc::new(AtomicBool::new(false));
         let spoke_w = Arc::clone(&spoke);
-        let max_line = self.limits.max_line;
+        let max_line = self.config.max_line;
         spawn(&self.name, "stdout", move || {
             let mut reader = BufReader::with_capacity(1 << 16, stdout);
             // At most the cap and a newline: an endless line costs no more.
@@ -371,7 +406,7 @@ impl Adapter {
                         if tail.len() == STDERR_LINES {
                             tail.pop_front();
                         }
-                        tail.push_back(truncate(&text, QUOTE));
+                        tail.push_back(cut(&text, QUOTE));
                     }
                 }
             }
@@ -452,19 +487,10 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
 }
 
 fn describe_status(status: ExitStatus) -> String {
-    match (status.code(), group::signal(status)) {
+    match (status.code(), os::signal(status)) {
         (Some(code), _) => format!("exited with status {code}"),
         (None, Some(sig)) => format!("was killed by signal {sig}"),
         _ => "ended".to_string(),
-    }
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let cut: String = s.chars().take(max).collect();
-        format!("{cut}… ({} chars)", s.chars().count())
     }
 }
 
@@ -484,8 +510,8 @@ impl Implementation for Adapter {
         if let Err(answer) = self.before_deadline() {
             return answer;
         }
-        let timeout = self.limits.timeout;
-        match self.exchange(&case.request(), &case.id, timeout) {
+        let timeout = self.config.timeout;
+        match self.exchange(request::line(case), &case.id, timeout) {
             Ok(response) => Answer::Response(response),
             Err(answer) => answer,
         }
@@ -496,8 +522,24 @@ impl Implementation for Adapter {
         cases: &[&Case],
         on_answer: &mut dyn FnMut(Answer) -> ControlFlow<()>,
     ) {
-        // `cases[next..]` are not sent yet; `in_flight` are sent, oldest first.
+        // `cases[next..]` are not sent yet; `in_flight` are sent, oldest first;
+        // `cases[..written]` were all sent once. An answer for one of those that comes
+        // back unsent (the deadline passed before a batch's replay, or before the batches
+        // after a failed one were sent again) is lost, not unsent: it was sent.
         let mut next = 0;
+        let mut written = 0;
+        let mut emitted = 0;
+        let mut on_answer = |answer: Answer, written: usize| {
+            let answer = match answer {
+                Answer::NotSent(m) if emitted < written => Answer::Lost(format!(
+                    "sent in a batch whose answer was not read (a batch failed as a whole), \
+                     and {m}"
+                )),
+                answer => answer,
+            };
+            emitted += 1;
+            on_answer(answer)
+        };
         let mut in_flight: VecDeque<InFlight> = VecDeque::new();
         loop {
             if in_flight.is_empty() {
@@ -508,14 +550,14 @@ impl Implementation for Adapter {
                 // the pipeline below; else this case goes alone, on a line of its own.
                 if let Err(answer) = self.start() {
                     next += 1;
-                    if on_answer(answer).is_break() {
+                    if on_answer(answer, written).is_break() {
                         return;
                     }
                     continue;
                 }
                 if self.batch_len(&cases[next..]) <= 1 || self.before_deadline().is_err() {
                     next += 1;
-                    if on_answer(self.answer(case)).is_break() {
+                    if on_answer(self.answer(case), written).is_break() {
                         return;
                     }
                     continue;
@@ -530,7 +572,10 @@ impl Implementation for Adapter {
                 self.batches.sent += 1;
                 self.batches.cases += len;
                 let id = format!("batch-{}", self.batches.sent);
-                let failed = self.send(batch_line(&id, batch)).err().map(|a| reason(&a));
+                let failed = self
+                    .send(request::batch_line(&id, batch))
+                    .err()
+                    .map(|a| reason(&a));
                 let stop = failed.is_some();
                 in_flight.push_back(InFlight {
                     id,
@@ -539,6 +584,7 @@ impl Implementation for Adapter {
                     failed,
                 });
                 next += len;
+                written = written.max(next);
                 if stop {
                     break;
                 }
@@ -554,7 +600,7 @@ impl Implementation for Adapter {
             match answers {
                 Ok(answers) => {
                     for answer in answers {
-                        if on_answer(answer).is_break() {
+                        if on_answer(answer, written).is_break() {
                             if !in_flight.is_empty() {
                                 // Their answers are not wanted: no stale line may be read
                                 // as the answer to a later request.
@@ -575,7 +621,7 @@ impl Implementation for Adapter {
                     in_flight.clear();
                     next = oldest.start + oldest.len;
                     for &case in batch {
-                        if on_answer(self.answer(case)).is_break() {
+                        if on_answer(self.answer(case), written).is_break() {
                             return;
                         }
                     }
@@ -593,59 +639,9 @@ impl Implementation for Adapter {
     }
 }
 
-/// A batch request line: `{"id": ID, "op": "batch", "requests": [REQ, …]}`.
-fn batch_line(id: &str, cases: &[&Case]) -> Vec<u8> {
-    let mut line = Vec::with_capacity(128 * cases.len());
-    line.extend_from_slice(br#"{"id":""#);
-    line.extend_from_slice(id.as_bytes());
-    line.extend_from_slice(br#"","op":"batch","requests":["#);
-    for (i, case) in cases.iter().enumerate() {
-        if i > 0 {
-            line.push(b',');
-        }
-        // Writing to a Vec cannot fail, and these fields are strings.
-        let _ = serde_json::to_writer(&mut line, &Request::of(case));
-    }
-    line.extend_from_slice(b"]}");
-    line
-}
-
-/// A case's request, borrowed: what [`Case::request`] builds, written without building a
-/// JSON value first (a batch holds hundreds).
-#[derive(serde::Serialize)]
-struct Request<'a> {
-    id: &'a str,
-    encoding: Encoding,
-    op: Op,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    input: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    codepoint: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    chunks: Option<Vec<String>>,
-}
-
-impl<'a> Request<'a> {
-    fn of(case: &'a Case) -> Request<'a> {
-        Request {
-            id: &case.id,
-            encoding: case.encoding,
-            op: case.op(),
-            input: case.input_hex(),
-            codepoint: match &*case.test {
-                Test::Encode(t) => Some(&t.codepoint),
-                _ => None,
-            },
-            chunks: case
-                .chunks()
-                .map(|chunks| chunks.iter().map(|c| to_hex(c)).collect()),
-        }
-    }
-}
-
 /// What is wrong with a line that is not a JSON object (read without keeping any of it).
 fn not_an_object(bytes: &[u8]) -> String {
-    let text = truncate(
+    let text = cut(
         &String::from_utf8_lossy(&bytes[..bytes.len().min(4 * QUOTE)]),
         QUOTE,
     );
@@ -658,8 +654,8 @@ fn not_an_object(bytes: &[u8]) -> String {
 /// The message of a failed answer, as a batch's failure reason.
 fn reason(answer: &Answer) -> String {
     match answer {
-        Answer::Crash(m) | Answer::Timeout(m) | Answer::Protocol(m) => m.clone(),
         Answer::Response(_) => "answered".into(),
+        other => other.message().to_string(),
     }
 }
 
@@ -671,10 +667,10 @@ impl Adapter {
         let Some(declared) = self.declared.declaration().and_then(|d| d.batch) else {
             return cases.len().min(1);
         };
-        let budget = self.limits.max_line;
+        let budget = self.config.max_line;
         let mut size = 0usize;
         let mut len = 0;
-        for case in cases.iter().take(declared.min(self.batch_size)) {
+        for case in cases.iter().take(declared.min(self.config.batch_size)) {
             let input = case.input_hex().map_or(0, |h| h.len() / 2);
             size = size.saturating_add(
                 input
@@ -695,7 +691,7 @@ impl Adapter {
     fn batch_answers(&mut self, id: &str, cases: &[&Case]) -> Result<Vec<Answer>, String> {
         let allowance =
             BATCH_CASE_ALLOWANCE.saturating_mul(u32::try_from(cases.len()).unwrap_or(u32::MAX));
-        let timeout = self.limits.timeout.saturating_add(allowance);
+        let timeout = self.config.timeout.saturating_add(allowance);
         let answer = self.receive(timeout, false).map_err(|a| reason(&a))?;
         answer
             .map_err(|bytes| not_an_object(&bytes))
@@ -725,11 +721,11 @@ impl Adapter {
     /// hello's answer may also have a null id, as protocol 1's robustness rule gives).
     fn exchange(
         &mut self,
-        request: &Value,
+        request: Vec<u8>,
         id: &str,
         timeout: Duration,
     ) -> Result<RawResponse, Answer> {
-        self.send(request.to_string().into_bytes())?;
+        self.send(request)?;
         let hello = id == handshake::HELLO_ID;
         let response = match self.receive(timeout, hello)? {
             Ok(response) => response,
@@ -743,7 +739,7 @@ impl Adapter {
                 Ok(response)
             }
             Some(other) => {
-                let other = raw::cut(other, QUOTE);
+                let other = cut(other, QUOTE);
                 self.stop(true);
                 Err(Answer::Protocol(format!(
                     "answered id {other} to request {id:?} (answers must come in order, \
@@ -754,7 +750,7 @@ impl Adapter {
                 self.stop(true);
                 Err(Answer::Protocol(format!(
                     "no `id` in {}",
-                    raw::cut(response.text(), QUOTE)
+                    cut(response.text(), QUOTE)
                 )))
             }
         }
@@ -768,8 +764,8 @@ impl Adapter {
     fn receive(&mut self, timeout: Duration, hello: bool) -> Result<Line, Answer> {
         let start = Instant::now();
         let end = match self.deadline {
-            Some(d) => (start + timeout).min(d),
-            None => start + timeout,
+            Some(d) if d.cut_waits => (start + timeout).min(d.at),
+            _ => start + timeout,
         };
         let mut hinted = false;
         let msg = loop {
@@ -822,7 +818,7 @@ impl Adapter {
             Err(RecvTimeoutError::Disconnected) => Err(self.crash("the adapter's pipes closed")),
             Err(RecvTimeoutError::Timeout) => {
                 self.stop(true);
-                let mut m = if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                let mut m = if self.deadline.is_some_and(|d| d.cut_waits) && self.past_deadline() {
                     format!(
                         "no answer before the --deadline ({} s into this wait); killed",
                         start.elapsed().as_secs_f64().round()
@@ -842,15 +838,10 @@ impl Adapter {
 /// Checks a batch answer line as a whole: the batch's `id`, a `responses` list of one
 /// response per case, each an object with its case's id. `Err` says what is wrong.
 fn check_batch(response: &RawResponse, id: &str, cases: &[&Case]) -> Result<Vec<Answer>, String> {
-    let quote = || raw::cut(response.text(), QUOTE);
+    let quote = || cut(response.text(), QUOTE);
     match response.get("id") {
         Some(_) if response.id_str().as_deref() == Some(id) => {}
-        Some(other) => {
-            return Err(format!(
-                "answered id {} to batch {id:?}",
-                raw::cut(other, QUOTE)
-            ))
-        }
+        Some(other) => return Err(format!("answered id {} to batch {id:?}", cut(other, QUOTE))),
         None => return Err(format!("no `id` in the batch answer {}", quote())),
     }
     let Some(responses) = response.responses() else {
@@ -871,7 +862,7 @@ fn check_batch(response: &RawResponse, id: &str, cases: &[&Case]) -> Result<Vec<
             Ok(r) if r.id_str().as_deref() == Some(case.id.as_str()) => Ok(Answer::Response(r)),
             Ok(r) => Err(format!(
                 "response {i} has id {} for request {:?}",
-                raw::cut(r.get("id").unwrap_or("null"), QUOTE),
+                cut(r.get("id").unwrap_or("null"), QUOTE),
                 case.id
             )),
             Err(text) => Err(format!("response {i} is not a JSON object: {text}")),
@@ -889,483 +880,13 @@ impl Drop for Adapter {
 /// the runner ends (adapters run in groups of their own, so the terminal's Ctrl-C does not
 /// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
-    group::kill_adapters_on_signal();
+    os::kill_adapters_on_signal();
 }
 
-// --- What an adapter started (Unix): its process group, its process tree and (Linux) the
-// processes carrying its token; every adapter when the runner itself is interrupted.
-// Elsewhere only the adapter's `sh` is killed. ---
-
-/// An adapter's processes: its group, its tree, its token.
-#[cfg(unix)]
-mod group {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    use std::process::{Command, ExitStatus};
-    use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
-    use std::sync::OnceLock;
-    use std::thread;
-    use std::time::{Duration, Instant};
-
-    /// The environment variable that marks every process an adapter starts (it inherits
-    /// it): `RUNNER_PID.START`.
-    pub(super) const TOKEN_VAR: &str = "CONFORMANCE_ADAPTER";
-
-    /// Adapter starts so far (each gets a token of its own).
-    static STARTS: AtomicU64 = AtomicU64::new(0);
-
-    /// Puts the adapter's `sh` in a process group of its own, gives it (and, through its
-    /// environment, everything it starts) a token of its own, and on Linux makes it die
-    /// with the runner (`PR_SET_PDEATHSIG`); returns the token.
-    pub(super) fn prepare(command: &mut Command) -> String {
-        become_subreaper();
-        let token = format!(
-            "{}.{}",
-            std::process::id(),
-            STARTS.fetch_add(1, Ordering::SeqCst) + 1
-        );
-        command.env(TOKEN_VAR, &token).process_group(0);
-        #[cfg(target_os = "linux")]
-        {
-            let runner = std::process::id() as libc::pid_t;
-            // SAFETY: the closure runs in the child between fork and exec. It calls only
-            // prctl(2) and getppid(2), which are async-signal-safe, and allocates nothing
-            // (the error is built from a raw OS error code).
-            unsafe {
-                command.pre_exec(move || {
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    // The runner ended before the line above: nothing would end this one.
-                    if libc::getppid() != runner {
-                        return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-                    }
-                    Ok(())
-                });
-            }
-        }
-        token
-    }
-
-    /// The signal that ended a process, if one did.
-    pub(super) fn signal(status: ExitStatus) -> Option<i32> {
-        status.signal()
-    }
-
-    /// One adapter start: its `sh` (the leader of its process group) and its token.
-    pub(super) struct Family {
-        pid: i32,
-        token: String,
-    }
-
-    impl Family {
-        /// A started adapter, registered for the signal handler.
-        pub(super) fn new(pid: i32, token: String) -> Family {
-            register(pid);
-            Family { pid, token }
-        }
-
-        /// Sends SIGKILL to its process group, to its process tree (walked while its `sh`
-        /// lives) and to every process below the runner whose environment carries its
-        /// token, until none is left alive (at most a second); returns the processes to
-        /// reap once the `sh` itself is reaped ([`Family::reap`]).
-        pub(super) fn kill(&self) -> Vec<i32> {
-            kill_group(self.pid);
-            let left = linux::kill_family(&format!("{TOKEN_VAR}={}", self.token), false);
-            kill_group(self.pid);
-            left.into_iter().filter(|&p| p != self.pid).collect()
-        }
-
-        /// Reaps what [`Family::kill`] killed: the group's members and `left` (each once it
-        /// is the runner's child, at most a second in all), then forgets the group.
-        pub(super) fn reap(&self, left: &[i32]) {
-            reap_group(self.pid);
-            linux::reap(left);
-            unregister(self.pid);
-        }
-    }
-
-    /// The registry of running adapters' process groups, for the signal handler: chunks
-    /// of slots (0 = free), a new chunk added when all are taken, none ever freed, so
-    /// that the handler reads it without a lock and no adapter is left out.
-    struct Chunk {
-        slots: [AtomicI32; 64],
-        next: OnceLock<Box<Chunk>>,
-    }
-
-    impl Chunk {
-        const fn new() -> Chunk {
-            Chunk {
-                slots: [const { AtomicI32::new(0) }; 64],
-                next: OnceLock::new(),
-            }
-        }
-
-        /// This chunk and every one after it.
-        fn all(&self) -> impl Iterator<Item = &Chunk> {
-            std::iter::successors(Some(self), |c| c.next.get().map(|b| &**b))
-        }
-    }
-
-    static GROUPS: Chunk = Chunk::new();
-
-    fn register(pgid: i32) {
-        let mut chunk = &GROUPS;
-        loop {
-            for slot in &chunk.slots {
-                if slot
-                    .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_ok()
-                {
-                    return;
-                }
-            }
-            chunk = chunk.next.get_or_init(|| Box::new(Chunk::new()));
-        }
-    }
-
-    fn unregister(pgid: i32) {
-        for chunk in GROUPS.all() {
-            for slot in &chunk.slots {
-                let _ = slot.compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst);
-            }
-        }
-    }
-
-    /// The process groups registered now.
-    fn registered() -> impl Iterator<Item = i32> {
-        GROUPS
-            .all()
-            .flat_map(|c| c.slots.iter())
-            .map(|s| s.load(Ordering::SeqCst))
-            .filter(|&g| g != 0)
-    }
-
-    fn kill_group(pgid: i32) {
-        if pgid > 0 {
-            // SAFETY: kill(2) with a negative pid signals a process group; no memory involved.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-
-    /// Makes the runner the reaper of its orphaned descendants (Linux), so that the children of
-    /// an adapter's `sh` (reparented when `sh` dies) stay below the runner, where they are
-    /// found and reaped, rather than going to an init process that may not reap (as in
-    /// some containers).
-    fn become_subreaper() {
-        #[cfg(target_os = "linux")]
-        {
-            static ONCE: std::sync::Once = std::sync::Once::new();
-            ONCE.call_once(|| {
-                // SAFETY: prctl(PR_SET_CHILD_SUBREAPER) only sets a flag on this process.
-                unsafe {
-                    libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-                }
-            });
-        }
-    }
-
-    /// Reaps every child of the runner left in process group `pgid` (all of them were just
-    /// sent SIGKILL), waiting at most a second.
-    fn reap_group(pgid: i32) {
-        let start = Instant::now();
-        loop {
-            let mut status = 0;
-            // SAFETY: waitpid(2) on a process group of our own children; `status` is a local.
-            let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
-            if r > 0 {
-                continue; // reaped one; look for more
-            }
-            if r < 0 && std::io::Error::last_os_error().raw_os_error() != Some(libc::EINTR) {
-                return; // ECHILD: none left
-            }
-            if start.elapsed() > Duration::from_secs(1) {
-                return;
-            }
-            // r == 0: a member has not died yet.
-            kill_group(pgid);
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// The write end of the pipe that wakes the signal watcher (-1: none).
-    static WAKE: AtomicI32 = AtomicI32::new(-1);
-
-    extern "C" fn on_signal(sig: libc::c_int) {
-        for pgid in registered() {
-            kill_group(pgid);
-        }
-        let byte = sig as u8;
-        let fd = WAKE.load(Ordering::SeqCst);
-        // SAFETY: write(2) of one byte from a local to a pipe; async-signal-safe.
-        if fd >= 0 && unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) } == 1 {
-            return; // the watcher ends what is left, then the runner
-        }
-        // SAFETY: signal(2) and raise(3) are async-signal-safe; restoring the default action
-        // and raising again ends the runner the way the signal would have.
-        unsafe {
-            libc::signal(sig, libc::SIG_DFL);
-            libc::raise(sig);
-        }
-    }
-
-    /// Makes SIGINT, SIGTERM and SIGHUP kill every running adapter's process group at once
-    /// (adapters run in groups of their own, so the terminal's Ctrl-C does not reach them),
-    /// then, from a thread that waits for it (Linux), every process carrying one of this
-    /// runner's tokens, before the runner ends by the same signal.
-    pub(super) fn kill_adapters_on_signal() {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            if let Ok((mut reader, writer)) = std::io::pipe() {
-                use std::io::Read;
-                use std::os::fd::AsRawFd;
-                let fd = writer.as_raw_fd();
-                let watcher = thread::Builder::new()
-                    .name("adapters-on-signal".into())
-                    .spawn(move || {
-                        let _writer = writer; // kept open for the handler
-                        let mut byte = [0u8];
-                        loop {
-                            match reader.read(&mut byte) {
-                                Ok(1) => break,
-                                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                                _ => return,
-                            }
-                        }
-                        let prefix = format!("{TOKEN_VAR}={}.", std::process::id());
-                        linux::kill_family(&prefix, true);
-                        let sig = libc::c_int::from(byte[0]);
-                        // SAFETY: signal(2) and raise(3) with a signal number the handler
-                        // received; the default action ends the runner by that signal.
-                        unsafe {
-                            libc::signal(sig, libc::SIG_DFL);
-                            libc::raise(sig);
-                        }
-                    });
-                if watcher.is_ok() {
-                    WAKE.store(fd, Ordering::SeqCst);
-                }
-            }
-            let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                // SAFETY: installs a handler that only calls async-signal-safe functions.
-                unsafe {
-                    libc::signal(sig, handler);
-                }
-            }
-        });
-    }
-
-    /// Finding an adapter's processes in `/proc`.
-    #[cfg(target_os = "linux")]
-    mod linux {
-        use std::collections::{BTreeSet, HashMap};
-        use std::thread;
-        use std::time::{Duration, Instant};
-
-        /// A process: its id, its parent's, and whether it has ended (a zombie).
-        struct Process {
-            pid: i32,
-            ppid: i32,
-            ended: bool,
-        }
-
-        fn processes() -> Vec<Process> {
-            let Ok(dir) = std::fs::read_dir("/proc") else {
-                return vec![];
-            };
-            dir.filter_map(|entry| {
-                let pid: i32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
-                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-                // `PID (COMM) STATE PPID …`: COMM may hold anything, so read after its
-                // last `)`.
-                let mut rest = stat.get(stat.rfind(')')? + 1..)?.split_whitespace();
-                let state = rest.next()?;
-                let ppid = rest.next()?.parse().ok()?;
-                Some(Process {
-                    pid,
-                    ppid,
-                    ended: matches!(state, "Z" | "X"),
-                })
-            })
-            .collect()
-        }
-
-        /// Whether process `pid`'s environment has the entry `entry` (`prefix`: an entry
-        /// starting with it).
-        fn carries(pid: i32, entry: &str, prefix: bool) -> bool {
-            let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
-                return false;
-            };
-            env.split(|&b| b == 0).any(|e| {
-                if prefix {
-                    e.starts_with(entry.as_bytes())
-                } else {
-                    e == entry.as_bytes()
-                }
-            })
-        }
-
-        /// The processes below the runner that carry `entry` in their environment, and
-        /// everything below them (whatever their environment): `(pid, ended)`.
-        fn family(entry: &str, prefix: bool) -> Vec<(i32, bool)> {
-            let all = processes();
-            let mut children: HashMap<i32, Vec<usize>> = HashMap::new();
-            for (i, p) in all.iter().enumerate() {
-                children.entry(p.ppid).or_default().push(i);
-            }
-            let below = |roots: Vec<usize>| {
-                let mut out = Vec::new();
-                let mut queue = roots;
-                while let Some(i) = queue.pop() {
-                    out.push(i);
-                    if let Some(c) = children.get(&all[i].pid) {
-                        queue.extend(c.iter().copied());
-                    }
-                }
-                out
-            };
-            let runner = std::process::id() as i32;
-            let roots: Vec<usize> = below(children.get(&runner).cloned().unwrap_or_default())
-                .into_iter()
-                .filter(|&i| !all[i].ended && carries(all[i].pid, entry, prefix))
-                .collect();
-            let mut out: Vec<(i32, bool)> = below(roots)
-                .into_iter()
-                .map(|i| (all[i].pid, all[i].ended))
-                .collect();
-            out.sort_unstable();
-            out.dedup();
-            out
-        }
-
-        /// Sends SIGKILL to [`family`] until none of it is alive (at most a second);
-        /// returns every process it found.
-        pub(super) fn kill_family(entry: &str, prefix: bool) -> Vec<i32> {
-            let start = Instant::now();
-            let mut seen = BTreeSet::new();
-            loop {
-                let mut alive = 0;
-                for (pid, ended) in family(entry, prefix) {
-                    seen.insert(pid);
-                    if !ended {
-                        alive += 1;
-                        // SAFETY: kill(2) of a process found below the runner; no memory
-                        // involved.
-                        unsafe {
-                            libc::kill(pid, libc::SIGKILL);
-                        }
-                    }
-                }
-                if alive == 0 || start.elapsed() > Duration::from_secs(1) {
-                    return seen.into_iter().collect();
-                }
-                thread::sleep(Duration::from_millis(5));
-            }
-        }
-
-        /// Reaps `pids` (each once it has become the runner's child, as the orphans of a
-        /// subreaper do), for at most a second.
-        pub(super) fn reap(pids: &[i32]) {
-            let start = Instant::now();
-            let mut left = pids.to_vec();
-            while !left.is_empty() && start.elapsed() < Duration::from_secs(1) {
-                left.retain(|&pid| {
-                    let mut status = 0;
-                    // SAFETY: waitpid(2) on one process; `status` is a local.
-                    let r = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
-                    // 0: ours and not ended yet; -1 (ECHILD): not ours yet, or gone.
-                    r == 0 || (r < 0 && std::path::Path::new(&format!("/proc/{pid}")).exists())
-                });
-                if !left.is_empty() {
-                    thread::sleep(Duration::from_millis(5));
-                }
-            }
-        }
-    }
-
-    /// Without `/proc`: the process group alone.
-    #[cfg(not(target_os = "linux"))]
-    mod linux {
-        pub(super) fn kill_family(_entry: &str, _prefix: bool) -> Vec<i32> {
-            vec![]
-        }
-        pub(super) fn reap(_pids: &[i32]) {}
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn the_registry_keeps_every_group() {
-            // Far more than one chunk; values no real group has.
-            let groups: Vec<i32> = (0..300).map(|i| -1_000_000 - i).collect();
-            for &g in &groups {
-                register(g);
-            }
-            let now: Vec<i32> = registered().collect();
-            for g in &groups {
-                assert!(now.contains(g), "{g} dropped");
-            }
-            for &g in &groups {
-                unregister(g);
-            }
-            assert!(registered().all(|g| !groups.contains(&g)));
-        }
-    }
-}
-
-/// Without process groups: only the adapter's `sh` process is killed.
-#[cfg(not(unix))]
-mod group {
-    use std::process::{Command, ExitStatus};
-
-    pub(super) fn prepare(_command: &mut Command) -> String {
-        String::new()
-    }
-
-    pub(super) struct Family;
-
-    impl Family {
-        pub(super) fn new(_pid: i32, _token: String) -> Family {
-            Family
-        }
-        pub(super) fn kill(&self) -> Vec<i32> {
-            vec![]
-        }
-        pub(super) fn reap(&self, _left: &[i32]) {}
-    }
-
-    pub(super) fn signal(_status: ExitStatus) -> Option<i32> {
-        None
-    }
-
-    pub(super) fn kill_adapters_on_signal() {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn batch_requests_are_the_line_requests() {
-        let mut suite = crate::run::suite::load_embedded(&[]).unwrap();
-        suite.add_splits();
-        let cases: Vec<&Case> = suite.cases.iter().step_by(7).take(3000).collect();
-        assert!(cases.iter().any(|c| c.chunking.is_some()));
-        assert!(cases.iter().any(|c| c.op() == crate::vectors::Op::Encode));
-        let line = batch_line("batch-1", &cases);
-        let batch: Value = serde_json::from_slice(&line).unwrap();
-        assert_eq!(batch["id"], "batch-1");
-        assert_eq!(batch["op"], "batch");
-        let requests = batch["requests"].as_array().unwrap();
-        assert_eq!(requests.len(), cases.len());
-        for (request, case) in requests.iter().zip(&cases) {
-            assert_eq!(request, &case.request(), "{}", case.id);
-            // Key order too.
-            assert_eq!(request.to_string(), case.request().to_string());
-        }
-    }
-}
+// What an adapter started: a process group and its tree on Unix, a job object on Windows,
+// the `sh` process alone elsewhere. One interface (`prepare`, `Family`, `signal`,
+// `kill_adapters_on_signal`), one file per platform.
+#[cfg_attr(unix, path = "os/unix.rs")]
+#[cfg_attr(windows, path = "os/windows.rs")]
+#[cfg_attr(not(any(unix, windows)), path = "os/other.rs")]
+mod os;

@@ -6,9 +6,8 @@
 //! for `bytes` and `error`, `check_document`), so a run checks each of them against the vectors; `result` is
 //! read from the events (`event_json`, `result_of`).
 
-use super::handshake::{Declaration, Declared, Support};
-use super::outcome::{Answer, Implementation};
-use super::suite::{Case, Test};
+use crate::case::{Case, Test};
+use crate::protocol::{Answer, Declaration, Declared, Implementation, Support};
 // The vectors' names of the encodings, beside the codec's `Encoding`.
 use crate::vectors::model::{
     format_codepoint, from_hex, parse_codepoint, to_hex, OutputEvent, TestResult,
@@ -738,9 +737,8 @@ impl Reference {
                 continue;
             };
             let support = |op: Op, fields: &[&str]| Support {
-                encoding: name.to_string(),
-                op: op.to_string(),
-                target: Some((name, op)),
+                encoding: name,
+                op,
                 fields: fields.iter().map(|f| f.to_string()).collect(),
                 streaming: op != Op::Encode,
             };

@@ -1,174 +1,13 @@
-//! What the runner returns: each implementation's answers and results, their counts,
-//! and the report the output formats render.
+//! What a run returns: each implementation's results, their counts, and the gate: the
+//! report the output formats render.
 
-use super::expected::ExpectedFailures;
-use super::handshake::Declared;
-use super::raw::RawResponse;
-use super::suite::{Case, Suite};
-use super::verdict::Mismatch;
+use crate::case::Suite;
 use crate::exit::{EXIT_FAILED, EXIT_OK};
+use crate::judge::{CaseResult, Status};
+use crate::protocol::{Batches, Declared};
 use crate::vectors::{Encoding, Op};
-use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::time::Duration;
-
-/// What an implementation answered to one case, before checking.
-#[derive(Clone, Debug)]
-pub enum Answer {
-    /// A JSON object whose `id` is the request's, as the text it came as (a response
-    /// built in memory converts with `.into()`).
-    Response(RawResponse),
-    /// The process ended or its pipes broke; the detail says how.
-    Crash(String),
-    /// No answer within the timeout; the process was killed. The message says so.
-    Timeout(String),
-    /// A line that is not a JSON object, or the wrong or no `id`.
-    Protocol(String),
-}
-
-/// Something that answers cases: the built-in reference, or an adapter process.
-pub trait Implementation: Send {
-    /// The name in reports.
-    fn name(&self) -> &str;
-    /// A longer description (the command of an adapter).
-    fn describe(&self) -> String;
-    /// Answers one case.
-    fn answer(&mut self, case: &Case) -> Answer;
-    /// Answers several cases, one answer per case in order. The default asks one at a
-    /// time; an adapter that declared batches sends them together.
-    fn answer_all(&mut self, cases: &[&Case]) -> Vec<Answer> {
-        let mut answers = Vec::with_capacity(cases.len());
-        self.answer_each(cases, &mut |answer| {
-            answers.push(answer);
-            ControlFlow::Continue(())
-        });
-        answers
-    }
-    /// Answers several cases in order, handing each answer to `on_answer` as soon as it
-    /// is known; once `on_answer` breaks, no further case is sent (the runner's
-    /// `--give-up-after`). The default asks one at a time.
-    fn answer_each(
-        &mut self,
-        cases: &[&Case],
-        on_answer: &mut dyn FnMut(Answer) -> ControlFlow<()>,
-    ) {
-        for case in cases {
-            if on_answer(self.answer(case)).is_break() {
-                return;
-            }
-        }
-    }
-    /// What its handshake declared (known once it has started).
-    fn declared(&self) -> Declared;
-    /// The batches sent so far (none unless it declared `batch`).
-    fn batches(&self) -> Batches {
-        Batches::default()
-    }
-}
-
-/// The batch requests sent to one implementation (`"batch": N` in its hello).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Batches {
-    /// Batch requests sent.
-    pub sent: usize,
-    /// The cases in them.
-    pub cases: usize,
-    /// Batches that failed as a whole (crash, timeout, a malformed batch answer) and were
-    /// replayed one case per line, each case getting its own verdict.
-    pub fell_back: usize,
-    /// Why the first of them failed.
-    pub first_failure: Option<String>,
-}
-
-/// The outcome of one case for one implementation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// Every field answered matched.
-    Pass,
-    /// Some field differed.
-    Fail,
-    /// The adapter exited or its pipes broke.
-    Crash,
-    /// No answer in time.
-    Timeout,
-    /// Not a JSON object, wrong or missing id, or a field of the wrong shape.
-    Protocol,
-    /// Unsupported, or nothing checkable.
-    Skip,
-    /// Listed in the expected failures, and did not pass.
-    Xfail,
-    /// Listed in the expected failures, and passed.
-    Xpass,
-    /// Never sent: the runner gave up on the implementation (`--give-up-after`) or the
-    /// `--deadline` passed. Neither passed nor failed, but the gate fails
-    /// ([`RunReport::gate`]).
-    #[serde(rename = "not-run")]
-    NotRun,
-}
-
-impl Status {
-    /// Every status, in report order.
-    pub const ALL: [Status; 9] = [
-        Status::Pass,
-        Status::Fail,
-        Status::Crash,
-        Status::Timeout,
-        Status::Protocol,
-        Status::Skip,
-        Status::Xfail,
-        Status::Xpass,
-        Status::NotRun,
-    ];
-
-    /// The lowercase name used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Pass => "pass",
-            Status::Fail => "fail",
-            Status::Crash => "crash",
-            Status::Timeout => "timeout",
-            Status::Protocol => "protocol",
-            Status::Skip => "skip",
-            Status::Xfail => "xfail",
-            Status::Xpass => "xpass",
-            Status::NotRun => "not-run",
-        }
-    }
-
-    /// Counts as failed in `N passed, M failed` (and makes the exit code 1).
-    pub fn is_failure(self) -> bool {
-        matches!(
-            self,
-            Status::Fail | Status::Crash | Status::Timeout | Status::Protocol | Status::Xpass
-        )
-    }
-}
-
-/// One case's result for one implementation.
-#[derive(Clone, Debug)]
-pub struct CaseResult {
-    /// The final status (expected failures applied).
-    pub status: Status,
-    /// The status before expected failures were applied (never `Xfail`/`Xpass`).
-    pub raw: Status,
-    /// The response fields that were compared.
-    pub checked: Vec<&'static str>,
-    /// The fields that differed.
-    pub mismatches: Vec<Mismatch>,
-    /// Skip reason, crash detail, protocol message or timeout.
-    pub message: Option<String>,
-    /// The reason given in the expected-failures file, when listed.
-    pub expected_failure: Option<String>,
-    /// The fields the response had (every key but `id`, and `error-kind` when `error` is
-    /// a kind; empty without a response).
-    pub answered: Vec<String>,
-    /// When it failed because it answered less than declared: `ENCODING OP: what`.
-    pub undeclared: Option<String>,
-    /// A chunked variant (`--splits`) not sent, because the implementation did not
-    /// declare streaming for its encoding and operation: counted nowhere (not a skip),
-    /// only in [`ImplResult::chunked`].
-    pub not_applicable: bool,
-}
 
 /// Counts of statuses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -378,8 +217,8 @@ pub struct RunReport {
     pub suite: Suite,
     /// The implementations, in command-line order.
     pub implementations: Vec<ImplResult>,
-    /// The expected failures applied.
-    pub expected_failures: ExpectedFailures,
+    /// The expected-failures files applied (`--expected-failures`), in the order given.
+    pub expected_failures_files: Vec<PathBuf>,
     /// Expected-failure entries that matched no case of this run.
     pub unmatched_expected: Vec<(String, String)>,
     /// The per-case timeout.
@@ -390,6 +229,15 @@ pub struct RunReport {
 }
 
 impl RunReport {
+    /// The expected-failures files, comma-separated.
+    pub fn describe_expected_failures_files(&self) -> String {
+        self.expected_failures_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Counts over every implementation.
     pub fn totals(&self) -> Counts {
         let mut t = Counts::default();

@@ -8,8 +8,9 @@
 //! however many the wrong answers, what the report keeps of each is a few KiB
 //! ([`MAX_EXCERPT`]).
 
-use super::raw::{self, object_members, walk_list, ListWalk, RawResponse, AROUND};
-use super::suite::{Case, Test};
+use crate::case::{Case, Test};
+use crate::protocol::answer::{object_members, walk_list, ListWalk, RawResponse, AROUND};
+use crate::text::cut;
 use crate::vectors::model::{to_hex, DecodeTest, DocumentFinding, OutputEvent, TestResult};
 use crate::vectors::Op;
 use serde::Serialize;
@@ -89,16 +90,6 @@ pub fn fields_of(op: Op) -> &'static [&'static str] {
     }
 }
 
-/// `obj.get(key)`, by a linear scan for the small objects of answers (a few keys each):
-/// cheaper than hashing the key, which serde_json's order-keeping maps do on every lookup.
-pub(crate) fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if obj.len() <= 16 {
-        obj.iter().find_map(|(k, v)| (k == key).then_some(v))
-    } else {
-        obj.get(key)
-    }
-}
-
 /// Compares `response` (an object whose `id` has already been matched) with `case`.
 pub fn verdict(case: &Case, response: &Map<String, Value>) -> Verdict {
     verdict_of(case, &RawResponse::from(response.clone()))
@@ -164,7 +155,7 @@ fn excerpt(text: &str, max: usize) -> Value {
             return v;
         }
     }
-    Value::String(raw::cut(text, max))
+    Value::String(cut(text, max))
 }
 
 /// A value from the vector, as [`excerpt`] shows an answered one.
@@ -172,16 +163,12 @@ fn excerpt_of(value: &impl Serialize, max: usize) -> Value {
     excerpt(&serde_json::to_string(value).unwrap_or_default(), max)
 }
 
-/// A JSON text quoted in a protocol message: compact, cut to `max` characters.
+/// A JSON text quoted in a protocol message: compact when it is short enough to read,
+/// cut to `max` bytes.
 fn quote(text: &str, max: usize) -> String {
-    let compact = match serde_json::from_str::<Value>(text) {
-        Ok(v) if text.len() <= 4096 => v.to_string(),
-        _ => text.to_string(),
-    };
-    if compact.chars().count() > max {
-        format!("{}…", compact.chars().take(max).collect::<String>())
-    } else {
-        compact
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) if text.len() <= 4096 => cut(&v.to_string(), max),
+        _ => cut(text, max),
     }
 }
 
@@ -363,27 +350,45 @@ fn read_event(i: usize, item: &str, spans: bool) -> Result<Event, String> {
             _ => Err(bad()),
         };
     }
-    if let Some(Ok(cp)) = codepoint.map(serde_json::from_str::<String>) {
-        return Ok(Event::CodePoint(cp));
+    // Exactly one shape: a code point has no span fields, a span has no code point, an
+    // error span no `reserved` (not even `false`), a reserved span no `error`. An event
+    // that mixes them is a protocol error, never read as one of them.
+    if let Some(cp) = codepoint {
+        if error.is_some() || offset.is_some() || length.is_some() || reserved.is_some() {
+            return Err(format!(
+                "{}: a code point event with span fields (`error`, `offset`, `length` or \
+                 `reserved`)",
+                bad()
+            ));
+        }
+        return match serde_json::from_str::<String>(cp) {
+            Ok(cp) => Ok(Event::CodePoint(cp)),
+            Err(_) => Err(bad()),
+        };
     }
     let number = |v: Option<&str>| v.and_then(|v| serde_json::from_str::<u64>(v).ok());
     let (Some(offset), Some(length)) = (number(offset), number(length)) else {
         return Err(bad());
     };
     let error = error.map(|e| serde_json::from_str::<Option<String>>(e).ok());
-    match (error, reserved.map(serde_json::from_str::<bool>)) {
-        (Some(Some(Some(kind))), _) => Ok(Event::Error {
+    let reserved = reserved.map(serde_json::from_str::<bool>);
+    match (error, reserved) {
+        (Some(_), Some(_)) => Err(format!(
+            "{}: an event with both `error` and `reserved` (an error span has no \
+             `reserved` key, not even `false`)",
+            bad()
+        )),
+        (Some(Some(Some(kind))), None) => Ok(Event::Error {
             kind: Some(kind),
             offset,
             length,
         }),
-        (_, Some(Ok(true))) => Ok(Event::Reserved { offset, length }),
-        (_, Some(_)) => Err(bad()),
         (Some(Some(None)), None) if spans => Ok(Event::Error {
             kind: None,
             offset,
             length,
         }),
+        (None, Some(Ok(true))) => Ok(Event::Reserved { offset, length }),
         _ => Err(bad()),
     }
 }
@@ -918,5 +923,22 @@ mod tests {
         protocol(
             json!({"id": "x.json#1", "strict": {"offset": 1, "length": 1, "reserved": true, "error": "x"}}),
         );
+        // An event is one shape, never a mix read as one of them.
+        for mixed in [
+            json!({"codepoint": "U+0041", "error": "truncated"}),
+            json!({"codepoint": "U+0041", "offset": 0, "length": 1}),
+            json!({"codepoint": "U+0041", "reserved": true}),
+            json!({"error": "truncated", "offset": 1, "length": 1, "reserved": false}),
+            json!({"error": "truncated", "offset": 1, "length": 1, "reserved": true}),
+        ] {
+            let answer =
+                json!({"id": "x.json#1", "output": [{"codepoint": "U+0041"}, mixed.clone()]});
+            match verdict(&case, &obj(answer)) {
+                Verdict::Protocol { message } => {
+                    assert!(message.contains("event 1"), "{message}");
+                }
+                v => panic!("{mixed}: {v:?}"),
+            }
+        }
     }
 }

@@ -16,9 +16,10 @@
 //! the characters XML forbids (and the other control characters) are written as
 //! `\u{XXXX}` text ([`xml_safe`]).
 
+use super::model::{ImplResult, RunReport};
 use super::{detail_lines, xml_safe, Listed};
-use crate::run::outcome::{CaseResult, ImplResult, RunReport, Status};
-use crate::run::suite::{Case, SuiteFile};
+use crate::case::{Case, SuiteFile};
+use crate::judge::{CaseResult, Status};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::collections::BTreeMap;
 use std::io::{self, Write};

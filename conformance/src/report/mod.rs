@@ -10,11 +10,13 @@
 pub mod html;
 pub mod json;
 pub mod junit;
+pub mod model;
 pub mod output;
 pub mod terminal;
 
-use super::outcome::{CaseResult, Status};
-use super::suite::{Case, Test};
+use crate::case::{Case, Chunking, Test};
+use crate::judge::{CaseResult, Status};
+pub use crate::text::cut;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -52,20 +54,9 @@ impl Listed {
     }
 }
 
-/// Compact JSON, cut to `max` characters.
+/// Compact JSON, cut to `max` bytes.
 pub fn compact(value: &Value, max: usize) -> String {
     cut(&value.to_string(), max)
-}
-
-/// `s` cut to `max` characters, saying how long it was.
-pub fn cut(s: &str, max: usize) -> String {
-    let n = s.chars().count();
-    if n <= max {
-        s.to_string()
-    } else {
-        let head: String = s.chars().take(max).collect();
-        format!("{head}… ({n} chars)")
-    }
 }
 
 /// `s` with every character that `escape` picks written as `\u{XXXX}` text (uppercase
@@ -112,10 +103,10 @@ pub fn input_line(case: &Case) -> String {
         Test::Encode(t) => format!("codepoint {}", cut(&t.codepoint, MAX_VALUE)),
     };
     match case.chunking {
-        Some(super::suite::Chunking::Split(n)) => {
+        Some(Chunking::Split(n)) => {
             format!("{input} in two chunks, split after {n} byte(s)")
         }
-        Some(super::suite::Chunking::Bytes) => format!("{input} byte by byte"),
+        Some(Chunking::Bytes) => format!("{input} byte by byte"),
         None => input,
     }
 }

@@ -1,5 +1,5 @@
-//! A response as the JSON text an implementation sent, read without building a JSON value
-//! of it.
+//! What an implementation answered ([`Answer`]), and a response as the JSON text it sent,
+//! read without building a JSON value of it ([`RawResponse`]).
 //!
 //! A [`RawResponse`] keeps the answer line (shared by every response of a batch line) and,
 //! for each top-level key the runner reads ([`KEYS`]), where its value's text is. Every
@@ -8,6 +8,7 @@
 //! answer costs is its line and a few bytes per key, not a tree of JSON values (which
 //! costs some 45 times the line for a list of small objects).
 
+use crate::text::cut;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -15,6 +16,45 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
+
+/// What an implementation answered to one case, before checking.
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// A JSON object whose `id` is the request's, as the text it came as (a response
+    /// built in memory converts with `.into()`).
+    Response(RawResponse),
+    /// The process ended or its pipes broke; the detail says how.
+    Crash(String),
+    /// No answer within the timeout; the process was killed. The message says so.
+    Timeout(String),
+    /// A line that is not a JSON object, or the wrong or no `id`.
+    Protocol(String),
+    /// Not sent: the deadline had passed. No verdict.
+    NotSent(String),
+    /// Sent in a batch that failed as a whole after the deadline, so not sent again one
+    /// by one: its answer is lost, and there is no verdict.
+    Lost(String),
+}
+
+impl Answer {
+    /// The message of an answer that is not a response (a response's is empty).
+    pub fn message(&self) -> &str {
+        match self {
+            Answer::Response(_) => "",
+            Answer::Crash(m)
+            | Answer::Timeout(m)
+            | Answer::Protocol(m)
+            | Answer::NotSent(m)
+            | Answer::Lost(m) => m,
+        }
+    }
+
+    /// Whether it is a verdict's material: a response, a crash, a timeout or a protocol
+    /// error (not a case unsent or lost).
+    pub fn is_answer(&self) -> bool {
+        !matches!(self, Answer::NotSent(_) | Answer::Lost(_))
+    }
+}
 
 /// The keys of a response object that the runner reads: the response fields of every
 /// operation, `id`, `unsupported`, and a batch answer's `responses`.
@@ -156,18 +196,6 @@ impl From<Map<String, Value>> for RawResponse {
 /// Where `inner` (a slice of `outer`) starts in `outer`.
 fn offset_in(outer: &str, inner: &str) -> usize {
     inner.as_ptr() as usize - outer.as_ptr() as usize
-}
-
-/// `s` cut to at most `max` bytes (at a character boundary), saying how long it was.
-pub fn cut(s: &str, max: usize) -> String {
-    if s.len() <= max {
-        return s.to_string();
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &s[..end], s.len())
 }
 
 /// The keys of [`KEYS`] in a JSON object's text, with where their values are: `Ok(None)`

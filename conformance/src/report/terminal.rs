@@ -6,10 +6,11 @@
 //! but the report's own line feeds (ESC first) is written as `\u{XXXX}` text
 //! ([`terminal_safe`]).
 
+use super::model::{Counts, ImplResult, RunReport};
 use super::{detail_lines, terminal_safe};
-use crate::run::handshake::describe_supports;
-use crate::run::handshake::Declared;
-use crate::run::outcome::{Counts, ImplResult, RunReport, Status};
+use crate::judge::Status;
+use crate::protocol::hello::describe_supports;
+use crate::protocol::Declared;
 use std::fmt::Write;
 
 /// Failures shown in full per implementation; the rest are counted in one line (every
@@ -169,7 +170,7 @@ fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
 
 /// FAILURES, UNEXPECTED PASSES and EXPECTED FAILURES.
 fn outcome_sections(out: &mut String, report: &RunReport) {
-    let xf_file = report.expected_failures.describe_paths();
+    let xf_file = report.describe_expected_failures_files();
     section(
         out,
         report,

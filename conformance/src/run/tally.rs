@@ -1,12 +1,11 @@
-//! Judging answers: one case's answer against its vector and the handshake's
-//! declaration ([`judge`], [`judge_declared`]), and one implementation's tally over a
-//! whole suite, with `--give-up-after` and `--deadline`.
+//! One implementation's tally over a whole suite: every case sent (in windows, so that an
+//! adapter can batch them), each answer judged as it comes ([`crate::judge`]), with
+//! `--give-up-after` and `--deadline`.
 
 use super::expected::ExpectedFailures;
-use super::handshake::{self, Declared};
-use super::outcome::{Answer, CaseResult, Implementation, Status};
-use super::suite::{Case, Suite};
-use super::verdict::{self, Verdict};
+use crate::case::{Case, Suite};
+use crate::judge::{judge, judge_declared, CaseResult, Status};
+use crate::protocol::{Answer, Declared, Implementation};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -17,7 +16,7 @@ const WINDOW: usize = 4096;
 /// Runs every case through one implementation: the results in case order. After
 /// `give_up_after` crashes, timeouts or protocol errors in a row, or once `deadline` has
 /// passed, the remaining cases are not sent ([`Status::NotRun`]).
-pub(super) fn run_cases<'a>(
+pub(crate) fn run_cases<'a>(
     imp: &mut dyn Implementation,
     suite: &Suite,
     xf: &'a ExpectedFailures,
@@ -110,7 +109,7 @@ impl Deadline {
 
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
 /// not declare streaming for: not sent.
-pub(super) fn not_applicable(case: &Case, declared: &Declared) -> bool {
+pub(crate) fn not_applicable(case: &Case, declared: &Declared) -> bool {
     case.chunking.is_some()
         && !declared
             .declaration()
@@ -151,7 +150,7 @@ impl Streak {
 }
 
 /// One implementation's results so far, in case order, and why it stopped, if it did.
-pub(super) struct Tally<'a> {
+pub(crate) struct Tally<'a> {
     pub(super) name: String,
     total: usize,
     xf: &'a ExpectedFailures,
@@ -187,6 +186,14 @@ impl Tally<'_> {
         let answer = match answer {
             Some(Answer::Timeout(_)) if self.deadline.is_some_and(|d| d.passed()) => {
                 self.check_deadline();
+                None
+            }
+            // Not sent, or sent and lost, once the deadline passed: not run.
+            Some(Answer::NotSent(_) | Answer::Lost(_)) => {
+                self.check_deadline();
+                if self.stopped.is_none() {
+                    self.stopped = Some("not run (the --deadline passed)".into());
+                }
                 None
             }
             other => other,
@@ -274,85 +281,6 @@ fn not_run(message: String) -> CaseResult {
         message: Some(message),
         expected_failure: None,
         answered: vec![],
-        undeclared: None,
-        not_applicable: false,
-    }
-}
-
-/// Judges an answer like [`judge`], and against the handshake's declaration (`fields`:
-/// what was declared for the case's encoding and operation, if anything): a declared
-/// encoding and operation answered `unsupported` or without a declared field fails, and so
-/// does a chunked case answered with nothing checkable.
-pub fn judge_declared(case: &Case, answer: Answer, fields: Option<&[String]>) -> CaseResult {
-    let shortfall = match (&answer, fields) {
-        // A chunked answer gives what a streaming decoder gives: checked as
-        // answered, but it must answer something checkable (below).
-        _ if case.chunking.is_some() => None,
-        (Answer::Response(response), Some(fields)) => {
-            if response.unsupported() {
-                Some("answered `unsupported`".to_string())
-            } else {
-                let missing = handshake::missing_in(case.op(), fields, response);
-                (!missing.is_empty())
-                    .then(|| format!("no `{}` in the answer", missing.join("`, `")))
-            }
-        }
-        _ => None,
-    };
-    let mut r = judge(case, answer);
-    if case.chunking.is_some() && r.raw == Status::Skip {
-        r.message = Some(format!(
-            "declared streaming for {} {} but answered nothing checkable to \
-                 a chunked request ({})",
-            case.encoding,
-            case.op(),
-            r.message.as_deref().unwrap_or("no field")
-        ));
-        r.status = Status::Fail;
-        r.raw = Status::Fail;
-    }
-    if let Some(what) = shortfall {
-        r.message = Some(format!(
-            "{what}, but the handshake declared {} {} with {}",
-            case.encoding,
-            case.op(),
-            fields.unwrap_or_default().join(", ")
-        ));
-        r.undeclared = Some(format!("{} {}: {what}", case.encoding, case.op()));
-        r.status = Status::Fail;
-        r.raw = Status::Fail;
-    }
-    r
-}
-
-/// Turns an answer into a result (expected failures not applied yet).
-pub fn judge(case: &Case, answer: Answer) -> CaseResult {
-    let answered = match &answer {
-        Answer::Response(response) => handshake::answered_fields(response),
-        _ => vec![],
-    };
-    let (raw, checked, mismatches, message) = match answer {
-        Answer::Response(response) => match verdict::verdict_of(case, &response) {
-            Verdict::Pass { checked } => (Status::Pass, checked, vec![], None),
-            Verdict::Fail {
-                checked,
-                mismatches,
-            } => (Status::Fail, checked, mismatches, None),
-            Verdict::Skip { reason } => (Status::Skip, vec![], vec![], Some(reason)),
-            Verdict::Protocol { message } => (Status::Protocol, vec![], vec![], Some(message)),
-        },
-        Answer::Crash(m) => (Status::Crash, vec![], vec![], Some(m)),
-        Answer::Timeout(m) => (Status::Timeout, vec![], vec![], Some(m)),
-        Answer::Protocol(m) => (Status::Protocol, vec![], vec![], Some(m)),
-    };
-    CaseResult {
-        status: raw,
-        raw,
-        checked,
-        mismatches,
-        message,
-        expected_failure: None,
-        answered,
         undeclared: None,
         not_applicable: false,
     }

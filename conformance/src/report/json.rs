@@ -30,10 +30,11 @@
 //! which are in `counts`, `files` and `skips`); it is written case by case, never held
 //! whole in memory.
 
+use super::model::{Counts, ImplResult, RunReport};
 use super::{Listed, MAX_INPUT_BYTES};
-use crate::run::handshake::Declared;
-use crate::run::outcome::{Counts, ImplResult, RunReport, Status};
-use crate::run::suite::{Case, Test};
+use crate::case::{Case, Test};
+use crate::judge::{CaseResult, Status};
+use crate::protocol::Declared;
 use serde::ser::{Serialize, Serializer};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -69,11 +70,15 @@ fn counts_json(c: &Counts) -> Value {
 }
 
 /// One listed result, with the case's input so that it reads without the vector file.
-fn result_json(report: &RunReport, case: &Case, r: &crate::run::CaseResult) -> Value {
+fn result_json(report: &RunReport, case: &Case, r: &CaseResult) -> Value {
     let (input, length, codepoint) = match &*case.test {
         Test::Decode(t) => (Some(&t.input), Some(t.input.len() / 2), None),
         Test::Document(t) => (Some(&t.input), Some(t.input.len() / 2), None),
-        Test::Encode(t) => (None, None, Some(cut_chars(&t.codepoint, MAX_INPUT_BYTES))),
+        Test::Encode(t) => (
+            None,
+            None,
+            Some(crate::text::cut(&t.codepoint, MAX_INPUT_BYTES)),
+        ),
     };
     let input = input.map(|hex| &hex[..hex.len().min(2 * MAX_INPUT_BYTES)]);
     json!({
@@ -95,14 +100,6 @@ fn result_json(report: &RunReport, case: &Case, r: &crate::run::CaseResult) -> V
         "expectedFailure": r.expected_failure,
         "undeclared": r.undeclared,
     })
-}
-
-/// At most `max` characters of `s`, then `…` when cut.
-fn cut_chars(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
 }
 
 /// The listed results of one implementation, serialized one at a time.
@@ -265,8 +262,8 @@ pub fn write(report: &RunReport, listed: Listed, w: &mut dyn Write) -> io::Resul
         "vectors": {"source": if suite.embedded { "embedded" } else { "files" },
                     "versions": suite.versions(), "manifestSha256": suite.manifest_sha256},
         "timeoutSeconds": report.timeout.as_secs_f64(),
-        "expectedFailuresFile": report.expected_failures.paths.first().map(|p| p.display().to_string()),
-        "expectedFailuresFiles": report.expected_failures.paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+        "expectedFailuresFile": report.expected_failures_files.first().map(|p| p.display().to_string()),
+        "expectedFailuresFiles": report.expected_failures_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "vectorFiles": files,
     });
     let (Value::Object(head), Value::Object(tail)) =

@@ -21,17 +21,19 @@
 //! `"reason": "request line over N bytes"`, with its id when it has one. It ends when
 //! stdin closes. Answers are buffered and flushed after each line.
 
-use super::handshake::{self, MAX_BATCH};
-use super::raw::{object_members, walk_items};
-use super::reference::{self, Query, Reference, Response};
+use crate::protocol::answer::{object_members, walk_items};
+use crate::protocol::hello as handshake;
+use crate::reference::{self, Query, Reference, Response};
 use crate::vectors::model::{from_hex, OutputEvent};
 use corrected_utf8::{DocumentChecker, Encoding};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::fmt;
 use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 /// The default of `serve --max-input-bytes`: 1 MiB of input per request (an answer is at
 /// most about 80 bytes per input byte, written as it is produced).
@@ -40,29 +42,37 @@ pub const DEFAULT_MAX_INPUT: usize = 1 << 20;
 /// The default of `serve --max-line-bytes`: 64 MiB.
 pub const DEFAULT_MAX_REQUEST_LINE: usize = 64 << 20;
 
-/// The arguments of `conformance serve`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct ServeArgs {
+/// What `conformance serve` answers with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
     /// The `"batch"` it declares: the most requests in one batch request (1 to 65536).
-    #[arg(long, value_name = "N", default_value_t = 4096,
-          value_parser = clap::value_parser!(u32).range(1..=MAX_BATCH as i64))]
     pub batch: u32,
-
-    /// The longest request line read, in bytes (1024 to 1073741824); a longer one is
-    /// answered `unsupported`, with a reason.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_REQUEST_LINE,
-          value_parser = super::parse_max_line)]
+    /// The longest request line read, in bytes; a longer one is answered `unsupported`,
+    /// with a reason.
     pub max_line_bytes: usize,
-
-    /// The most input bytes one request may have (its `input`, or its chunks together;
-    /// 1 to 268435456); more is answered `unsupported`, with a reason.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT,
-          value_parser = super::bounded_usize::<1, { 256 << 20 }>)]
+    /// The most input bytes one request may have (its `input`, or its chunks together);
+    /// more is answered `unsupported`, with a reason.
     pub max_input_bytes: usize,
 }
 
+/// The default `serve --batch`.
+pub const DEFAULT_BATCH: u32 = 4096;
+
+/// The most `serve --max-input-bytes`: 256 MiB.
+pub const MAX_INPUT_BYTES: usize = 256 << 20;
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            batch: DEFAULT_BATCH,
+            max_line_bytes: DEFAULT_MAX_REQUEST_LINE,
+            max_input_bytes: DEFAULT_MAX_INPUT,
+        }
+    }
+}
+
 /// What `conformance serve` does: answer stdin's lines on stdout until stdin closes.
-pub fn serve(args: &ServeArgs) -> ExitCode {
+pub fn serve(args: &Config) -> ExitCode {
     let stdin = io::stdin().lock();
     let stdout = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     match serve_on(stdin, stdout, args) {
@@ -77,11 +87,7 @@ pub fn serve(args: &ServeArgs) -> ExitCode {
 }
 
 /// Answers every line of `input` with one line on `output`, flushed after each.
-pub fn serve_on(
-    mut input: impl BufRead,
-    mut output: impl Write,
-    args: &ServeArgs,
-) -> io::Result<()> {
+pub fn serve_on(mut input: impl BufRead, mut output: impl Write, args: &Config) -> io::Result<()> {
     let hello = hello(args.batch);
     let mut line = Vec::new();
     loop {
@@ -96,7 +102,7 @@ pub fn serve_on(
         }
         if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
             // The rest of the line is read, never kept, for its id.
-            let id = id_of_long_line(&line, &mut input)?;
+            let id = id_of_long_line(&line, &mut input, args.max_line_bytes)?;
             let reason = format!(
                 "request line over {} bytes (--max-line-bytes)",
                 args.max_line_bytes
@@ -110,17 +116,28 @@ pub fn serve_on(
     }
 }
 
-/// The rest of the line being read, up to and including its newline (which ends it).
+/// The rest of the line being read, up to and including its newline (which ends it), or
+/// up to `limit` bytes in all once a limit is set (it then reads as if the line ended).
 struct RestOfLine<'a, R> {
     input: &'a mut R,
     done: bool,
+    /// Bytes handed on so far.
+    read: Rc<Cell<usize>>,
+    /// No byte past this many.
+    limit: Rc<Cell<Option<usize>>>,
 }
 
 impl<R: BufRead> Read for RestOfLine<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.done || buf.is_empty() {
+        let left = match self.limit.get() {
+            Some(limit) => limit.saturating_sub(self.read.get()),
+            None => usize::MAX,
+        };
+        if self.done || buf.is_empty() || left == 0 {
             return Ok(0);
         }
+        let len = buf.len().min(left);
+        let buf = &mut buf[..len];
         let available = self.input.fill_buf()?;
         if available.is_empty() {
             self.done = true;
@@ -135,21 +152,40 @@ impl<R: BufRead> Read for RestOfLine<'_, R> {
         } else {
             self.input.consume(n);
         }
+        self.read.set(self.read.get() + n);
         Ok(n)
     }
 }
 
 /// The id of a line too long to keep: `prefix` (what was read of it) and the rest of the
 /// line, read as a JSON object up to its `id` member (the rest is skipped unread, never
-/// kept). The id's JSON text, or `None` when it has none before the line ends.
-fn id_of_long_line(prefix: &[u8], input: &mut impl BufRead) -> io::Result<Option<String>> {
-    let mut rest = RestOfLine { input, done: false };
+/// kept), wherever it is in the line. The id's JSON text, or `None` when it has none
+/// before the line ends, or when its text is longer than `cap` (no more than the line
+/// cap is kept of it, and a cut id would be another id).
+fn id_of_long_line(
+    prefix: &[u8],
+    input: &mut impl BufRead,
+    cap: usize,
+) -> io::Result<Option<String>> {
+    let (read, limit) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(None)));
+    let mut rest = RestOfLine {
+        input,
+        done: false,
+        read: Rc::clone(&read),
+        limit: Rc::clone(&limit),
+    };
     let mut id = None;
     {
         let reader = io::BufReader::new(prefix.chain(&mut rest));
         let mut de = serde_json::Deserializer::from_reader(reader);
+        // Once the `id` key is read, its value may take `cap` more bytes (and what the
+        // reader buffered ahead): a longer one ends the read, and no id is kept.
+        let on_id = || limit.set(Some(read.get() + cap + ID_READ_AHEAD));
         // Stops with an error once the id is found: only `id` matters.
-        let _ = de.deserialize_map(IdFinder { id: &mut id });
+        let _ = de.deserialize_map(IdFinder {
+            id: &mut id,
+            on_id: &on_id,
+        });
     }
     if !rest.done {
         skip_line(rest.input)?;
@@ -157,9 +193,14 @@ fn id_of_long_line(prefix: &[u8], input: &mut impl BufRead) -> io::Result<Option
     Ok(id)
 }
 
+/// What the reader of a long line may have buffered past the `id` key when it is read.
+const ID_READ_AHEAD: usize = 1 << 16;
+
 /// Finds the `id` member of an object read from a stream, skipping the others unread.
 struct IdFinder<'a> {
     id: &'a mut Option<String>,
+    /// Called when the `id` key is read, before its value.
+    on_id: &'a dyn Fn(),
 }
 
 impl<'de> Visitor<'de> for IdFinder<'_> {
@@ -172,6 +213,7 @@ impl<'de> Visitor<'de> for IdFinder<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(is_id) = map.next_key_seed(IsId)? {
             if is_id {
+                (self.on_id)();
                 *self.id = map.next_value_seed(IdText)?;
                 return Err(de::Error::custom("found"));
             }
@@ -340,7 +382,7 @@ fn string(raw: Option<&str>) -> Option<Cow<'_, str>> {
 fn answer_line(
     line: &[u8],
     hello: &Map<String, Value>,
-    args: &ServeArgs,
+    args: &Config,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -404,14 +446,18 @@ fn write_unsupported(out: &mut impl Write, id: &str, reason: Option<&str>) -> io
 }
 
 /// What one request asks, read and checked before anything of its answer is written.
-enum Job {
+/// Chunks stay the JSON text of their list (checked whole, then decoded one at a time as
+/// they are fed): a line of millions of empty chunks costs its own bytes, not a buffer per
+/// chunk.
+enum Job<'t> {
     Decode {
         encoding: Encoding,
         input: Vec<u8>,
-        chunks: Option<Vec<Vec<u8>>>,
+        chunks: Option<&'t str>,
     },
     Document {
-        chunks: Vec<Vec<u8>>,
+        input: Vec<u8>,
+        chunks: Option<&'t str>,
     },
     /// The encoding (hex) or the failure's kind.
     Encode(Result<String, &'static str>),
@@ -419,7 +465,7 @@ enum Job {
 
 /// The job of a request, or why it is answered `unsupported` (`Err(Some(reason))` for a
 /// request over the cap).
-fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
+fn job<'t>(r: &Request<'t>, max_input: usize) -> Result<Job<'t>, Option<String>> {
     let name = string(r.encoding).ok_or(None)?;
     let encoding = Encoding::from_name(&name).ok_or(None)?;
     let codec = reference::codec(encoding).ok_or(None)?;
@@ -432,7 +478,8 @@ fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
     let chunks = match r.chunks {
         None | Some("null") => None,
         Some(list) => {
-            let mut chunks = Vec::new();
+            // Checked whole before anything is answered: every chunk hex, the total
+            // within the cap. Nothing is kept.
             let mut total = 0usize;
             let walked = walk_items(list, |_, item| {
                 let hex = string(Some(item)).ok_or_else(String::new)?;
@@ -440,11 +487,13 @@ fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
                 if total > max_input {
                     return Err("over".into());
                 }
-                chunks.push(from_hex(&hex).map_err(|_| String::new())?);
+                if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return Err(String::new());
+                }
                 Ok(())
             });
             match walked {
-                Ok(_) => Some(chunks),
+                Ok(_) => Some(list),
                 Err(Some(m)) if m == "over" => return Err(over()),
                 Err(_) => return Err(None),
             }
@@ -458,9 +507,9 @@ fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
         }),
         Some("document") => {
             codec.document.ok_or(None)?;
-            let input = input.ok_or(None)?;
             Ok(Job::Document {
-                chunks: chunks.unwrap_or_else(|| vec![input]),
+                input: input.ok_or(None)?,
+                chunks,
             })
         }
         Some("encode") => {
@@ -474,7 +523,7 @@ fn job(r: &Request<'_>, max_input: usize) -> Result<Job, Option<String>> {
 
 /// Writes the response to one request: `{"id": …, FIELDS}`, each list written item by
 /// item as the codec produces it, or `unsupported`.
-fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Result<()> {
+fn respond_to(r: &Request<'_>, args: &Config, out: &mut impl Write) -> io::Result<()> {
     let id = r.id();
     let job = match job(r, args.max_input_bytes) {
         Ok(job) => job,
@@ -503,9 +552,7 @@ fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Re
                     let mut sink = |l: corrected_utf8::Located<corrected_utf8::BigCodePoint>| {
                         event(reference::event_json(&l.event, ToString::to_string))
                     };
-                    for chunk in chunks {
-                        decoder.push(chunk, &mut sink);
-                    }
+                    each_chunk(chunks, |chunk| decoder.push(chunk, &mut sink));
                     decoder.finish(&mut sink);
                 }
                 None => (codec.output)(&input, &mut event),
@@ -528,11 +575,14 @@ fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Re
                 write(out, &(codec.strict_validated)(&input))?;
             }
         }
-        Job::Document { chunks } => {
+        Job::Document { input, chunks } => {
             let mut list = List::new(out, "findings")?;
             let mut checker = DocumentChecker::new();
-            for chunk in &chunks {
-                checker.push(chunk, |f| list.item(&reference::finding(&f)));
+            match chunks {
+                Some(chunks) => each_chunk(chunks, |chunk| {
+                    checker.push(chunk, |f| list.item(&reference::finding(&f)))
+                }),
+                None => checker.push(&input, |f| list.item(&reference::finding(&f))),
             }
             checker.finish(|f| list.item(&reference::finding(&f)));
             list.end()?;
@@ -547,6 +597,23 @@ fn respond_to(r: &Request<'_>, args: &ServeArgs, out: &mut impl Write) -> io::Re
         }
     }
     out.write_all(b"}")
+}
+
+/// Calls `feed` with each chunk of a `chunks` list already checked by [`job`], decoded
+/// into one buffer used again for every chunk.
+fn each_chunk(list: &str, mut feed: impl FnMut(&[u8])) {
+    let mut buf = Vec::new();
+    let _ = walk_items(list, |_, item| {
+        buf.clear();
+        if let Some(hex) = string(Some(item)) {
+            for pair in hex.as_bytes().chunks_exact(2) {
+                let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+                buf.push(digit(pair[0]) << 4 | digit(pair[1]));
+            }
+        }
+        feed(&buf);
+        Ok(())
+    });
 }
 
 /// A list member being written, `,"KEY":[ITEM,…]`, one item at a time (the first write
@@ -674,7 +741,7 @@ mod tests {
 
     fn session_capped(input: &[u8], max_line_bytes: usize, max_input_bytes: usize) -> Vec<Value> {
         let mut out = Vec::new();
-        let args = ServeArgs {
+        let args = Config {
             batch: 8,
             max_line_bytes,
             max_input_bytes,
@@ -809,7 +876,7 @@ mod tests {
         let suite = crate::run::suite::load_embedded(&[]).unwrap();
         let mut input = String::new();
         for case in suite.cases.iter().step_by(3) {
-            input.push_str(&case.request().to_string());
+            input.push_str(&String::from_utf8(crate::protocol::request::line(case)).unwrap());
             input.push('\n');
         }
         let answers = session(input.as_bytes(), 1 << 20);
