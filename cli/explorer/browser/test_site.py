@@ -4,7 +4,7 @@
 
   scripts/site.sh target/site
   python3 cli/explorer/browser/test_site.py target/site [--browsers chromium,firefox]
-      [--per-file N] [--shots DIR]
+      [--per-file N] [--shots DIR] [--report target/reports/adapters.html]
   python3 cli/explorer/browser/test_site.py target/site --readme-screenshot docs/explorer.png
 
 What is checked, in each browser, on the page opened from file://:
@@ -29,6 +29,9 @@ What is checked, in each browser, on the page opened from file://:
     whose embedded vectors are altered (one expected result changed), the page says
     that case DIFFERS, still shows the true result live, and that the recomputed
     manifest hash differs;
+  * with --report FILE, an HTML report of `conformance run` made with --explorer-url
+    naming this site: every listed case links its vector and its input to the
+    explorer, and the links (8 of each) open pages that show them;
   * a screenshot per encoding, checked not blank (decoded here: enough pixels unlike
     the background, and several colours), kept in --shots (default
     target/site-screenshots).
@@ -377,6 +380,29 @@ def check_tampered(b, site: Path, f: Failures):
     f.check(manifest == "unverified", f"an altered vector: the manifest is {manifest!r}, not unverified")
 
 
+def check_report(b, report: Path, f: Failures):
+    """An HTML report of `conformance run` (made with --explorer-url pointing at this
+    site): every listed case links to the explorer, and each link opens its page."""
+    b.open(report.resolve().as_uri())
+    links = b.eval("(() => { const rows = Array.from(document.querySelectorAll('table.matrix tr[data-s]'));"
+                   " return {rows: rows.length, vectors: rows.map((r) => { const a = r.querySelector('td.id a');"
+                   " return a ? a.href : null; }), inputs: rows.map((r) => { const a = r.querySelector('td.in a');"
+                   " return a ? a.href : null; })}; })()")
+    f.check(links["rows"] > 0, f"{report}: no failing case is listed (it should have some: the expected failures)")
+    f.check(all(links["vectors"]) and all(links["inputs"]),
+            f"{report}: a listed case without its explorer links: {links}")
+    for href in [h for h in links["vectors"] if h][:8]:
+        b.open(href)
+        got = b.eval(f"{READY}.then(() => {READ_CASE})")
+        f.check(got.get("agrees") == "yes", f"{href}: {got.get('agreement') or got.get('message')!r}")
+    for href in [h for h in links["inputs"] if h][:8]:
+        b.open(href)
+        out = read_output(b)
+        f.check(out["message"] == "" and out["result"] != "", f"{href}: {out['message']!r} {out['result']!r}")
+    print(f"  report {report}: {links['rows']} listed cases, each linked to the explorer;"
+          f" {min(8, len(links['vectors']))} vector and {min(8, len(links['inputs']))} input links followed")
+
+
 def png_stats(data: bytes) -> tuple:
     """(width, height, fraction of pixels unlike the commonest colour, colours seen):
     the PNG decoded here (8-bit RGB or RGBA, the browsers' screenshots)."""
@@ -455,6 +481,8 @@ def run(name: str, site: Path, args, f: Failures) -> None:
             check(b, site, f)
             print(f"  {check.__name__[6:]}: {'ok' if len(f.items) == before else 'FAILED'}", flush=True)
         check_screenshots(b, site, Path(args.shots), f)
+        if args.report:
+            check_report(b, args.report, f)
         check_vectors(b, site, args.per_file, f)
         f.check(not b.exceptions, f"{name}: uncaught exceptions in the page: {b.exceptions[:5]}")
     finally:
@@ -486,6 +514,7 @@ def main() -> int:
     p.add_argument("--per-file", type=int, default=50)
     p.add_argument("--shots", default="target/site-screenshots")
     p.add_argument("--readme-screenshot", type=Path)
+    p.add_argument("--report", type=Path, help="an HTML report of conformance run whose links to follow")
     args = p.parse_args()
     if not (args.site / "index.html").exists():
         print(f"{args.site}/index.html does not exist: build the site first (scripts/site.sh {args.site})", file=sys.stderr)

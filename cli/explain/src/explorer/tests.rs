@@ -184,7 +184,11 @@ fn answers_are_every_vector_s_expected_result() {
         for group in json["testGroups"].as_array().unwrap() {
             for test in group["tests"].as_array().unwrap() {
                 let (request, single) = if let Some(hex) = test["input"].as_str() {
-                    let op = if schema == "document" { "document" } else { "decode" };
+                    let op = if schema == "document" {
+                        "document"
+                    } else {
+                        "decode"
+                    };
                     (format!("{encoding} {op} hex\n{hex}"), false)
                 } else if let Some(cp) = test["codepoint"].as_str() {
                     (format!("{encoding} encode hex\n{cp}"), true)
@@ -192,10 +196,20 @@ fn answers_are_every_vector_s_expected_result() {
                     let list: Vec<&str> = list.iter().map(|c| c.as_str().unwrap()).collect();
                     (format!("{encoding} encode hex\n{}", list.join(" ")), false)
                 } else {
-                    panic!("{} tcId {}: no input this test knows", file.path, test["tcId"]);
+                    panic!(
+                        "{} tcId {}: no input this test knows",
+                        file.path, test["tcId"]
+                    );
                 };
                 let mut want = test.as_object().unwrap().clone();
-                for field in ["tcId", "comment", "flags", "input", "codepoint", "codepoints"] {
+                for field in [
+                    "tcId",
+                    "comment",
+                    "flags",
+                    "input",
+                    "codepoint",
+                    "codepoints",
+                ] {
                     want.remove(field);
                 }
                 let mut got = ask(&request)["vector"].as_object().unwrap().clone();
