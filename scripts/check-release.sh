@@ -22,7 +22,8 @@
 #      manifest hash; opened from file:// in headless Chromium, it starts and shows a
 #      few vectors' expected results (cli/explorer/browser/test_site.py, 2 per file);
 #   5. the README's install commands work against this folder as the release page;
-#   6. the tarball is reproducible: built again, the same bytes.
+#   6. the vectors tarball is reproducible: built again, the same bytes; so is the
+#      explorer's site: built again, the same files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -211,8 +212,10 @@ snippet=${snippet//"$usr_bin"/"$work/bin/"}
 grep -qx "$total passed, 0 failed" "$work/readme.log" || fail "the README's install commands: conformance run did not pass"
 echo "  README.md's install block: downloaded, checked against SHA256SUMS, installed, ran"
 
-step "the tarball is reproducible"
+step "the tarballs are reproducible"
 scripts/release.sh --vectors-only "$version" "$work/again" >/dev/null
 cmp "$dir/$name.tar.gz" "$work/again/$name.tar.gz" || fail "a second build of $name.tar.gz differs"
+scripts/site.sh "$work/site-again" >/dev/null
+diff -r "$explorer/$site" "$work/site-again" >&2 || fail "a second build of the explorer's site differs"
 
 echo "check-release: release $version verified ($dir)"

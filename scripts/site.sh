@@ -19,6 +19,8 @@ dir=$1
 target=wasm32-unknown-unknown
 rustup target list --installed | grep -qx "$target" || rustup target add "$target"
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$PWD=. --remap-path-prefix=$cargo_home=cargo" \
+target_dir=${CARGO_TARGET_DIR:-$PWD/target}
+# The target directory first: it may be inside the checkout.
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--remap-path-prefix=$target_dir=target --remap-path-prefix=$PWD=. --remap-path-prefix=$cargo_home=cargo" \
   cargo build --locked --quiet --profile wasm --target "$target" -p cutf8-explorer-wasm
-cargo run --locked --quiet --release -p cutf8-explorer -- "$dir" --wasm "target/$target/wasm/cutf8_explorer_wasm.wasm"
+cargo run --locked --quiet --release -p cutf8-explorer -- "$dir" --wasm "$target_dir/$target/wasm/cutf8_explorer_wasm.wasm"
