@@ -8,7 +8,8 @@
 //! them ([`crate::judge`]).
 
 use crate::vectors::model::{
-    from_hex, to_hex, DecodeTest, DocumentTest, EncodeTest, OutputEvent, TestCase, TestResult,
+    from_hex, to_hex, DecodeTest, DocumentTest, EncodeStringTest, EncodeTest, OutputEvent, Schema,
+    TestCase, TestResult,
 };
 use corrected_utf8_vectors::{Encoding, Op};
 use std::path::PathBuf;
@@ -142,6 +143,9 @@ pub enum Test {
     Decode(DecodeTest),
     /// An encode test.
     Encode(EncodeTest),
+    /// A string encode test (an `encode` request with `codepoints`; sent only to an
+    /// implementation that declares that field).
+    EncodeString(EncodeStringTest),
     /// A document test.
     Document(DocumentTest),
 }
@@ -151,7 +155,7 @@ impl Case {
     pub fn op(&self) -> Op {
         match *self.test {
             Test::Decode(_) => Op::Decode,
-            Test::Encode(_) => Op::Encode,
+            Test::Encode(_) | Test::EncodeString(_) => Op::Encode,
             Test::Document(_) => Op::Document,
         }
     }
@@ -175,6 +179,7 @@ impl Case {
         match &*self.test {
             Test::Decode(t) => t,
             Test::Encode(t) => t,
+            Test::EncodeString(t) => t,
             Test::Document(t) => t,
         }
     }
@@ -185,6 +190,7 @@ impl Case {
             Test::Decode(t) => format!("input {}", display_hex(&t.input)),
             Test::Document(t) => format!("input {}", display_hex(&t.input)),
             Test::Encode(t) => format!("codepoint {}", t.codepoint),
+            Test::EncodeString(t) => format!("codepoints {}", codepoints_text(&t.codepoints)),
         };
         match self.chunking {
             Some(Chunking::Split(n)) => format!("{input} in two chunks, split after {n} byte(s)"),
@@ -198,7 +204,7 @@ impl Case {
         match &*self.test {
             Test::Decode(t) => Some(&t.input),
             Test::Document(t) => Some(&t.input),
-            Test::Encode(_) => None,
+            Test::Encode(_) | Test::EncodeString(_) => None,
         }
     }
 
@@ -207,6 +213,20 @@ impl Case {
         let bytes = from_hex(self.input_hex()?).ok()?;
         let chunks = self.chunking?.chunks(&bytes);
         Some(chunks.into_iter().map(<[u8]>::to_vec).collect())
+    }
+}
+
+/// A list of code points for messages: `[U+0041 U+D800]`, the first 8 and the count
+/// when longer.
+pub fn codepoints_text(codepoints: &[String]) -> String {
+    if codepoints.len() <= 8 {
+        format!("[{}]", codepoints.join(" "))
+    } else {
+        format!(
+            "[{} … ({} code points)]",
+            codepoints[..8].join(" "),
+            codepoints.len()
+        )
     }
 }
 
@@ -225,8 +245,8 @@ pub struct SuiteFile {
     pub rel: String,
     /// Where it was read from.
     pub path: PathBuf,
-    /// Its `schema`: the operation of its tests.
-    pub schema: Op,
+    /// Its `schema` (the operation of its tests is `schema.op()`).
+    pub schema: Schema,
     /// Its `encoding`.
     pub encoding: Encoding,
     /// Its `version`.

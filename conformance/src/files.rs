@@ -245,6 +245,40 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.commit()
 }
 
+/// Reads up to and including the next newline, at most `cap` bytes, into `line`; the
+/// number of bytes read (0 at the end of the input). The buffer grows by doubling but
+/// never past `cap`: a line near the cap costs about the cap, not twice it.
+pub fn read_line_capped(
+    input: &mut impl io::BufRead,
+    line: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<usize> {
+    let start = line.len();
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(line.len() - start);
+        }
+        let room = cap - (line.len() - start);
+        let newline = available.iter().position(|&b| b == b'\n');
+        let take = newline.map_or(available.len(), |i| i + 1).min(room);
+        let want = line.len() + take;
+        if want > line.capacity() {
+            let grown = line.capacity().saturating_mul(2).max(want).min(start + cap);
+            line.reserve_exact(grown - line.len());
+        }
+        line.extend_from_slice(&available[..take]);
+        input.consume(take);
+        if newline.is_some_and(|i| i < take) || line.len() - start == cap {
+            return Ok(line.len() - start);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -27,6 +27,10 @@ pub struct Reference;
 /// A function from bytes to a list of JSON values, each handed on as it is made.
 type Fields = fn(&[u8], &mut dyn FnMut(Value));
 
+/// A list's `bytes` (Ok, hex), or the `index` and `error` kind of its first code point
+/// without an encoding.
+pub(crate) type StringAnswer = Result<String, (u64, &'static str)>;
+
 /// The codec's functions for one encoding, each giving its protocol field's JSON value
 /// (the lists item by item, so that `conformance serve` writes them as they come).
 pub(crate) struct Codec {
@@ -41,6 +45,9 @@ pub(crate) struct Codec {
     /// `bytes` (Ok, hex) or `error` (Err, a kind) for a `U+…` code point; `None` when the
     /// code point is outside what the encoder takes.
     pub(crate) encode: fn(&str) -> Option<Result<String, &'static str>>,
+    /// `bytes` (Ok, hex) or `error` and `index` for a list of `U+…` code points, from the
+    /// codec's string encoder; `None` as for [`Codec::encode`].
+    pub(crate) encode_string: fn(&[String]) -> Option<StringAnswer>,
     /// `findings`, when the encoding has a document checker.
     pub(crate) document: Option<Fields>,
     /// `lossy` read from the events as they come (`conformance serve`: no list of code
@@ -67,6 +74,7 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                     )
                 })
             },
+            encode_string: |cps| encode_string_u32(cps, |c| corrected::encode(c.iter().copied())),
             document: Some(|b, each| check_document(b).iter().for_each(|f| each(finding(f)))),
             lossy_streamed: |b, each| {
                 for cp in corrected::events(b).lossy() {
@@ -88,6 +96,7 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                     )
                 })
             },
+            encode_string: |cps| encode_string_u32(cps, |c| utf8::encode(c.iter().copied())),
             document: None,
             lossy_streamed: |b, each| {
                 for cp in utf8::events(b).lossy() {
@@ -117,6 +126,14 @@ pub(crate) fn codec(encoding: Encoding) -> Option<Codec> {
                         .map(|bytes| to_hex(&bytes))
                         .map_err(|e| e.kind.as_str()),
                 )
+            },
+            encode_string: |cps| {
+                let cps: Vec<BigCodePoint> =
+                    cps.iter().map(|c| c.parse().ok()).collect::<Option<_>>()?;
+                Some(utf_inf8::encode(&cps).map(|b| to_hex(&b)).map_err(|e| {
+                    let failed = BigCodePoint::from(e.codepoint);
+                    (first_index(&cps, &failed), e.kind.as_str())
+                }))
             },
             document: None,
             lossy_streamed: |b, each| {
@@ -215,6 +232,29 @@ fn encode_u32(
     Some(encode(cp).map_err(|e| e.kind.as_str()))
 }
 
+/// A list's encoding by one of the codec's 32-bit string encoders: `None` when a code
+/// point is outside what it takes (as [`encode_u32`]).
+fn encode_string_u32(
+    cps: &[String],
+    encode: impl Fn(&[u32]) -> Result<Vec<u8>, EncodeError>,
+) -> Option<StringAnswer> {
+    let cps: Vec<u32> = cps
+        .iter()
+        .map(|c| u32::try_from(parse_codepoint(c)?).ok())
+        .collect::<Option<_>>()?;
+    Some(
+        encode(&cps)
+            .map(|b| to_hex(&b))
+            .map_err(|e| (first_index(&cps, &e.codepoint), e.kind.as_str())),
+    )
+}
+
+/// The index of the first code point without an encoding, from the codec's error, which
+/// names the code point: its first occurrence (an earlier one would have failed first).
+fn first_index<T: PartialEq>(cps: &[T], failed: &T) -> u64 {
+    cps.iter().position(|c| c == failed).unwrap_or(cps.len()) as u64
+}
+
 /// One code point's encoding by both of the codec's encoders, `encode_into` and the
 /// allocating `encode`: their common answer, or, when they differ, a `bytes` value that
 /// names both (no vector has it, so the run shows the difference).
@@ -251,6 +291,11 @@ pub enum Query<'a> {
         /// As the request has it.
         codepoint: &'a str,
     },
+    /// `encode` with `codepoints`: a list of `U+…`.
+    EncodeString {
+        /// As the request has them.
+        codepoints: &'a [String],
+    },
     /// `document`: the input, and the chunks of a chunked request.
     Document {
         /// The bytes.
@@ -286,6 +331,9 @@ pub struct Response {
     /// `error` (encode, the kind).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<&'static str>,
+    /// `index` (string encode: the first code point without an encoding).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
     /// `findings` (document).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub findings: Option<Vec<Value>>,
@@ -307,6 +355,7 @@ impl Response {
         put("strict", self.strict);
         put("bytes", self.bytes.map(|b| json!(b)));
         put("error", self.error.map(|e| json!(e)));
+        put("index", self.index.map(|i| json!(i)));
         put("findings", self.findings.map(|f| json!(f)));
         out
     }
@@ -348,6 +397,13 @@ pub fn respond_to(encoding: Encoding, query: Query<'_>) -> Option<Response> {
         Query::Encode { codepoint } => match (codec.encode)(codepoint)? {
             Ok(hex) => out.bytes = Some(hex),
             Err(kind) => out.error = Some(kind),
+        },
+        Query::EncodeString { codepoints } => match (codec.encode_string)(codepoints)? {
+            Ok(hex) => out.bytes = Some(hex),
+            Err((index, kind)) => {
+                out.error = Some(kind);
+                out.index = Some(index);
+            }
         },
         Query::Document {
             chunks: Some(chunks),
@@ -412,6 +468,9 @@ impl Reference {
             Test::Encode(t) => Query::Encode {
                 codepoint: &t.codepoint,
             },
+            Test::EncodeString(t) => Query::EncodeString {
+                codepoints: &t.codepoints,
+            },
         };
         respond_to(codec_encoding(case.encoding), query)
     }
@@ -425,7 +484,9 @@ impl Reference {
 /// `output` when the input is valid) from `fast::decode_to_vec_with`; a valid input is
 /// also decoded 16 times over, which must give its code points 16 times, so that the
 /// vector loops see whole blocks. An encode case gets `bytes` or `error` for the code
-/// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`).
+/// point alone and for 16 copies of it (`bytes` 16 times over; the same `error`); a
+/// string encode case `bytes`, or `error` and `index`, for its list into an empty buffer
+/// and appended to a buffer already holding bytes.
 /// A decode case also gets the direct transcoders' answers: `output` read back from what
 /// `fast::transcode_to_utf8_with` wrote (or `strict` from its error span, `valid` when it
 /// stops at a code point above U+10FFFF), and `output` for `fast::utf8_to_corrected_with`
@@ -593,6 +654,44 @@ pub fn respond_fast(case: &Case, instruction_set: InstructionSet) -> Vec<Map<Str
             };
             responses.push(respond(vec![answer]));
         }
+        // A list: encoded into an empty buffer, and appended to one that already holds
+        // bytes (which must stay); on a failure the buffer must hold exactly the code
+        // points before it, encoded (`fast::encode_from_utf32`'s contract).
+        Test::EncodeString(t) => {
+            let Some(cps) = t
+                .codepoints
+                .iter()
+                .map(|c| parse_codepoint(c).and_then(|cp| u32::try_from(cp).ok()))
+                .collect::<Option<Vec<u32>>>()
+            else {
+                return responses;
+            };
+            const PREFIX: &[u8] = b"written before";
+            for prefix in [&[][..], PREFIX] {
+                let mut out = prefix.to_vec();
+                let result = encode(&cps, &mut out);
+                let written = out.strip_prefix(prefix).map(<[u8]>::to_vec);
+                let answer = match (result, written) {
+                    (_, None) => vec![("bytes", json!("the bytes before it were overwritten"))],
+                    (Ok(()), Some(bytes)) => vec![("bytes", json!(to_hex(&bytes)))],
+                    (Err(e), Some(bytes)) => {
+                        let index = first_index(&cps, &e.codepoint);
+                        let before = corrected::encode(cps[..index as usize].iter().copied());
+                        let kind = if before.as_deref() == Ok(&bytes[..]) {
+                            json!(e.kind.as_str())
+                        } else {
+                            json!(format!(
+                                "{} with {} bytes written instead of the code points before it",
+                                e.kind.as_str(),
+                                bytes.len()
+                            ))
+                        };
+                        vec![("error", kind), ("index", json!(index))]
+                    }
+                };
+                responses.push(respond(answer));
+            }
+        }
         // The document checker's fast path (`push_fast`: fast validation, counting
         // newlines and skipping quiet bytes a block at a time), once: it runs on the
         // detected instruction set only.
@@ -741,12 +840,16 @@ impl Reference {
                 op,
                 fields: fields.iter().map(|f| f.to_string()).collect(),
                 streaming: op != Op::Encode,
+                limit: None,
             };
             supports.push(support(
                 Op::Decode,
                 &["output", "lossy", "result", "valid", "strict"],
             ));
-            supports.push(support(Op::Encode, &["bytes", "error", "error-kind"]));
+            supports.push(support(
+                Op::Encode,
+                &["bytes", "error", "error-kind", "codepoints"],
+            ));
             if codec.document.is_some() {
                 supports.push(support(Op::Document, &["findings"]));
             }

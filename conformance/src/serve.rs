@@ -23,7 +23,7 @@
 
 use crate::protocol::answer::{object_members, walk_items};
 use crate::protocol::hello as handshake;
-use crate::reference::{self, Query, Reference, Response};
+use crate::reference::{self, Reference};
 use crate::vectors::model::{from_hex, OutputEvent};
 use corrected_utf8::{DocumentChecker, Encoding};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -96,13 +96,17 @@ pub fn serve_on(mut input: impl BufRead, mut output: impl Write, args: &Config) 
         if line.capacity() > 1 << 20 {
             line = Vec::new();
         }
-        let cap = (args.max_line_bytes as u64).saturating_add(1);
-        if input.by_ref().take(cap).read_until(b'\n', &mut line)? == 0 {
+        if crate::files::read_line_capped(
+            &mut input,
+            &mut line,
+            args.max_line_bytes.saturating_add(1),
+        )? == 0
+        {
             return Ok(());
         }
         if line.last() != Some(&b'\n') && line.len() > args.max_line_bytes {
             // The rest of the line is read, never kept, for its id.
-            let id = id_of_long_line(&line, &mut input, args.max_line_bytes)?;
+            let id = id_of_long_line(&line, &mut input)?;
             let reason = format!(
                 "request line over {} bytes (--max-line-bytes)",
                 args.max_line_bytes
@@ -160,13 +164,9 @@ impl<R: BufRead> Read for RestOfLine<'_, R> {
 /// The id of a line too long to keep: `prefix` (what was read of it) and the rest of the
 /// line, read as a JSON object up to its `id` member (the rest is skipped unread, never
 /// kept), wherever it is in the line. The id's JSON text, or `None` when it has none
-/// before the line ends, or when its text is longer than `cap` (no more than the line
-/// cap is kept of it, and a cut id would be another id).
-fn id_of_long_line(
-    prefix: &[u8],
-    input: &mut impl BufRead,
-    cap: usize,
-) -> io::Result<Option<String>> {
+/// before the line ends, or when its text is longer than [`LONG_LINE_ID`] (a line over
+/// the cap keeps no more than that of its id, and a cut id would be another id).
+fn id_of_long_line(prefix: &[u8], input: &mut impl BufRead) -> io::Result<Option<String>> {
     let (read, limit) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(None)));
     let mut rest = RestOfLine {
         input,
@@ -178,9 +178,9 @@ fn id_of_long_line(
     {
         let reader = io::BufReader::new(prefix.chain(&mut rest));
         let mut de = serde_json::Deserializer::from_reader(reader);
-        // Once the `id` key is read, its value may take `cap` more bytes (and what the
-        // reader buffered ahead): a longer one ends the read, and no id is kept.
-        let on_id = || limit.set(Some(read.get() + cap + ID_READ_AHEAD));
+        // Once the `id` key is read, its value may take LONG_LINE_ID more bytes (and
+        // what the reader buffered ahead): a longer one ends the read, and no id is kept.
+        let on_id = || limit.set(Some(read.get() + LONG_LINE_ID + ID_READ_AHEAD));
         // Stops with an error once the id is found: only `id` matters.
         let _ = de.deserialize_map(IdFinder {
             id: &mut id,
@@ -195,6 +195,10 @@ fn id_of_long_line(
 
 /// What the reader of a long line may have buffered past the `id` key when it is read.
 const ID_READ_AHEAD: usize = 1 << 16;
+
+/// The longest id echoed for a line over the cap: 64 KiB of JSON text. (The runner's ids
+/// are `FILE#TCID`, tens of bytes; a line under the cap echoes its id whatever its length.)
+pub const LONG_LINE_ID: usize = 1 << 16;
 
 /// Finds the `id` member of an object read from a stream, skipping the others unread.
 struct IdFinder<'a> {
@@ -331,6 +335,7 @@ struct Request<'t> {
     encoding: Option<&'t str>,
     input: Option<&'t str>,
     codepoint: Option<&'t str>,
+    codepoints: Option<&'t str>,
     chunks: Option<&'t str>,
 }
 
@@ -345,6 +350,7 @@ impl<'t> Request<'t> {
             "encoding",
             "input",
             "codepoint",
+            "codepoints",
             "chunks",
         ];
         let is_object = object_members(text, &keys, |k, v| {
@@ -355,6 +361,7 @@ impl<'t> Request<'t> {
                 "encoding" => &mut r.encoding,
                 "input" => &mut r.input,
                 "codepoint" => &mut r.codepoint,
+                "codepoints" => &mut r.codepoints,
                 _ => &mut r.chunks,
             };
             *slot = Some(v);
@@ -461,6 +468,8 @@ enum Job<'t> {
     },
     /// The encoding (hex) or the failure's kind.
     Encode(Result<String, &'static str>),
+    /// A list's encoding (hex), or the first failing code point's index and kind.
+    EncodeString(reference::StringAnswer),
 }
 
 /// The job of a request, or why it is answered `unsupported` (`Err(Some(reason))` for a
@@ -511,6 +520,13 @@ fn job<'t>(r: &Request<'t>, max_input: usize) -> Result<Job<'t>, Option<String>>
                 input: input.ok_or(None)?,
                 chunks,
             })
+        }
+        Some("encode") if r.codepoints.is_some() => {
+            // A list of `U+…` strings (the line cap bounds it); a code point the encoder
+            // does not take is `unsupported`.
+            let list: Vec<String> =
+                serde_json::from_str(r.codepoints.unwrap_or_default()).map_err(|_| None)?;
+            Ok(Job::EncodeString((codec.encode_string)(&list).ok_or(None)?))
         }
         Some("encode") => {
             let codepoint = string(r.codepoint).ok_or(None)?;
@@ -595,6 +611,15 @@ fn respond_to(r: &Request<'_>, args: &Config, out: &mut impl Write) -> io::Resul
             out.write_all(b",\"error\":")?;
             write(out, &kind)?;
         }
+        Job::EncodeString(Ok(hex)) => {
+            out.write_all(b",\"bytes\":")?;
+            write(out, &hex)?;
+        }
+        Job::EncodeString(Err((index, kind))) => {
+            out.write_all(b",\"error\":")?;
+            write(out, &kind)?;
+            write!(out, ",\"index\":{index}")?;
+        }
     }
     out.write_all(b"}")
 }
@@ -660,75 +685,6 @@ impl<'w, W: Write> List<'w, W> {
 
 fn write(out: &mut impl Write, value: &impl serde::Serialize) -> io::Result<()> {
     serde_json::to_writer(out, value).map_err(io::Error::from)
-}
-
-/// A response line's object: `{"id": …, FIELDS}` or `{"id": …, "unsupported": true}`.
-#[derive(serde::Serialize)]
-pub struct Reply<'a> {
-    /// The request's id, or null.
-    id: &'a Value,
-    /// What the codec computed.
-    #[serde(flatten)]
-    fields: Option<Response>,
-    /// `true` when it computed nothing.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unsupported: Option<bool>,
-}
-
-fn unsupported(id: &Value) -> Reply<'_> {
-    Reply {
-        id,
-        fields: None,
-        unsupported: Some(true),
-    }
-}
-
-/// The response to one (non-batch) request, built whole in memory: every field the codec
-/// gives, or `unsupported` (`conformance serve` itself writes its answers as they are
-/// produced).
-pub fn respond(request: &Value) -> Reply<'_> {
-    let id = request.get("id").unwrap_or(&Value::Null);
-    match fields(request) {
-        Some(fields) => Reply {
-            id,
-            fields: Some(fields),
-            unsupported: None,
-        },
-        None => unsupported(id),
-    }
-}
-
-fn fields(request: &Value) -> Option<Response> {
-    let text = |key: &str| request.get(key).and_then(Value::as_str);
-    let encoding = text("encoding")?;
-    let input = match text("input") {
-        Some(hex) => Some(from_hex(hex).ok()?),
-        None => None,
-    };
-    let chunks = match request.get("chunks") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(list)) => Some(
-            list.iter()
-                .map(|c| from_hex(c.as_str()?).ok())
-                .collect::<Option<Vec<Vec<u8>>>>()?,
-        ),
-        Some(_) => return None,
-    };
-    let query = match text("op")? {
-        "decode" => Query::Decode {
-            input: input.as_deref()?,
-            chunks: chunks.as_deref(),
-        },
-        "document" => Query::Document {
-            input: input.as_deref()?,
-            chunks: chunks.as_deref(),
-        },
-        "encode" => Query::Encode {
-            codepoint: text("codepoint")?,
-        },
-        _ => return None,
-    };
-    reference::respond_to(Encoding::from_name(encoding)?, query)
 }
 
 #[cfg(test)]

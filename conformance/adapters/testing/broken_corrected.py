@@ -12,6 +12,12 @@ exhaustive --adapter` catch it, and that the vector file they write fails in
                               still holds: only the table values show the bug)
   --bug swallow               after a truncated sequence the decoder drops the next byte
                               (decoding resumes one byte too late)
+  --bug inner-magic-nul       documents: the 00 of a complete magic number after the start
+                              is also reported as `nul` (its exemption is forgotten)
+  --bug magic-line            documents: after a leading magic number, lines count from 2
+                              (its own 0A is counted as a line end)
+
+--bug is repeatable: each planted bug is independent of the others.
 
 Everything else (UTF-8, UTF-∞-8, the protocol, the handshake) is the honest adapter's.
 """
@@ -69,6 +75,34 @@ def plant_swallow() -> None:
     install(decode)
 
 
+def plant_inner_magic_nul() -> None:
+    check = honest.check_document
+
+    def check_document(data: bytes):
+        findings = []
+        for f in check(data):
+            findings.append(f)
+            if f.kind == "inner-magic":
+                # The magic number's third code point, U+0000, two columns on.
+                findings.append(
+                    honest.Finding("nul", honest.ERROR, f.offset + 6, f.line, f.column + 2))
+        return findings
+
+    honest.check_document = check_document
+
+
+def plant_magic_line() -> None:
+    check = honest.check_document
+
+    def check_document(data: bytes):
+        findings = check(data)
+        if data[: len(honest.MAGIC)] == honest.MAGIC:
+            findings = [f._replace(line=f.line + 1) for f in findings]
+        return findings
+
+    honest.check_document = check_document
+
+
 def install(decode) -> None:
     honest.decode_corrected = decode  # check_document looks it up at call time
     honest._DECODERS["corrected-utf8"] = decode
@@ -76,14 +110,21 @@ def install(decode) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bug", choices=["table-row", "swallow"], required=True)
+    bugs = ["table-row", "swallow", "inner-magic-nul", "magic-line"]
+    parser.add_argument("--bug", choices=bugs, action="append", required=True)
     parser.add_argument("--row", type=int, default=2, choices=range(1, 8))
     args = parser.parse_args()
-    if args.bug == "table-row":
-        plant_table_row(args.row)
-    else:
-        plant_swallow()
-    honest.HELLO = dict(honest.HELLO, name="deliberately broken (--bug %s)" % args.bug)
+    for bug in args.bug:
+        if bug == "table-row":
+            plant_table_row(args.row)
+        elif bug == "swallow":
+            plant_swallow()
+        elif bug == "inner-magic-nul":
+            plant_inner_magic_nul()
+        else:
+            plant_magic_line()
+    honest.HELLO = dict(
+        honest.HELLO, name="deliberately broken (--bug %s)" % ", --bug ".join(args.bug))
     return honest.main()
 
 

@@ -73,17 +73,176 @@ pub const ENCODE_ERRORS: [(u32, u32, Kind); 3] = [
 /// together*).
 pub const MAGIC: [u8; 8] = [0xEF, 0xB7, 0x9D, 0xED, 0xB2, 0xAE, 0x00, 0x0A];
 
+/// The tables the functions of this module walk: [`SPEC`], the source's, or a copy with
+/// a planted change (a *mutant table*: a test moves one split by one and checks that the
+/// vectors see it, `conformance/literal/tests/boundaries`). Every function below is
+/// [`SPEC`]'s method of the same name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// The rows of [`TABLE`].
+    pub table: [Row; 7],
+    /// The byte roles of [`ROLES`].
+    pub roles: [((u8, u8), Role); 8],
+    /// The refused code points of [`ENCODE_ERRORS`].
+    pub encode_errors: [(u32, u32, Kind); 3],
+}
+
+/// The tables as the source gives them.
+pub const SPEC: Tables = Tables {
+    table: TABLE,
+    roles: ROLES,
+    encode_errors: ENCODE_ERRORS,
+};
+
+impl Tables {
+    /// The role of byte `b`.
+    pub fn role(&self, b: u8) -> Role {
+        self.roles
+            .iter()
+            .find(|(r, _)| in_range(b, *r))
+            .map_or(Role::Reserved, |(_, role)| *role)
+    }
+
+    /// Whether `b` is a recognized lead byte (`00–7F` or `C0–FD`), which ends a reserved
+    /// span.
+    pub fn is_recognized_lead(&self, b: u8) -> bool {
+        matches!(self.role(b), Role::Lead(_))
+    }
+
+    /// The row whose byte range holds the complete sequence `seq` (compared byte-wise,
+    /// as the table is ordered), if any.
+    pub fn row_of_sequence(&self, seq: &[u8]) -> Option<&Row> {
+        self.table
+            .iter()
+            .find(|r| r.first.len() == seq.len() && r.first <= seq && seq <= r.last)
+    }
+
+    /// The code point of a complete sequence: raw value plus its row's offset.
+    pub fn value_of_sequence(&self, seq: &[u8]) -> Option<u32> {
+        let row = self.row_of_sequence(seq)?;
+        let cp = raw_value(seq) + u64::from(row.offset);
+        u32::try_from(cp).ok()
+    }
+
+    /// Decodes `input` into events (`docs/semantics.md` §2.4).
+    pub fn decode(&self, input: &[u8]) -> Vec<Event> {
+        self.decode_located(input)
+            .into_iter()
+            .map(|(_, _, e)| e)
+            .collect()
+    }
+
+    /// Decodes `input` into `(offset, length, event)` triples: where each event's bytes
+    /// are.
+    pub fn decode_located(&self, input: &[u8]) -> Vec<(usize, usize, Event)> {
+        super::walk(input, |rest| self.step(rest))
+    }
+
+    /// One decoding step at the start of `rest` (`docs/semantics.md` §2.4): how many
+    /// bytes the event takes, and the code point or the error kind ([`Kind::Reserved`]
+    /// for a reserved span, which [`decode_located`] turns into [`Event::Reserved`]).
+    /// Never allocates, so that the exhaustive check can call it billions of times;
+    /// [`decode_located`] is a loop over it. An empty `rest` gives `(1, Err(Truncated))`,
+    /// like [`super::utf8::step`].
+    pub fn step(&self, rest: &[u8]) -> (usize, Result<u32, Kind>) {
+        let Some(&b) = rest.first() else {
+            return (1, Err(Kind::Truncated));
+        };
+        match self.role(b) {
+            Role::Continuation => (1, Err(Kind::UnexpectedContinuation)),
+            Role::Reserved => {
+                // FE/FF swallow everything up to the next recognized lead byte.
+                let mut j = 1;
+                while rest.get(j).is_some_and(|&c| !self.is_recognized_lead(c)) {
+                    j += 1;
+                }
+                (j, Err(Kind::Reserved))
+            }
+            Role::Lead(n) => {
+                let mut j = 1;
+                while j < n
+                    && rest
+                        .get(j)
+                        .is_some_and(|&c| self.role(c) == Role::Continuation)
+                {
+                    j += 1;
+                }
+                let value = if j == n {
+                    self.value_of_sequence(&rest[..j])
+                } else {
+                    None
+                };
+                // Fewer than n − 1 continuation bytes. (A complete sequence always has a
+                // row: the rows of each length cover its whole byte range.)
+                (j, value.ok_or(Kind::Truncated))
+            }
+        }
+    }
+
+    /// Encodes one code point (`docs/semantics.md` §2.2, §2.3).
+    pub fn encode(&self, cp: u32) -> Result<Vec<u8>, Kind> {
+        let mut buf = [0; 6];
+        let n = self.encode_into(cp, &mut buf)?;
+        Ok(buf[..n].to_vec())
+    }
+
+    /// Encodes one code point into `buf` without allocating (for the exhaustive check):
+    /// the number of bytes written, or why it has no encoding. [`encode`] is this,
+    /// copied.
+    pub fn encode_into(&self, cp: u32, buf: &mut [u8; 6]) -> Result<usize, Kind> {
+        let Some(row) = self
+            .table
+            .iter()
+            .find(|r| r.first_cp <= cp && cp <= r.last_cp)
+        else {
+            let kind = self
+                .encode_errors
+                .iter()
+                .find(|(lo, hi, _)| *lo <= cp && cp <= *hi)
+                .map_or(Kind::OutOfRange, |(_, _, k)| *k);
+            return Err(kind);
+        };
+        let raw = cp.wrapping_sub(row.offset);
+        let n = row.first.len();
+        if n == 1 {
+            buf[0] = raw as u8;
+            return Ok(1);
+        }
+        // The RFC 2044 bit distribution: n high one bits then a zero in the lead,
+        // 10xxxxxx after.
+        let marker = !(0xFFu8 >> n);
+        buf[0] = marker | (raw >> (6 * (n - 1))) as u8;
+        for k in 0..n - 1 {
+            buf[n - 1 - k] = 0x80 | ((raw >> (6 * k)) & 0x3F) as u8;
+        }
+        Ok(n)
+    }
+
+    /// Encodes a string of code points (`docs/semantics.md` §1, "Encoding a string"): the
+    /// concatenation of their encodings, or the index in `cps` of the first one that has
+    /// none and why; nothing after it is encoded.
+    pub fn encode_string(&self, cps: &[u32]) -> Result<Vec<u8>, (usize, Kind)> {
+        let mut out = Vec::new();
+        for (index, &cp) in cps.iter().enumerate() {
+            out.extend(self.encode(cp).map_err(|k| (index, k))?);
+        }
+        Ok(out)
+    }
+
+    /// Checks a whole file as a Corrected UTF-8 document (`docs/semantics.md` §2.6).
+    pub fn check_document(&self, file: &[u8]) -> Vec<Finding> {
+        document(file, |text| self.decode_located(text))
+    }
+}
+
 /// The role of byte `b`.
 pub fn role(b: u8) -> Role {
-    ROLES
-        .iter()
-        .find(|(r, _)| in_range(b, *r))
-        .map_or(Role::Reserved, |(_, role)| *role)
+    SPEC.role(b)
 }
 
 /// Whether `b` is a recognized lead byte (`00–7F` or `C0–FD`), which ends a reserved span.
 pub fn is_recognized_lead(b: u8) -> bool {
-    matches!(role(b), Role::Lead(_))
+    SPEC.is_recognized_lead(b)
 }
 
 /// The bits a complete sequence carries, as in RFC 2044: the low `7 − n` bits of an
@@ -111,99 +270,44 @@ pub fn row_of_sequence(seq: &[u8]) -> Option<&'static Row> {
 
 /// The code point of a complete sequence: raw value plus its row's offset.
 pub fn value_of_sequence(seq: &[u8]) -> Option<u32> {
-    let row = row_of_sequence(seq)?;
-    let cp = raw_value(seq) + u64::from(row.offset);
-    u32::try_from(cp).ok()
+    SPEC.value_of_sequence(seq)
 }
 
 /// Decodes `input` into events (`docs/semantics.md` §2.4).
 pub fn decode(input: &[u8]) -> Vec<Event> {
-    decode_located(input)
-        .into_iter()
-        .map(|(_, _, e)| e)
-        .collect()
+    SPEC.decode(input)
 }
 
 /// Decodes `input` into `(offset, length, event)` triples: where each event's bytes are.
 pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
-    super::walk(input, step)
+    SPEC.decode_located(input)
 }
 
-/// One decoding step at the start of `rest` (`docs/semantics.md` §2.4): how many bytes
-/// the event takes, and the code point or the error kind ([`Kind::Reserved`] for a
-/// reserved span, which [`decode_located`] turns into [`Event::Reserved`]). Never allocates, so that the
-/// exhaustive check can call it billions of times; [`decode_located`] is a loop over it.
-/// An empty `rest` gives `(1, Err(Truncated))`, like [`super::utf8::step`].
+/// One decoding step at the start of `rest`: [`Tables::step`] of [`SPEC`].
 pub fn step(rest: &[u8]) -> (usize, Result<u32, Kind>) {
-    let Some(&b) = rest.first() else {
-        return (1, Err(Kind::Truncated));
-    };
-    match role(b) {
-        Role::Continuation => (1, Err(Kind::UnexpectedContinuation)),
-        Role::Reserved => {
-            // FE/FF swallow everything up to the next recognized lead byte.
-            let mut j = 1;
-            while rest.get(j).is_some_and(|&c| !is_recognized_lead(c)) {
-                j += 1;
-            }
-            (j, Err(Kind::Reserved))
-        }
-        Role::Lead(n) => {
-            let mut j = 1;
-            while j < n && rest.get(j).is_some_and(|&c| role(c) == Role::Continuation) {
-                j += 1;
-            }
-            let value = if j == n {
-                value_of_sequence(&rest[..j])
-            } else {
-                None
-            };
-            // Fewer than n − 1 continuation bytes. (A complete sequence always has a row:
-            // the rows of each length cover its whole byte range.)
-            (j, value.ok_or(Kind::Truncated))
-        }
-    }
+    SPEC.step(rest)
 }
 
 /// Encodes one code point (`docs/semantics.md` §2.2, §2.3).
 pub fn encode(cp: u32) -> Result<Vec<u8>, Kind> {
-    let mut buf = [0; 6];
-    let n = encode_into(cp, &mut buf)?;
-    Ok(buf[..n].to_vec())
+    SPEC.encode(cp)
 }
 
 /// Encodes one code point into `buf` without allocating (for the exhaustive check):
 /// the number of bytes written, or why it has no encoding. [`encode`] is this, copied.
 pub fn encode_into(cp: u32, buf: &mut [u8; 6]) -> Result<usize, Kind> {
-    let Some(row) = TABLE.iter().find(|r| r.first_cp <= cp && cp <= r.last_cp) else {
-        let kind = ENCODE_ERRORS
-            .iter()
-            .find(|(lo, hi, _)| *lo <= cp && cp <= *hi)
-            .map_or(Kind::OutOfRange, |(_, _, k)| *k);
-        return Err(kind);
-    };
-    let raw = cp - row.offset;
-    let n = row.first.len();
-    if n == 1 {
-        buf[0] = raw as u8;
-        return Ok(1);
-    }
-    // The RFC 2044 bit distribution: n high one bits then a zero in the lead, 10xxxxxx after.
-    let marker = !(0xFFu8 >> n);
-    buf[0] = marker | (raw >> (6 * (n - 1))) as u8;
-    for k in 0..n - 1 {
-        buf[n - 1 - k] = 0x80 | ((raw >> (6 * k)) & 0x3F) as u8;
-    }
-    Ok(n)
+    SPEC.encode_into(cp, buf)
 }
 
 /// Encodes a string of code points, or gives the first failing one and why.
 pub fn encode_all(cps: &[u32]) -> Result<Vec<u8>, (u32, Kind)> {
-    let mut out = Vec::new();
-    for &cp in cps {
-        out.extend(encode(cp).map_err(|k| (cp, k))?);
-    }
-    Ok(out)
+    SPEC.encode_string(cps).map_err(|(i, k)| (cps[i], k))
+}
+
+/// Encodes a string of code points (`docs/semantics.md` §1, "Encoding a string"): their
+/// encodings one after the other, or the index of the first that has none and why.
+pub fn encode_string(cps: &[u32]) -> Result<Vec<u8>, (usize, Kind)> {
+    SPEC.encode_string(cps)
 }
 
 /// What a document finding is about (`docs/semantics.md` §2.6).
@@ -314,6 +418,14 @@ pub const MAGIC_CODE_POINTS: [u32; 4] = [0x10E7D, 0xED4E, 0x0000, 0x000A];
 
 /// Checks a whole file as a Corrected UTF-8 document (`docs/semantics.md` §2.6).
 pub fn check_document(file: &[u8]) -> Vec<Finding> {
+    SPEC.check_document(file)
+}
+
+/// The document checker over a decoder of the text after a leading magic number.
+fn document(
+    file: &[u8],
+    decode_located: impl Fn(&[u8]) -> Vec<(usize, usize, Event)>,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     // Only the complete 8 bytes at the very start count; a proper prefix is text.
     let base = if file.starts_with(&MAGIC) {
@@ -498,5 +610,36 @@ mod tests {
         assert_eq!(encode(0x8421_10A0), Err(Kind::OutOfRange));
         assert_eq!(encode(0x9F), Err(Kind::C1Control));
         assert_eq!(encode(0xDC00), Err(Kind::Surrogate));
+    }
+
+    #[test]
+    fn strings_encode_to_the_concatenation_or_the_first_failure() {
+        assert_eq!(encode_string(&[]), Ok(vec![]));
+        assert_eq!(encode_string(&MAGIC_CODE_POINTS), Ok(MAGIC.to_vec()));
+        // The first code point without an encoding wins, whatever follows it.
+        let cps = [0x41, 0xD800, 0x80, 0x8421_10A0];
+        assert_eq!(encode_string(&cps), Err((1, Kind::Surrogate)));
+        assert_eq!(encode_string(&cps[2..]), Err((0, Kind::C1Control)));
+        assert_eq!(encode_all(&cps), Err((0xD800, Kind::Surrogate)));
+    }
+
+    /// A copy of the tables with one split moved is another encoding: the row-3/row-4
+    /// split `raw < CF60` written `raw <= CF60` decodes `EC BD A0` with row 3's offset.
+    #[test]
+    fn a_mutant_table_moves_its_split() {
+        let mut mutant = SPEC;
+        mutant.table[2].last = &[0xEC, 0xBD, 0xA0];
+        mutant.table[2].last_cp = 0xD800;
+        mutant.table[3].first = &[0xEC, 0xBD, 0xA1];
+        mutant.table[3].first_cp = 0xE001;
+        assert_eq!(decode(&[0xEC, 0xBD, 0xA0]), [Event::CodePoint(0xE000)]);
+        assert_eq!(
+            mutant.decode(&[0xEC, 0xBD, 0xA0]),
+            [Event::CodePoint(0xD800)]
+        );
+        assert_eq!(mutant.encode(0xD800), Ok(vec![0xEC, 0xBD, 0xA0]));
+        // U+E000 is in no row then, nor in a refused range: the encoder's last resort.
+        assert_eq!(mutant.encode(0xE000), Err(Kind::OutOfRange));
+        assert_eq!(SPEC.encode(0xE000), encode(0xE000));
     }
 }

@@ -167,15 +167,15 @@ impl Validity {
     }
 }
 
-/// One decoding step at the start of a non-empty slice: the sequence's length, and its
-/// code point or why it has none.
-pub(crate) type Step = fn(&[u8]) -> (usize, Result<u32, Kind>);
-
 /// The `(offset, length, event)` triples of `input`, one `step` at a time: the loop of
 /// the Corrected UTF-8 and UTF-8 decoders, whose steps say how long the sequence at the
-/// start of a slice is and what it decodes to. A `Kind::Reserved` step is a reserved
+/// start of a non-empty slice is and what it decodes to (its code point or why it has
+/// none). A `Kind::Reserved` step is a reserved
 /// span, never an error (`docs/semantics.md` §2.4a; only Corrected UTF-8 has them).
-pub(crate) fn walk(input: &[u8], step: Step) -> Vec<(usize, usize, Event)> {
+pub(crate) fn walk(
+    input: &[u8],
+    step: impl Fn(&[u8]) -> (usize, Result<u32, Kind>),
+) -> Vec<(usize, usize, Event)> {
     let mut events = Vec::new();
     let mut i = 0;
     while i < input.len() {

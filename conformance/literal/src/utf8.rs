@@ -67,6 +67,26 @@ pub const ENCODE_ERRORS: [(u32, u32, Kind); 2] = [
     (0x0011_0000, 0xFFFF_FFFF, Kind::OutOfRange),
 ];
 
+/// The tables the functions of this module walk: [`SPEC`], the source's, or a copy with
+/// a planted change (a *mutant table*, `conformance/literal/tests/boundaries`). Every
+/// function below is [`SPEC`]'s method of the same name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables {
+    /// The rows of [`TABLE_3_7`].
+    pub table_3_7: [Row; 9],
+    /// The error kinds of [`KINDS`].
+    pub kinds: [KindRule; 8],
+    /// The refused code points of [`ENCODE_ERRORS`].
+    pub encode_errors: [(u32, u32, Kind); 2],
+}
+
+/// The tables as the sources give them.
+pub const SPEC: Tables = Tables {
+    table_3_7: TABLE_3_7,
+    kinds: KINDS,
+    encode_errors: ENCODE_ERRORS,
+};
+
 /// How many leading bytes of `input` lie in the row's ranges, position by position.
 fn matching_prefix(row: &Row, input: &[u8]) -> usize {
     row.bytes
@@ -93,6 +113,114 @@ pub fn value_of_sequence(seq: &[u8]) -> u32 {
     })
 }
 
+impl Tables {
+    /// The Table 3-7 row that the start of `input` matches completely, if any.
+    pub fn row_at(&self, input: &[u8]) -> Option<&Row> {
+        self.table_3_7
+            .iter()
+            .find(|r| input.len() >= r.bytes.len() && matching_prefix(r, input) == r.bytes.len())
+    }
+
+    /// The kind of an error span starting at `input[0]`.
+    pub fn kind_of_span(&self, input: &[u8]) -> Kind {
+        let (Some(&b0), b1) = (input.first(), input.get(1)) else {
+            return Kind::Truncated;
+        };
+        self.kinds
+            .iter()
+            .find(|rule| {
+                in_range(b0, rule.first)
+                    && match rule.second {
+                        None => true,
+                        Some(r) => b1.is_some_and(|&b| in_range(b, r)),
+                    }
+            })
+            .map_or(Kind::Truncated, |rule| rule.kind)
+    }
+
+    /// One decoding step at the start of `rest` (non-empty): how many bytes it takes, and
+    /// the code point or the error kind.
+    pub fn step(&self, rest: &[u8]) -> (usize, Result<u32, Kind>) {
+        if let Some(row) = self.row_at(rest) {
+            let n = row.bytes.len();
+            return (n, Ok(value_of_sequence(&rest[..n])));
+        }
+        // Maximal subpart: the longest prefix of some well-formed sequence, at least 1
+        // byte.
+        let length = self
+            .table_3_7
+            .iter()
+            .map(|r| matching_prefix(r, rest))
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        (length, Err(self.kind_of_span(rest)))
+    }
+
+    /// Decodes `input` into `(offset, length, event)` triples.
+    pub fn decode_located(&self, input: &[u8]) -> Vec<(usize, usize, Event)> {
+        super::walk(input, |rest| self.step(rest))
+    }
+
+    /// Decodes `input` into events (`docs/semantics.md` §1, §3).
+    pub fn decode(&self, input: &[u8]) -> Vec<Event> {
+        self.decode_located(input)
+            .into_iter()
+            .map(|(_, _, e)| e)
+            .collect()
+    }
+
+    /// The first error span of `input` as `(offset, length, kind)`, if any.
+    pub fn first_error(&self, input: &[u8]) -> Option<(usize, usize, Kind)> {
+        let mut i = 0;
+        while i < input.len() {
+            match self.step(&input[i..]) {
+                (length, Err(kind)) => return Some((i, length, kind)),
+                (length, Ok(_)) => i += length,
+            }
+        }
+        None
+    }
+
+    /// Encodes one code point with the Table 3-6 bit distribution, in the row of Table
+    /// 3-7 that holds it.
+    pub fn encode(&self, cp: u32) -> Result<Vec<u8>, Kind> {
+        let Some(row) = self
+            .table_3_7
+            .iter()
+            .find(|r| r.first_cp <= cp && cp <= r.last_cp)
+        else {
+            let kind = self
+                .encode_errors
+                .iter()
+                .find(|(lo, hi, _)| *lo <= cp && cp <= *hi)
+                .map_or(Kind::OutOfRange, |(_, _, k)| *k);
+            return Err(kind);
+        };
+        let n = row.bytes.len();
+        if n == 1 {
+            return Ok(vec![cp as u8]);
+        }
+        let marker = !(0xFFu8 >> n);
+        let mut bytes = vec![marker | (cp >> (6 * (n - 1))) as u8];
+        for k in (0..n - 1).rev() {
+            bytes.push(0x80 | ((cp >> (6 * k)) & 0x3F) as u8);
+        }
+        Ok(bytes)
+    }
+
+    /// Encodes a string of code points (`docs/semantics.md` §1, "Encoding a string"): the
+    /// concatenation of their encodings, or the index in `cps` of the first one that has
+    /// none and why; nothing after it is encoded.
+    pub fn encode_string(&self, cps: &[u32]) -> Result<Vec<u8>, (usize, Kind)> {
+        let mut out = Vec::new();
+        for (index, &cp) in cps.iter().enumerate() {
+            out.extend(self.encode(cp).map_err(|k| (index, k))?);
+        }
+        Ok(out)
+    }
+}
+
 /// The Table 3-7 row that the start of `input` matches completely, if any.
 pub fn row_at(input: &[u8]) -> Option<&'static Row> {
     TABLE_3_7
@@ -102,61 +230,28 @@ pub fn row_at(input: &[u8]) -> Option<&'static Row> {
 
 /// The kind of an error span starting at `input[0]`.
 pub fn kind_of_span(input: &[u8]) -> Kind {
-    let (Some(&b0), b1) = (input.first(), input.get(1)) else {
-        return Kind::Truncated;
-    };
-    KINDS
-        .iter()
-        .find(|rule| {
-            in_range(b0, rule.first)
-                && match rule.second {
-                    None => true,
-                    Some(r) => b1.is_some_and(|&b| in_range(b, r)),
-                }
-        })
-        .map_or(Kind::Truncated, |rule| rule.kind)
+    SPEC.kind_of_span(input)
 }
 
 /// One decoding step at the start of `rest` (non-empty): how many bytes it takes, and
 /// the code point or the error kind.
 pub fn step(rest: &[u8]) -> (usize, Result<u32, Kind>) {
-    if let Some(row) = row_at(rest) {
-        let n = row.bytes.len();
-        return (n, Ok(value_of_sequence(&rest[..n])));
-    }
-    // Maximal subpart: the longest prefix of some well-formed sequence, at least 1 byte.
-    let length = TABLE_3_7
-        .iter()
-        .map(|r| matching_prefix(r, rest))
-        .max()
-        .unwrap_or(0)
-        .max(1);
-    (length, Err(kind_of_span(rest)))
+    SPEC.step(rest)
 }
 
 /// Decodes `input` into `(offset, length, event)` triples.
 pub fn decode_located(input: &[u8]) -> Vec<(usize, usize, Event)> {
-    super::walk(input, step)
+    SPEC.decode_located(input)
 }
 
 /// Decodes `input` into events (`docs/semantics.md` §1, §3).
 pub fn decode(input: &[u8]) -> Vec<Event> {
-    decode_located(input)
-        .into_iter()
-        .map(|(_, _, e)| e)
-        .collect()
+    SPEC.decode(input)
 }
 
 /// The first error span of `input` as `(offset, length, kind)`, if any.
 pub fn first_error(input: &[u8]) -> Option<(usize, usize, Kind)> {
-    let mut i = 0;
-    while i < input.len() {
-        match step(&input[i..]) {
-            (length, Err(kind)) => return Some((i, length, kind)),
-            (length, Ok(_)) => i += length,
-        }
-    }
-    None
+    SPEC.first_error(input)
 }
 
 /// Whether `input` is well-formed UTF-8 (no error span).
@@ -167,35 +262,18 @@ pub fn is_well_formed(input: &[u8]) -> bool {
 /// Encodes one code point with the Table 3-6 bit distribution, in the row of Table 3-7
 /// that holds it.
 pub fn encode(cp: u32) -> Result<Vec<u8>, Kind> {
-    let Some(row) = TABLE_3_7
-        .iter()
-        .find(|r| r.first_cp <= cp && cp <= r.last_cp)
-    else {
-        let kind = ENCODE_ERRORS
-            .iter()
-            .find(|(lo, hi, _)| *lo <= cp && cp <= *hi)
-            .map_or(Kind::OutOfRange, |(_, _, k)| *k);
-        return Err(kind);
-    };
-    let n = row.bytes.len();
-    if n == 1 {
-        return Ok(vec![cp as u8]);
-    }
-    let marker = !(0xFFu8 >> n);
-    let mut bytes = vec![marker | (cp >> (6 * (n - 1))) as u8];
-    for k in (0..n - 1).rev() {
-        bytes.push(0x80 | ((cp >> (6 * k)) & 0x3F) as u8);
-    }
-    Ok(bytes)
+    SPEC.encode(cp)
 }
 
 /// Encodes a string of code points, or gives the first failing one and why.
 pub fn encode_all(cps: &[u32]) -> Result<Vec<u8>, (u32, Kind)> {
-    let mut out = Vec::new();
-    for &cp in cps {
-        out.extend(encode(cp).map_err(|k| (cp, k))?);
-    }
-    Ok(out)
+    SPEC.encode_string(cps).map_err(|(i, k)| (cps[i], k))
+}
+
+/// Encodes a string of code points (`docs/semantics.md` §1, "Encoding a string"): their
+/// encodings one after the other, or the index of the first that has none and why.
+pub fn encode_string(cps: &[u32]) -> Result<Vec<u8>, (usize, Kind)> {
+    SPEC.encode_string(cps)
 }
 
 #[cfg(test)]
@@ -266,5 +344,18 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn strings_encode_to_the_concatenation_or_the_first_failure() {
+        assert_eq!(encode_string(&[]), Ok(vec![]));
+        assert_eq!(encode_string(&[0x41, 0xE9]), Ok(b"A\xC3\xA9".to_vec()));
+        let cps = [0x41, 0x11_0000, 0xDFFF];
+        assert_eq!(encode_string(&cps), Err((1, Kind::OutOfRange)));
+        assert_eq!(encode_string(&cps[2..]), Err((0, Kind::Surrogate)));
+        // A mutant table whose surrogate range starts one late encodes U+D800.
+        let mut mutant = SPEC;
+        mutant.table_3_7[4].last_cp = 0xD800;
+        assert_eq!(mutant.encode_string(&[0xD800]), Ok(vec![0xED, 0xA0, 0x80]));
     }
 }

@@ -329,7 +329,7 @@ impl Adapter {
         let token = os::prepare(&mut command);
         let mut child = command.spawn()?;
         self.starts += 1;
-        let family = os::Family::new(child.id() as i32, token);
+        let family = os::Family::new(&child, token);
         // Bounded: an adapter that writes faster than answers are judged, or writes lines
         // it was not asked for, waits; it cannot fill the runner's memory.
         let (msg_tx, msgs) = mpsc::sync_channel(LINES_AHEAD);
@@ -354,12 +354,12 @@ impl Adapter {
         spawn(&self.name, "stdout", move || {
             let mut reader = BufReader::with_capacity(1 << 16, stdout);
             // At most the cap and a newline: an endless line costs no more.
-            let cap = (max_line as u64).saturating_add(1);
+            let cap = max_line.saturating_add(1);
             loop {
                 // A line of its own for each answer: it moves to the runner as the
                 // answer's text, never copied.
                 let mut line = Vec::new();
-                match reader.by_ref().take(cap).read_until(b'\n', &mut line) {
+                match crate::files::read_line_capped(&mut reader, &mut line, cap) {
                     Ok(0) | Err(_) => {
                         let _ = msg_tx.send(Msg::Eof);
                         return;

@@ -89,15 +89,19 @@ impl Disagreement {
         s
     }
 
-    /// What the disagreement is about, to tell findings apart: the encoding and operation,
-    /// then the first differing field and what was expected and answered there, as kinds
-    /// of value (`utf-8 encode bytes: error surrogate vs bytes`, so U+D800 to U+DFFF are
-    /// one class), or the shortfall, or the status (`crash`, `timeout`, `protocol`).
+    /// What the disagreement is about, as near its root cause as an answer can tell, to
+    /// tell findings apart: the encoding and operation, the first field that differs, and
+    /// how its first differing item differs. Items of the same kind that differ in some
+    /// attributes are one class whatever their kind (`corrected-utf8 document findings:
+    /// finding's line differs`, for every kind of finding a line count off by one
+    /// touches); items of different kinds are named by both
+    /// (`utf-8 encode bytes: error surrogate vs bytes`, so U+D800 to U+DFFF are one class).
+    /// Else the shortfall, or the status (`crash`, `timeout`, `protocol`).
     pub fn class(&self) -> String {
         let what = match self.result.mismatches.first() {
             Some(m) => {
                 let (e, g) = first_difference(&m.expected, &m.got);
-                format!("{}: {} vs {}", m.field, kind_of(e), kind_of(g))
+                format!("{}: {}", m.field, difference(e, g))
             }
             None if self.result.undeclared.is_some() => "less than declared".into(),
             None => self.result.raw.as_str().to_string(),
@@ -136,6 +140,49 @@ fn first_difference<'a>(
     }
 }
 
+/// How two items differ, for [`Disagreement::class`]: `TYPE's A, B differ` for two
+/// objects of one kind (only their attributes differ), `KIND differs` for two other values
+/// of one kind, else `KIND vs KIND`.
+fn difference(e: Option<&Value>, g: Option<&Value>) -> String {
+    let (ke, kg) = (kind_of(e), kind_of(g));
+    match (e, g) {
+        (Some(Value::Object(a)), Some(Value::Object(b))) if ke == kg => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            let differ: Vec<&str> = keys
+                .into_iter()
+                .filter(|k| a.get(*k) != b.get(*k))
+                .map(String::as_str)
+                .collect();
+            let verb = if differ.len() == 1 {
+                "differs"
+            } else {
+                "differ"
+            };
+            format!("{}'s {} {verb}", item_type(a), differ.join(", "))
+        }
+        _ if ke == kg => format!("{ke} differs"),
+        _ => format!("{ke} vs {kg}"),
+    }
+}
+
+/// What an object of an answer is, without its kind: `finding`, `error`, `reserved`,
+/// `code point`.
+fn item_type(o: &serde_json::Map<String, Value>) -> &'static str {
+    if o.contains_key("kind") {
+        "finding"
+    } else if o.contains_key("error") {
+        "error"
+    } else if o.contains_key("reserved") {
+        "reserved"
+    } else if o.contains_key("codepoint") {
+        "code point"
+    } else {
+        "object"
+    }
+}
+
 /// The kind of a value of an answer, for [`Disagreement::class`]: an event's or an
 /// error's kind, `code point` (or `U+FFFD`), `bytes`, a result word, `true`, `null`, ….
 fn kind_of(v: Option<&Value>) -> String {
@@ -163,4 +210,57 @@ fn kind_of(v: Option<&Value>) -> String {
 /// `s` cut to [`SHOWN`] bytes.
 pub(super) fn cut_short(s: &str) -> String {
     cut(s, SHOWN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_root_cause_is_one_class() {
+        // A line count off by one: the same class whatever the finding's kind.
+        let line = |kind: &str, got: u64| {
+            difference(
+                Some(
+                    &json!({"kind": kind, "severity": "warning", "offset": 9, "line": 1, "column": 2}),
+                ),
+                Some(
+                    &json!({"kind": kind, "severity": "warning", "offset": 9, "line": got, "column": 2}),
+                ),
+            )
+        };
+        assert_eq!(line("cr", 2), "finding's line differs");
+        assert_eq!(line("cr", 2), line("c0-control", 2));
+        // Another kind of finding in its place: another class, named by both kinds.
+        let kinds = difference(
+            Some(
+                &json!({"kind": "inner-magic", "severity": "warning", "offset": 8, "line": 2, "column": 1}),
+            ),
+            Some(
+                &json!({"kind": "nul", "severity": "error", "offset": 14, "line": 2, "column": 3}),
+            ),
+        );
+        assert_eq!(kinds, "finding inner-magic vs finding nul");
+        // An error span's length, whatever its kind.
+        assert_eq!(
+            difference(
+                Some(&json!({"error": "truncated", "offset": 0, "length": 2})),
+                Some(&json!({"error": "truncated", "offset": 0, "length": 1})),
+            ),
+            "error's length differs"
+        );
+        assert_eq!(
+            difference(Some(&json!("U+00A0")), Some(&json!("U+00A1"))),
+            "code point differs"
+        );
+        assert_eq!(
+            difference(Some(&json!("eda080")), Some(&json!({"error": "surrogate"}))),
+            "bytes vs error surrogate"
+        );
+        assert_eq!(
+            difference(Some(&json!("U+0041")), None),
+            "code point vs nothing"
+        );
+    }
 }

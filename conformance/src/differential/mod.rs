@@ -63,6 +63,8 @@ pub struct Target {
     pub op: Op,
     /// The fields it declared it sends for every case.
     pub fields: Vec<String>,
+    /// Its declared code length limit (`utf-inf-8 decode`): cases are judged at it.
+    pub limit: Option<u64>,
 }
 
 impl Target {
@@ -142,6 +144,7 @@ impl Session {
                     encoding,
                     op,
                     fields: s.fields.clone(),
+                    limit: s.limit,
                 })
             })
             .collect();
@@ -195,7 +198,8 @@ impl Session {
             .map(|p| {
                 self.next_id += 1;
                 let id = format!("{}#{}", target.op.as_str(), self.next_id);
-                expected_case(target.encoding, target.op, p, id, &[])
+                let case = expected_case(target.encoding, target.op, p, id, &[]);
+                oracle::at_limit(&case, target.limit).unwrap_or(case)
             })
             .collect()
     }

@@ -51,3 +51,68 @@ pub fn expected_case(
         chunking: None,
     }
 }
+
+/// The case judged at an implementation's declared code length limit (`"limit": N` on
+/// `utf-inf-8 decode`): for a UTF-∞-8 decode case, the same input with its expected
+/// answer from the spec-literal decoder at `limit` bytes; `None` for any other case, or
+/// when `limit` is the vectors' own (65 536), where the case stands as it is.
+pub fn at_limit(case: &Case, limit: Option<u64>) -> Option<Case> {
+    let limit = usize::try_from(limit?).ok()?;
+    if case.encoding != Encoding::UtfInf8 || limit == utf_inf8::DEFAULT_LIMIT {
+        return None;
+    }
+    let Test::Decode(t) = &*case.test else {
+        return None;
+    };
+    let input = crate::vectors::model::from_hex(&t.input).ok()?;
+    let flags: Vec<&str> = t.flags.iter().map(String::as_str).collect();
+    let mut at = inf_build::dec_at(t.comment.clone(), &flags, &input, limit);
+    at.tc_id = t.tc_id;
+    Some(Case {
+        test: std::sync::Arc::new(Test::Decode(at)),
+        ..case.clone()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::model::OutputEvent;
+
+    #[test]
+    fn a_declared_limit_changes_the_expected_answer_of_utf_inf8_decode_only() {
+        // FE + 6 continuation bytes: a 7-byte code, well-formed under 65 536, over a limit
+        // of 4.
+        let input = vec![0xFE, 0x82, 0x80, 0x80, 0x80, 0x80, 0x80];
+        let case = expected_case(
+            Encoding::UtfInf8,
+            Op::Decode,
+            &Probe::Bytes(input),
+            "x".into(),
+            &[],
+        );
+        assert!(at_limit(&case, None).is_none());
+        assert!(at_limit(&case, Some(65_536)).is_none());
+        let Test::Decode(default) = &*case.test else {
+            unreachable!()
+        };
+        assert!(matches!(default.output[0], OutputEvent::CodePoint { .. }));
+        let small = at_limit(&case, Some(4)).unwrap();
+        let Test::Decode(t) = &*small.test else {
+            unreachable!()
+        };
+        assert!(
+            matches!(&t.output[0], OutputEvent::Error { error, .. } if error == "limit-exceeded"),
+            "{:?}",
+            t.output
+        );
+        let utf8 = expected_case(
+            Encoding::Utf8,
+            Op::Decode,
+            &Probe::Bytes(vec![0x41]),
+            "y".into(),
+            &[],
+        );
+        assert!(at_limit(&utf8, Some(4)).is_none());
+    }
+}

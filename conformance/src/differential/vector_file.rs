@@ -75,7 +75,7 @@ fn vector_file<T: Serialize + Clone>(
         },
     );
     to_pretty_json(&VectorFile {
-        schema,
+        schema: schema.into(),
         encoding: encoding.name().to_string(),
         version: VERSION.to_string(),
         number_of_tests: tests.len(),
@@ -97,7 +97,7 @@ pub fn write_vectors(
     how: &str,
 ) -> Result<PathBuf, String> {
     let flag = [found_by.flag()];
-    let header = vec![
+    let mut header = vec![
         format!(
             "Disagreements between the implementation `{}` ({}) and the spec-literal code, \
              found by {how}.",
@@ -108,6 +108,14 @@ pub fn write_vectors(
          flags: vectors/README.md."
             .to_string(),
     ];
+    if let Some(limit) = target.limit {
+        header.push(format!(
+            "The implementation declared a code length limit of {limit} bytes: these cases \
+             were judged at it, and `conformance run` judges them at it again (expected \
+             results from the spec-literal decoder at {limit} bytes); the file itself holds \
+             the results at the vectors' limit of 65 536."
+        ));
+    }
     let group = format!(
         "{} disagreement(s) of {} on {}",
         found.len(),

@@ -599,6 +599,7 @@ mod tests {
             encoding: Encoding::CorrectedUtf8,
             op,
             fields: vec![],
+            limit: None,
         }
     }
 

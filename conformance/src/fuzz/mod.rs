@@ -249,8 +249,7 @@ fn fuzz(cfg: &Config) -> Result<i32, UsageError> {
     let unjudged = session.unjudged;
     if unjudged.not_sent > 0 {
         crate::out!(
-            "time was up: {} generated case(s) not sent (after --seconds; not part of the \
-             run)\n",
+            "time was up: {} case(s) not sent (after --seconds; not part of the run)\n",
             unjudged.not_sent
         );
     }

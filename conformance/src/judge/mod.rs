@@ -7,6 +7,10 @@
 //! length and SHA-256), so what a wrong answer costs after it is judged is a few KiB,
 //! however long it was.
 
+mod decode;
+mod document;
+mod encode;
+mod mismatch;
 pub mod verdict;
 
 pub use verdict::{Mismatch, Verdict};
@@ -103,6 +107,9 @@ pub struct CaseResult {
     /// declare streaming for its encoding and operation: counted nowhere (not a skip),
     /// only in [`ImplResult::chunked`].
     pub not_applicable: bool,
+    /// A UTF-∞-8 decode case of an implementation that declared a code length limit:
+    /// judged at that limit (expected results from the spec-literal decoder at it).
+    pub judged_at_limit: Option<u64>,
 }
 
 /// Judges an answer like [`judge`], and against the handshake's declaration (`fields`:
@@ -182,5 +189,6 @@ pub fn judge(case: &Case, answer: Answer) -> CaseResult {
         answered,
         undeclared: None,
         not_applicable: false,
+        judged_at_limit: None,
     }
 }

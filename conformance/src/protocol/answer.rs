@@ -58,7 +58,7 @@ impl Answer {
 
 /// The keys of a response object that the runner reads: the response fields of every
 /// operation, `id`, `unsupported`, and a batch answer's `responses`.
-pub const KEYS: [&str; 12] = [
+pub const KEYS: [&str; 13] = [
     "id",
     "unsupported",
     "responses",
@@ -70,6 +70,7 @@ pub const KEYS: [&str; 12] = [
     "strict",
     "bytes",
     "error",
+    "index",
     "findings",
 ];
 

@@ -32,7 +32,7 @@ pub const MAX_HELLO: usize = 1 << 20;
 pub fn known_fields(op: Op) -> &'static [&'static str] {
     match op {
         Op::Decode => &["output", "spans", "lossy", "result", "valid", "strict"],
-        Op::Encode => &["bytes", "error", "error-kind"],
+        Op::Encode => &["bytes", "error", "error-kind", "codepoints"],
         Op::Document => &["findings"],
     }
 }
@@ -45,13 +45,22 @@ pub struct Support {
     /// The operation (its name in the vocabulary: anything else is refused).
     pub op: Op,
     /// Response fields, plus the encode pseudo-fields `error` (every answer has `bytes`
-    /// or `error`) and `error-kind` (a failure's `error` is a kind, never null).
+    /// or `error`), `error-kind` (a failure's `error` is a kind, never null) and
+    /// `codepoints` (string requests, `"codepoints": [...]`, are taken).
     pub fields: Vec<String>,
     /// `"streaming": true`: it also takes chunked requests (`"chunks"`) of this encoding
     /// and operation, fed to a streaming decoder (`conformance run --splits`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub streaming: bool,
+    /// `"limit": N` on `utf-inf-8 decode`: the implementation's code length limit in bytes
+    /// ([`LIMIT_RANGE`]), at which its answers are judged (expected results from the
+    /// spec-literal decoder at that limit); absent: the vectors' 65 536.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
 }
+
+/// The code length limits a `utf-inf-8 decode` entry may declare: 1 byte to 4 GiB.
+pub const LIMIT_RANGE: std::ops::RangeInclusive<u64> = 1..=1 << 32;
 
 /// A protocol-2 adapter's answer to the hello.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -73,6 +82,14 @@ impl Declaration {
             .iter()
             .find(|s| (s.encoding, s.op) == (encoding, op))
             .map(|s| s.fields.as_slice())
+    }
+
+    /// The code length limit it declared for UTF-∞-8 decoding, if any.
+    pub fn limit(&self) -> Option<u64> {
+        self.supports
+            .iter()
+            .find(|s| (s.encoding, s.op) == (Encoding::UtfInf8, Op::Decode))
+            .and_then(|s| s.limit)
     }
 
     /// Whether it declared `"streaming": true` for an encoding and operation.
@@ -181,11 +198,33 @@ pub fn parse_hello(obj: &Map<String, Value>) -> Result<Declared, String> {
         }
         // Anything but `true` (absent, false, another type) is no streaming.
         let streaming = o.get("streaming") == Some(&Value::Bool(true));
+        let limit = match o.get("limit") {
+            None => None,
+            Some(_) if (encoding, op) != (Encoding::UtfInf8, Op::Decode) => {
+                return Err(format!(
+                    "`supports` item {i} ({encoding} {op}) declares a `limit`, which only \
+                     utf-inf-8 decode has (the code length limit)"
+                ))
+            }
+            Some(v) => match v.as_u64().filter(|n| LIMIT_RANGE.contains(n)) {
+                Some(n) => Some(n),
+                None => {
+                    return Err(format!(
+                        "`supports` item {i} ({encoding} {op}) declares the limit {}, which is \
+                         not a whole number of bytes from {} to {}",
+                        crate::text::cut(&v.to_string(), 40),
+                        LIMIT_RANGE.start(),
+                        LIMIT_RANGE.end()
+                    ))
+                }
+            },
+        };
         supports.push(Support {
             encoding,
             op,
             fields,
             streaming,
+            limit,
         });
     }
     // Anything but an integer in 1..=MAX_BATCH is no batch (line mode), not an error: the
@@ -256,6 +295,8 @@ pub fn has_field(op: Op, field: &str, response: &Map<String, Value>) -> bool {
             Some(e) => e.is_string(),
             None => has("bytes"),
         },
+        // Not a response field: it declares that string requests are taken.
+        (Op::Encode, "codepoints") => true,
         _ => has(field),
     }
 }
@@ -267,6 +308,7 @@ pub fn has_answered(op: Op, field: &str, answered: &[String]) -> bool {
     match (op, field) {
         (Op::Encode, "bytes" | "error") => has("bytes") || has("error"),
         (Op::Encode, "error-kind") => has("bytes") || has("error-kind"),
+        (Op::Encode, "codepoints") => true,
         _ => has(field),
     }
 }
@@ -278,7 +320,10 @@ pub fn describe_supports(supports: &[Support]) -> String {
     }
     supports
         .iter()
-        .map(|s| format!("{} {} ({})", s.encoding, s.op, s.fields.join(", ")))
+        .map(|s| {
+            let limit = s.limit.map(|n| format!("; limit {n}")).unwrap_or_default();
+            format!("{} {} ({}{limit})", s.encoding, s.op, s.fields.join(", "))
+        })
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -374,6 +419,37 @@ mod tests {
         assert_eq!(d.fields(Encoding::Utf8, Op::Encode), None);
         assert!(d.streaming(Encoding::CorrectedUtf8, Op::Document));
         assert!(!d.streaming(Encoding::Utf8, Op::Decode));
+        // A code length limit: on utf-inf-8 decode only, 1 to 2^32 bytes.
+        let with_limit = |entry: Value| {
+            parse_hello(&obj(
+                json!({"id": "hello", "protocol": 2, "supports": [entry]}),
+            ))
+        };
+        let limited = with_limit(
+            json!({"encoding": "utf-inf-8", "op": "decode", "fields": ["output"], "limit": 16}),
+        )
+        .unwrap();
+        assert_eq!(limited.declaration().unwrap().limit(), Some(16));
+        for limit in [json!(1), json!(4294967296u64)] {
+            let entry = json!({"encoding": "utf-inf-8", "op": "decode", "fields": ["output"], "limit": limit});
+            assert!(with_limit(entry).is_ok(), "{limit}");
+        }
+        for limit in [
+            json!(0),
+            json!(4294967297u64),
+            json!(-1),
+            json!(1.5),
+            json!("16"),
+        ] {
+            let entry = json!({"encoding": "utf-inf-8", "op": "decode", "fields": ["output"], "limit": limit});
+            let e = with_limit(entry).unwrap_err();
+            assert!(e.contains("from 1 to 4294967296"), "{limit}: {e}");
+        }
+        let e = with_limit(
+            json!({"encoding": "utf-8", "op": "decode", "fields": ["output"], "limit": 16}),
+        )
+        .unwrap_err();
+        assert!(e.contains("only utf-inf-8 decode"), "{e}");
         // Serialized by name, as the adapter wrote them.
         assert_eq!(
             serde_json::to_value(&d.supports[0]).unwrap(),

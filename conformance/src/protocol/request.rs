@@ -24,6 +24,9 @@ pub struct Request<'a> {
     /// Encode: the code point, `U+` and uppercase hex.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub codepoint: Option<&'a str>,
+    /// String encode: the code points, each `U+` and uppercase hex.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub codepoints: Option<&'a [String]>,
     /// A chunked variant (`--splits`): the input's chunks, in hex, besides the whole
     /// `input`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -40,6 +43,10 @@ impl<'a> Request<'a> {
             input: case.input_hex(),
             codepoint: match &*case.test {
                 Test::Encode(t) => Some(&t.codepoint),
+                _ => None,
+            },
+            codepoints: match &*case.test {
+                Test::EncodeString(t) => Some(&t.codepoints),
                 _ => None,
             },
             chunks: case
@@ -109,16 +116,38 @@ mod tests {
                 decode.input_hex().unwrap()
             )
         );
-        let encode = suite.cases.iter().find(|c| c.op() == Op::Encode).unwrap();
-        let Test::Encode(t) = &*encode.test else {
-            unreachable!()
-        };
+        let (encode, t) = suite
+            .cases
+            .iter()
+            .find_map(|c| match &*c.test {
+                Test::Encode(t) => Some((c, t)),
+                _ => None,
+            })
+            .unwrap();
         let text = String::from_utf8(line(encode)).unwrap();
         assert_eq!(
             text,
             format!(
                 r#"{{"id":"{}","encoding":"{}","op":"encode","codepoint":"{}"}}"#,
                 encode.id, encode.encoding, t.codepoint
+            )
+        );
+        let (string, t) = suite
+            .cases
+            .iter()
+            .find_map(|c| match &*c.test {
+                Test::EncodeString(t) if t.codepoints.len() > 1 => Some((c, t)),
+                _ => None,
+            })
+            .unwrap();
+        let text = String::from_utf8(line(string)).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"id":"{}","encoding":"{}","op":"encode","codepoints":{}}}"#,
+                string.id,
+                string.encoding,
+                serde_json::to_string(&t.codepoints).unwrap()
             )
         );
     }

@@ -413,6 +413,7 @@ fn matrix_row(h: &mut String, report: &RunReport, ci: usize, explorer: &str) {
     let disagree = answered.windows(2).any(|w| w[0] != w[1]);
     let input = match &*case.test {
         Test::Encode(t) => t.codepoint.clone(),
+        Test::EncodeString(t) => crate::case::codepoints_text(&t.codepoints),
         Test::Decode(t) => t.input.clone(),
         Test::Document(t) => t.input.clone(),
     };

@@ -44,8 +44,14 @@ use std::io::{self, Write};
 /// only failures by default (`resultsListed`), added `flags`, `input`, `inputLength`
 /// and `codepoint` to each result and `chunked` and `skips` to each implementation, the
 /// outcome `not-run`, and a mismatch's `gotLength` and `gotSha256` (its `got` an
-/// excerpt); 4 added `vectors.manifestSha256`.
-pub const REPORT_VERSION: u64 = 4;
+/// excerpt); 4 added `vectors.manifestSha256`; 5 added each result's `codepoints`,
+/// `codepointsLength` (string encode cases, vectors 2.5) and `judgedAtLimit` (a declared
+/// code length limit), the schema `encode-string`, the encode field `codepoints` and the
+/// declaration's `limit`.
+pub const REPORT_VERSION: u64 = 5;
+
+/// A listed string encode case's code points: the first this many (its length is given).
+pub const MAX_LISTED_CODEPOINTS: usize = 256;
 
 fn declared_json(d: &Declared) -> Value {
     match d {
@@ -79,6 +85,22 @@ fn result_json(report: &RunReport, case: &Case, r: &CaseResult) -> Value {
             None,
             Some(crate::text::cut(&t.codepoint, MAX_INPUT_BYTES)),
         ),
+        Test::EncodeString(_) => (None, None, None),
+    };
+    // A string encode's list, its first MAX_LISTED_CODEPOINTS items (each cut as a code
+    // point is) and its length.
+    let (codepoints, codepoints_length) = match &*case.test {
+        Test::EncodeString(t) => (
+            Some(
+                t.codepoints
+                    .iter()
+                    .take(MAX_LISTED_CODEPOINTS)
+                    .map(|c| crate::text::cut(c, MAX_INPUT_BYTES))
+                    .collect::<Vec<_>>(),
+            ),
+            Some(t.codepoints.len()),
+        ),
+        _ => (None, None),
     };
     let input = input.map(|hex| &hex[..hex.len().min(2 * MAX_INPUT_BYTES)]);
     json!({
@@ -92,6 +114,8 @@ fn result_json(report: &RunReport, case: &Case, r: &CaseResult) -> Value {
         "input": input,
         "inputLength": length,
         "codepoint": codepoint,
+        "codepoints": codepoints,
+        "codepointsLength": codepoints_length,
         "status": r.status,
         "raw": r.raw,
         "checked": r.checked,
@@ -99,6 +123,7 @@ fn result_json(report: &RunReport, case: &Case, r: &CaseResult) -> Value {
         "message": r.message,
         "expectedFailure": r.expected_failure,
         "undeclared": r.undeclared,
+        "judgedAtLimit": r.judged_at_limit,
     })
 }
 

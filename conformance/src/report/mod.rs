@@ -101,6 +101,10 @@ pub fn input_line(case: &Case) -> String {
         Test::Decode(t) => hex_line(&t.input),
         Test::Document(t) => hex_line(&t.input),
         Test::Encode(t) => format!("codepoint {}", cut(&t.codepoint, MAX_VALUE)),
+        Test::EncodeString(t) => format!(
+            "codepoints {}",
+            cut(&crate::case::codepoints_text(&t.codepoints), MAX_VALUE)
+        ),
     };
     match case.chunking {
         Some(Chunking::Split(n)) => {

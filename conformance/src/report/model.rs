@@ -152,9 +152,10 @@ impl ImplResult {
     pub fn coverage(&self, suite: &Suite) -> Vec<Coverage> {
         let mut out: Vec<Coverage> = Vec::new();
         // Chunked variants answer fewer fields (what a streaming decoder gives): the
-        // levels are those of the whole-input cases.
+        // levels are those of the whole-input cases. Cases not sent (not applicable) are
+        // no part of what was answered.
         for (case, r) in suite.cases.iter().zip(&self.results) {
-            if case.chunking.is_some() {
+            if case.chunking.is_some() || r.not_applicable {
                 continue;
             }
             let i = match out

@@ -8,6 +8,7 @@
 
 use super::model::{Counts, ImplResult, RunReport};
 use super::{detail_lines, terminal_safe};
+use crate::case::Test;
 use crate::judge::Status;
 use crate::protocol::hello::describe_supports;
 use crate::protocol::Declared;
@@ -133,7 +134,7 @@ fn levels(out: &mut String, report: &RunReport, imp: &ImplResult) {
     }
 }
 
-/// Giving up, chunked variants not applicable, batches.
+/// Giving up, chunked variants and string encode cases not applicable, batches.
 fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
     let suite = &report.suite;
     if let Some(at) = imp.gave_up_at {
@@ -150,6 +151,19 @@ fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
             out,
             "  chunked (--splits): {ran} case(s) ran, {not_applicable} not applicable (no \
              streaming declared)"
+        );
+    }
+    let strings_not_sent = suite
+        .cases
+        .iter()
+        .zip(&imp.results)
+        .filter(|(c, r)| r.not_applicable && matches!(*c.test, Test::EncodeString(_)))
+        .count();
+    if strings_not_sent > 0 {
+        let _ = writeln!(
+            out,
+            "  string encode: {strings_not_sent} case(s) not applicable (no `codepoints` \
+             declared for encode)"
         );
     }
     let b = &imp.batches;

@@ -4,8 +4,10 @@
 use crate::case::{Case, Suite, SuiteFile, Test};
 use crate::exit::UsageError;
 use crate::files::{human_size, read_capped, read_text_capped, InputErrorKind, MAX_VECTOR_FILE};
-use crate::vectors::model::{from_hex, DecodeFile, DocumentFile, EncodeFile, TestCase, VectorFile};
-use corrected_utf8_vectors::{Encoding, Op};
+use crate::vectors::model::{
+    from_hex, DecodeFile, DocumentFile, EncodeFile, EncodeStringFile, Schema, TestCase, VectorFile,
+};
+use corrected_utf8_vectors::Encoding;
 use serde::Deserialize;
 use std::collections::HashSet;
 use std::fmt;
@@ -223,15 +225,19 @@ fn build(found: Vec<(String, Origin)>, encodings: &[Encoding]) -> Result<Suite, 
         let (schema, version) = match parsed {
             Parsed::Decode(f) => {
                 add_cases(&mut suite, &f, encoding, file, &rel, Test::Decode);
-                (Op::Decode, f.version)
+                (Schema::Decode, f.version)
             }
             Parsed::Encode(f) => {
                 add_cases(&mut suite, &f, encoding, file, &rel, Test::Encode);
-                (Op::Encode, f.version)
+                (Schema::Encode, f.version)
+            }
+            Parsed::EncodeString(f) => {
+                add_cases(&mut suite, &f, encoding, file, &rel, Test::EncodeString);
+                (Schema::EncodeString, f.version)
             }
             Parsed::Document(f) => {
                 add_cases(&mut suite, &f, encoding, file, &rel, Test::Document);
-                (Op::Document, f.version)
+                (Schema::Document, f.version)
             }
         };
         suite.files.push(SuiteFile {
@@ -289,6 +295,7 @@ fn rel_name(file: &Path, given: &Path, default_root: Option<&Path>, given_is_dir
 }
 
 enum Parsed {
+    EncodeString(EncodeStringFile),
     Decode(DecodeFile),
     Encode(EncodeFile),
     Document(DocumentFile),
@@ -299,6 +306,7 @@ impl Parsed {
         match self {
             Parsed::Decode(f) => &f.encoding,
             Parsed::Encode(f) => &f.encoding,
+            Parsed::EncodeString(f) => &f.encoding,
             Parsed::Document(f) => &f.encoding,
         }
     }
@@ -332,13 +340,24 @@ fn serde_error(e: serde_json::Error) -> Located {
 fn parse_file(text: &str) -> Result<(Parsed, Encoding), Located> {
     #[derive(Deserialize)]
     struct Peek {
-        schema: Op,
+        schema: Schema,
     }
     let peek: Peek = serde_json::from_str(text).map_err(serde_error)?;
     let parsed = match peek.schema {
-        Op::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
-        Op::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
-        Op::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Decode => Parsed::Decode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::Encode => Parsed::Encode(serde_json::from_str(text).map_err(serde_error)?),
+        Schema::EncodeString => {
+            Parsed::EncodeString(serde_json::from_str(text).map_err(serde_error)?)
+        }
+        Schema::Document => Parsed::Document(serde_json::from_str(text).map_err(serde_error)?),
+        other => {
+            return Err(at(
+                text,
+                "\"schema\"",
+                0,
+                format!("schema {other} is not one this runner reads"),
+            ))
+        }
     };
     // The model keeps `encoding` a string, so that an unknown one gets this located
     // message (`unknown encoding "utf8" (expected one of …)`), not serde's.
@@ -349,6 +368,9 @@ fn parse_file(text: &str) -> Result<(Parsed, Encoding), Located> {
     match &parsed {
         Parsed::Decode(f) => check_tests(text, f, |t| check_hex(&t.input))?,
         Parsed::Encode(f) => check_tests(text, f, |t| check_codepoint(&t.codepoint))?,
+        Parsed::EncodeString(f) => check_tests(text, f, |t| {
+            t.codepoints.iter().try_for_each(|c| check_codepoint(c))
+        })?,
         Parsed::Document(f) => check_tests(text, f, |t| check_hex(&t.input))?,
     }
     Ok((parsed, encoding))
@@ -432,7 +454,11 @@ mod tests {
     #[test]
     fn ascii_prefixes_follow_each_whole_decode_case() {
         let mut suite = load_embedded(&[Encoding::Utf8]).unwrap();
-        let decodes = suite.cases.iter().filter(|c| c.op() == Op::Decode).count();
+        let decodes = suite
+            .cases
+            .iter()
+            .filter(|c| c.op() == crate::vectors::Op::Decode)
+            .count();
         let before = suite.cases.len();
         suite.add_splits();
         let chunked = suite.cases.len() - before;

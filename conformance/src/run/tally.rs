@@ -3,10 +3,12 @@
 //! `--give-up-after` and `--deadline`.
 
 use super::expected::ExpectedFailures;
-use crate::case::{Case, Suite};
+use crate::case::{Case, Suite, Test};
+use crate::differential::oracle::at_limit;
 use crate::judge::{judge, judge_declared, CaseResult, Status};
-use crate::protocol::{Answer, Declared, Implementation};
+use crate::protocol::{Answer, Declaration, Declared, Implementation};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Cases handed to an implementation at once ([`Implementation::answer_each`]): an
@@ -34,6 +36,7 @@ pub(crate) fn run_cases<'a>(
         stopped: None,
         gave_up_at: None,
         last_progress: Instant::now(),
+        at_limit: None,
     };
     let cases = &suite.cases;
     let mut i = 0;
@@ -108,12 +111,28 @@ impl Deadline {
 }
 
 /// A chunked variant (`--splits`) of an encoding and operation the implementation did
-/// not declare streaming for: not sent.
+/// not declare streaming for, or a string encode case of an encoding whose `encode` it
+/// did not declare with `codepoints`: not sent.
 pub(crate) fn not_applicable(case: &Case, declared: &Declared) -> bool {
-    case.chunking.is_some()
-        && !declared
-            .declaration()
-            .is_some_and(|d| d.streaming(case.encoding, case.op()))
+    why_not_applicable(case, declared).is_some()
+}
+
+/// Why a case is not sent ([`not_applicable`]), if it is not.
+fn why_not_applicable(case: &Case, declared: &Declared) -> Option<&'static str> {
+    let declaration = declared.declaration();
+    if case.chunking.is_some()
+        && !declaration.is_some_and(|d| d.streaming(case.encoding, case.op()))
+    {
+        return Some("no streaming declared");
+    }
+    let strings = |d: &Declaration| {
+        d.fields(case.encoding, case.op())
+            .is_some_and(|f| f.iter().any(|f| f == "codepoints"))
+    };
+    if matches!(*case.test, Test::EncodeString(_)) && !declaration.is_some_and(strings) {
+        return Some("no `codepoints` declared");
+    }
+    None
 }
 
 /// Crashes, timeouts and protocol errors in a row, and the first one's message.
@@ -163,9 +182,30 @@ pub(crate) struct Tally<'a> {
     /// The index of the first case not sent after too many failures in a row.
     pub(super) gave_up_at: Option<usize>,
     last_progress: Instant,
+    /// The last case recomputed at the implementation's declared limit, by its test: the
+    /// chunked variants that follow a case share its test, so it is computed once for
+    /// them, and only one is kept.
+    at_limit: Option<(*const Test, Arc<Test>)>,
 }
 
 impl Tally<'_> {
+    /// `case` as judged at a declared code length limit ([`at_limit`]), the expected
+    /// answer computed once per test.
+    fn at_limit(&mut self, case: &Case, limit: Option<u64>) -> Option<Case> {
+        let key = Arc::as_ptr(&case.test);
+        if let Some((last, test)) = &self.at_limit {
+            if *last == key {
+                return Some(Case {
+                    test: Arc::clone(test),
+                    ..case.clone()
+                });
+            }
+        }
+        let at = at_limit(case, limit)?;
+        self.at_limit = Some((key, Arc::clone(&at.test)));
+        Some(at)
+    }
+
     /// Stops sending once the deadline has passed.
     fn check_deadline(&mut self) {
         if let (None, Some(d)) = (&self.stopped, self.deadline) {
@@ -206,7 +246,8 @@ impl Tally<'_> {
                 checked: vec![],
                 mismatches: vec![],
                 message: Some(format!(
-                    "not applicable: no streaming declared for {} {}",
+                    "not applicable: {} for {} {}",
+                    why_not_applicable(case, declared).unwrap_or_default(),
                     case.encoding,
                     case.op()
                 )),
@@ -214,16 +255,25 @@ impl Tally<'_> {
                 answered: vec![],
                 undeclared: None,
                 not_applicable: true,
+                judged_at_limit: None,
             },
             (_, None) => judge(
                 case,
                 Answer::Crash("the implementation gave no answer to this case".into()),
             ),
             (_, Some(answer)) => {
-                let fields = declared
-                    .declaration()
-                    .and_then(|d| d.fields(case.encoding, case.op()));
-                judge_declared(case, answer, fields)
+                let declaration = declared.declaration();
+                let fields = declaration.and_then(|d| d.fields(case.encoding, case.op()));
+                // A declared code length limit: UTF-∞-8 decode cases are judged at it.
+                let limit = declaration.and_then(|d| d.limit());
+                match self.at_limit(case, limit) {
+                    Some(at) => {
+                        let mut r = judge_declared(&at, answer, fields);
+                        r.judged_at_limit = limit;
+                        r
+                    }
+                    None => judge_declared(case, answer, fields),
+                }
             }
         };
         match r.raw {
@@ -283,5 +333,58 @@ fn not_run(message: String) -> CaseResult {
         answered: vec![],
         undeclared: None,
         not_applicable: false,
+        judged_at_limit: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::hello::parse_hello;
+    use crate::protocol::RawResponse;
+    use crate::run::suite::load_embedded;
+    use crate::vectors::Encoding;
+    use serde_json::json;
+
+    fn hello(fields: &[&str]) -> Declared {
+        let v = json!({"id": "hello", "protocol": 2, "supports": [
+            {"encoding": "utf-8", "op": "encode", "fields": fields}]});
+        parse_hello(v.as_object().unwrap()).unwrap()
+    }
+
+    /// A string encode case is sent only to an implementation that declared
+    /// `codepoints` for its encoding's `encode`; a one-code-point case always is.
+    #[test]
+    fn string_cases_need_codepoints_declared() {
+        let suite = load_embedded(&[Encoding::Utf8]).unwrap();
+        let string = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::EncodeString(_)))
+            .expect("a utf-8 encode-string case");
+        let single = suite
+            .cases
+            .iter()
+            .find(|c| matches!(*c.test, Test::Encode(_)))
+            .expect("a utf-8 encode case");
+        let (plain, strings) = (hello(&["bytes", "error"]), hello(&["bytes", "codepoints"]));
+        assert!(not_applicable(string, &plain));
+        assert!(not_applicable(string, &Declared::Protocol1));
+        assert!(!not_applicable(string, &strings));
+        assert!(!not_applicable(single, &plain));
+        assert_eq!(
+            why_not_applicable(string, &plain),
+            Some("no `codepoints` declared")
+        );
+        // `codepoints` is not an answer field: an answer without it misses nothing.
+        let answer = RawResponse::from(
+            json!({"id": "x", "bytes": "41"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        let fields = vec!["bytes".to_string(), "codepoints".to_string()];
+        let r = judge_declared(string, Answer::Response(answer), Some(&fields));
+        assert!(r.undeclared.is_none(), "{:?}", r.message);
     }
 }

@@ -203,6 +203,67 @@ pub(crate) fn encode<I: Implementation + ?Sized>(
     );
 }
 
+/// Compares `imp`'s encoding of a list of code points, one [`Implementation::encode`]
+/// call after another until the first failure, with an `encode-string` vector (SPEC §1,
+/// "Encoding a string": the concatenation, or the first failing code point's index and
+/// kind). The trait has no string encoder of its own yet: this checks the code points of
+/// the string vectors (runs across block sizes, errors at every place) through the
+/// implementation's encoder of one code point.
+pub(crate) fn encode_string<I: Implementation + ?Sized>(
+    imp: &I,
+    cps: &[CodePoint],
+    expected: Result<Vec<u8>, (usize, Kind)>,
+    case: &dyn Fn() -> String,
+    report: &mut Report,
+) {
+    let input = format!("{} code points", cps.len());
+    let site = Site {
+        case,
+        input: &input,
+    };
+    // The empty list makes no call: it encodes to no bytes if the implementation
+    // encodes at all (asked of U+0041), else it is unanswered like every other list.
+    let encodes = cps
+        .first()
+        .map_or_else(|| imp.encode(&CodePoint::from(0x41u32)).is_some(), |_| true);
+    // The bytes so far, or the first failure's index and kind (if the implementation
+    // names one).
+    type Answer = Result<Vec<u8>, (usize, Option<Kind>)>;
+    let mut got: Option<Answer> = encodes.then(|| Ok(Vec::new()));
+    for (index, cp) in cps.iter().enumerate() {
+        match imp.encode(cp) {
+            None => {
+                got = None;
+                break;
+            }
+            Some(Ok(bytes)) => {
+                if let Some(Ok(out)) = &mut got {
+                    out.extend(bytes);
+                }
+            }
+            Some(Err(kind)) => {
+                got = Some(Err((index, kind)));
+                break;
+            }
+        }
+    }
+    report.answer(
+        Op::Encode,
+        &site,
+        got,
+        &expected.map_err(|(i, k)| (i, Some(k))),
+        |got, want| match (got, want) {
+            (Err((i, None)), Err((j, _))) => i == j,
+            _ => got == want,
+        },
+        |r| match r {
+            Ok(bytes) => format!("bytes {}", hex(bytes)),
+            Err((i, Some(kind))) => format!("error {kind} at index {i}"),
+            Err((i, None)) => format!("an error (no kind) at index {i}"),
+        },
+    );
+}
+
 /// Compares `imp`'s document findings for `file` (whole and in chunks) with `expected`.
 pub(crate) fn document<I: Implementation + ?Sized>(
     imp: &I,

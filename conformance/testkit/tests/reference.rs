@@ -397,3 +397,53 @@ fn another_code_length_limit_skips_the_limit_vectors_and_is_the_oracles_limit() 
     assert_eq!(report.failures[0].input, "ff", "{report}");
     assert_eq!(report.failures[0].got, "[limit-exceeded@0+1]");
 }
+
+/// UTF-8 whose encoder is one off on U+07FF, the last of Table 3-7's second row
+/// (`DF BE` for `DF BF`).
+struct OffOn7ff;
+
+impl Implementation for OffOn7ff {
+    fn encoding(&self) -> Encoding {
+        Encoding::Utf8
+    }
+
+    fn encode(&self, code_point: &CodePoint) -> Option<Result<Vec<u8>, Option<Kind>>> {
+        let cp = code_point.to_u32()?;
+        if cp == 0x7FF {
+            return Some(Ok(vec![0xDF, 0xBE]));
+        }
+        Some(codec::utf8::encode([cp]).map_err(|_| None))
+    }
+}
+
+#[test]
+fn the_string_vectors_are_checked_through_the_encoder() {
+    let report = testkit::check_vectors(&OffOn7ff);
+    assert!(!report.passed());
+    // The valid lists holding U+07FF fail by their bytes (encode.json by one case).
+    let strings: Vec<&str> = report
+        .failures
+        .iter()
+        .map(|f| f.case.as_str())
+        .filter(|c| c.starts_with("utf-8/encode-string.json#"))
+        .collect();
+    assert!(strings.len() >= 5, "{report}");
+    let fine = OnlyFailed;
+    testkit::assert_vectors(&fine);
+}
+
+/// The reference's UTF-8 encoder saying only "it failed" for the code points without an
+/// encoding, which the vectors accept (the index of a string's first failure still
+/// counts).
+struct OnlyFailed;
+
+impl Implementation for OnlyFailed {
+    fn encoding(&self) -> Encoding {
+        Encoding::Utf8
+    }
+
+    fn encode(&self, code_point: &CodePoint) -> Option<Result<Vec<u8>, Option<Kind>>> {
+        let cp = code_point.to_u32()?;
+        Some(codec::utf8::encode([cp]).map_err(|_| None))
+    }
+}

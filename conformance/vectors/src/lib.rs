@@ -64,15 +64,18 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The files of a complete vector set, relative to `vectors/`: what `conformance
 /// generate` writes and what [`EMBEDDED`] holds.
-pub const PATHS: [&str; 8] = [
+pub const PATHS: [&str; 11] = [
     "corrected-utf8/decode.json",
     "corrected-utf8/encode.json",
+    "corrected-utf8/encode-string.json",
     "corrected-utf8/document.json",
     "utf-8/decode.json",
     "utf-8/encode.json",
+    "utf-8/encode-string.json",
     "utf-8/table-3.1b.json",
     "utf-inf-8/decode.json",
     "utf-inf-8/encode.json",
+    "utf-inf-8/encode-string.json",
 ];
 
 /// A vector file embedded in the library.
@@ -125,17 +128,8 @@ mod tests {
         assert_eq!(got, want);
         for f in EMBEDDED {
             let file = f.parse().unwrap_or_else(|e| panic!("{}: {e}", f.path));
-            let (version, count, tests) = match &file {
-                model::AnyVectorFile::Decode(v) => {
-                    (&v.version, v.number_of_tests, v.tests().count())
-                }
-                model::AnyVectorFile::Encode(v) => {
-                    (&v.version, v.number_of_tests, v.tests().count())
-                }
-                model::AnyVectorFile::Document(v) => {
-                    (&v.version, v.number_of_tests, v.tests().count())
-                }
-            };
+            let (version, count, tests) =
+                (file.version(), file.number_of_tests(), file.count_tests());
             assert_eq!(version, VERSION, "{}", f.path);
             assert_eq!(count, tests, "{}", f.path);
             assert!(f.path.starts_with(file.encoding()), "{}", f.path);

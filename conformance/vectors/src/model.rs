@@ -1,32 +1,135 @@
 //! The serde model of a vector file, for writing and for reading (the format of the
 //! files this crate embeds, [`crate::VERSION`]).
 //!
-//! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`] or
-//! [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
+//! A file is a [`VectorFile`] whose tests are [`DecodeTest`], [`EncodeTest`],
+//! [`EncodeStringTest`] or [`DocumentTest`], as its `schema` field says; [`AnyVectorFile::from_json`] reads any of
 //! them. Field names and order are those of `vectors/schema/*.schema.json` and
 //! `vectors/README.md`. Code points stay strings (`"U+00A0"`) because UTF-∞-8's are
 //! unbounded; [`parse_codepoint`] reads the ones that fit in a `u64`, and
 //! [`codepoint_digits`] checks any of them.
 
+use crate::vocabulary::{NameKind, UnknownName};
+use crate::Op;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
 
-/// Which shape of test a file holds: a file's `schema` names the operation its tests
-/// are for, so it is the same enum as [`crate::Op`] (`"decode"`, `"encode"` or
-/// `"document"`; [`DecodeTest`], [`EncodeTest`] or [`DocumentTest`]).
-pub use crate::vocabulary::Op as Schema;
+/// Which shape of test a file holds, as its `schema` field says: `"decode"`,
+/// `"encode"`, `"encode-string"` or `"document"` ([`DecodeTest`], [`EncodeTest`],
+/// [`EncodeStringTest`], [`DocumentTest`]).
+///
+/// A file's schema is not always the protocol operation of its tests: the tests of an
+/// `encode-string` file are `encode` requests carrying a list of code points
+/// ([`Schema::op`]). (Before vectors 2.5.0 this was [`crate::Op`] under another name.)
+///
+/// ```
+/// use corrected_utf8_vectors::{model::Schema, Op};
+/// assert_eq!("encode-string".parse::<Schema>(), Ok(Schema::EncodeString));
+/// assert_eq!(Schema::EncodeString.op(), Op::Encode);
+/// assert_eq!(Schema::Decode.name(), "decode");
+/// ```
+// The variants are in the order of their names, as `Op`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Schema {
+    /// `decode`: bytes in, events out ([`DecodeTest`]).
+    Decode,
+    /// `document`: a whole Corrected UTF-8 file in, findings out ([`DocumentTest`]).
+    Document,
+    /// `encode`: one code point in, bytes or an error kind out ([`EncodeTest`]).
+    Encode,
+    /// `encode-string`: a list of code points in, bytes or the first failure's index and
+    /// error kind out ([`EncodeStringTest`]; since vectors 2.5.0).
+    EncodeString,
+}
+
+impl Schema {
+    /// Every schema.
+    pub const ALL: [Schema; 4] = [
+        Schema::Decode,
+        Schema::Encode,
+        Schema::EncodeString,
+        Schema::Document,
+    ];
+
+    /// Every schema's name, in the order of [`Schema::ALL`].
+    pub const NAMES: [&'static str; 4] = ["decode", "encode", "encode-string", "document"];
+
+    /// `"decode"`, `"encode"`, `"encode-string"` or `"document"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Schema::Decode => "decode",
+            Schema::Encode => "encode",
+            Schema::EncodeString => "encode-string",
+            Schema::Document => "document",
+        }
+    }
+
+    /// The same as [`Schema::name`].
+    pub const fn as_str(self) -> &'static str {
+        self.name()
+    }
+
+    /// The schema with this name, or `None`.
+    pub fn from_name(name: &str) -> Option<Schema> {
+        Schema::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The protocol operation of the file's tests: `encode` for `encode` and
+    /// `encode-string` (an `encode` request with `codepoints`), else the schema's own
+    /// name.
+    pub const fn op(self) -> Op {
+        match self {
+            Schema::Decode => Op::Decode,
+            Schema::Encode | Schema::EncodeString => Op::Encode,
+            Schema::Document => Op::Document,
+        }
+    }
+}
+
+/// The schema of a file of `op` tests with one code point each: `encode` for
+/// [`Op::Encode`] (code that built a [`VectorFile`] from an [`Op`] before 2.5.0 writes
+/// `schema: op.into()`).
+impl From<Op> for Schema {
+    fn from(op: Op) -> Schema {
+        match op {
+            Op::Decode => Schema::Decode,
+            Op::Encode => Schema::Encode,
+            Op::Document => Schema::Document,
+        }
+    }
+}
+
+impl fmt::Display for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Schema {
+    type Err = UnknownName;
+
+    fn from_str(name: &str) -> Result<Schema, UnknownName> {
+        Schema::from_name(name).ok_or_else(|| UnknownName {
+            kind: NameKind::Schema,
+            name: name.to_string(),
+        })
+    }
+}
 
 /// A test's expected verdict.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TestResult {
-    /// Decode: code points only. Encode: the code point encodes. Document: no `error`
-    /// finding (warnings allowed).
+    /// Decode: code points only. Encode: the code point encodes (encode-string: every
+    /// one of them). Document: no `error` finding (warnings allowed).
     Valid,
     /// Decode only (Corrected UTF-8): no error span, at least one reserved span.
     Reserved,
-    /// Decode: at least one error span. Encode: the code point has no encoding.
-    /// Document: at least one `error` finding.
+    /// Decode: at least one error span. Encode: the code point has no encoding
+    /// (encode-string: one of them has none). Document: at least one `error` finding.
     Invalid,
 }
 
@@ -189,6 +292,34 @@ pub struct EncodeTest {
     pub result: TestResult,
 }
 
+/// A string encode test (`"schema": "encode-string"`, since vectors 2.5.0): a list of
+/// code points in, the concatenation of their encodings out, or the index of the first
+/// that has none and its error kind (SPEC §1, "Encoding a string").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EncodeStringTest {
+    /// Unique in the file; never renumbered or reused.
+    pub tc_id: u64,
+    /// What this case is.
+    pub comment: String,
+    /// Flags, each explained in the file's `notes`.
+    pub flags: Vec<String>,
+    /// The code points, each `"U+"` and at least 4 uppercase hex digits (may be empty).
+    pub codepoints: Vec<String>,
+    /// The encoding of the whole list, lowercase hex, when `result` is `valid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
+    /// The error kind of the first code point that has no encoding, when `result` is
+    /// `invalid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The 0-based index in `codepoints` of that code point, when `result` is `invalid`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    /// `valid` when every code point encodes.
+    pub result: TestResult,
+}
+
 /// How bad a document finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -244,22 +375,29 @@ macro_rules! impl_test_case {
         }
     )*};
 }
-impl_test_case!(DecodeTest, EncodeTest, DocumentTest);
+impl_test_case!(DecodeTest, EncodeTest, EncodeStringTest, DocumentTest);
 
 /// A decode vector file.
 pub type DecodeFile = VectorFile<DecodeTest>;
 /// An encode vector file.
 pub type EncodeFile = VectorFile<EncodeTest>;
+/// A string encode vector file.
+pub type EncodeStringFile = VectorFile<EncodeStringTest>;
 /// A document vector file.
 pub type DocumentFile = VectorFile<DocumentTest>;
 
-/// A vector file of any shape, as its `schema` field says.
+/// A vector file of any shape, as its `schema` field says. Since vectors 2.5.0 it may be
+/// an `encode-string` file, and a later minor version may add shapes: match it with a
+/// wildcard arm.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AnyVectorFile {
     /// `"schema": "decode"`.
     Decode(DecodeFile),
     /// `"schema": "encode"`.
     Encode(EncodeFile),
+    /// `"schema": "encode-string"`.
+    EncodeString(EncodeStringFile),
     /// `"schema": "document"`.
     Document(DocumentFile),
 }
@@ -278,6 +416,7 @@ impl AnyVectorFile {
         Ok(match peek.schema {
             Schema::Decode => AnyVectorFile::Decode(parse(text)?),
             Schema::Encode => AnyVectorFile::Encode(parse(text)?),
+            Schema::EncodeString => AnyVectorFile::EncodeString(parse(text)?),
             Schema::Document => AnyVectorFile::Document(parse(text)?),
         })
     }
@@ -287,6 +426,7 @@ impl AnyVectorFile {
         match self {
             AnyVectorFile::Decode(_) => Schema::Decode,
             AnyVectorFile::Encode(_) => Schema::Encode,
+            AnyVectorFile::EncodeString(_) => Schema::EncodeString,
             AnyVectorFile::Document(_) => Schema::Document,
         }
     }
@@ -296,7 +436,38 @@ impl AnyVectorFile {
         match self {
             AnyVectorFile::Decode(f) => &f.encoding,
             AnyVectorFile::Encode(f) => &f.encoding,
+            AnyVectorFile::EncodeString(f) => &f.encoding,
             AnyVectorFile::Document(f) => &f.encoding,
+        }
+    }
+
+    /// The file's `version`.
+    pub fn version(&self) -> &str {
+        match self {
+            AnyVectorFile::Decode(f) => &f.version,
+            AnyVectorFile::Encode(f) => &f.version,
+            AnyVectorFile::EncodeString(f) => &f.version,
+            AnyVectorFile::Document(f) => &f.version,
+        }
+    }
+
+    /// The file's `numberOfTests`.
+    pub fn number_of_tests(&self) -> usize {
+        match self {
+            AnyVectorFile::Decode(f) => f.number_of_tests,
+            AnyVectorFile::Encode(f) => f.number_of_tests,
+            AnyVectorFile::EncodeString(f) => f.number_of_tests,
+            AnyVectorFile::Document(f) => f.number_of_tests,
+        }
+    }
+
+    /// How many tests the file holds, counted over its groups.
+    pub fn count_tests(&self) -> usize {
+        match self {
+            AnyVectorFile::Decode(f) => f.tests().count(),
+            AnyVectorFile::Encode(f) => f.tests().count(),
+            AnyVectorFile::EncodeString(f) => f.tests().count(),
+            AnyVectorFile::Document(f) => f.tests().count(),
         }
     }
 }
@@ -410,5 +581,49 @@ mod tests {
         assert_eq!(TestResult::of_output(&events), TestResult::Invalid);
         assert_eq!(TestResult::of_output(&events[2..]), TestResult::Reserved);
         assert_eq!(TestResult::of_output(&events[..1]), TestResult::Valid);
+    }
+
+    #[test]
+    fn schemas_round_trip_and_name_their_operation() {
+        for (s, name) in Schema::ALL.into_iter().zip(Schema::NAMES) {
+            assert_eq!(s.name(), name);
+            assert_eq!(s.to_string(), name);
+            assert_eq!(name.parse::<Schema>(), Ok(s));
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{name}\""));
+            assert_eq!(
+                serde_json::from_str::<Schema>(&format!("\"{name}\"")).unwrap(),
+                s
+            );
+        }
+        assert_eq!(Schema::EncodeString.op(), Op::Encode);
+        assert_eq!(Schema::Document.op(), Op::Document);
+        let err = "encode_string".parse::<Schema>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"unknown schema "encode_string" (expected one of decode, encode, encode-string, document)"#
+        );
+        let (mut by_enum, mut by_name) = (Schema::ALL, Schema::ALL);
+        by_enum.sort_unstable();
+        by_name.sort_unstable_by_key(|s| s.name());
+        assert_eq!(by_enum, by_name);
+    }
+
+    #[test]
+    fn an_encode_string_file_reads_back() {
+        let json = r#"{"schema": "encode-string", "encoding": "utf-8", "version": "2.5.0",
+            "numberOfTests": 2, "header": [], "notes": {}, "testGroups": [{"comment": "",
+            "tests": [{"tcId": 1, "comment": "", "flags": [], "codepoints": [],
+                       "bytes": "", "result": "valid"},
+                      {"tcId": 2, "comment": "", "flags": [], "codepoints": ["U+0041", "U+D800"],
+                       "error": "surrogate", "index": 1, "result": "invalid"}]}]}"#;
+        let file = AnyVectorFile::from_json(json).unwrap();
+        assert_eq!(file.schema(), Schema::EncodeString);
+        assert_eq!((file.number_of_tests(), file.count_tests()), (2, 2));
+        let AnyVectorFile::EncodeString(f) = file else {
+            panic!("an encode-string file")
+        };
+        let t = f.tests().nth(1).unwrap();
+        assert_eq!((t.index, t.error.as_deref()), (Some(1), Some("surrogate")));
+        assert!(AnyVectorFile::from_json(&json.replace("\"index\"", "\"offset\"")).is_err());
     }
 }

@@ -81,9 +81,9 @@ impl FromStr for Encoding {
     }
 }
 
-/// What a test asks of an implementation, named as in a request's `op` and a vector file's
-/// `schema` (a file holds the tests of one operation: [`crate::model::Schema`] is this
-/// enum).
+/// What a test asks of an implementation, named as in a request's `op`. A vector file's
+/// `schema` says it too (`crate::model::Schema::op`): `encode-string` files hold
+/// `encode` tests whose request carries a list of code points.
 ///
 /// ```
 /// use corrected_utf8_vectors::Op;
@@ -106,7 +106,7 @@ pub enum Op {
     /// ([`crate::model::DocumentTest`]).
     Document,
     /// `encode`: one code point in, bytes or an error kind out
-    /// ([`crate::model::EncodeTest`]).
+    /// (`crate::model::EncodeTest`), or a list of them (`EncodeStringTest`).
     Encode,
 }
 
@@ -126,7 +126,7 @@ impl Op {
         }
     }
 
-    /// The same as [`Op::name`] (the method of `model::Schema`, which is this enum).
+    /// The same as [`Op::name`].
     pub const fn as_str(self) -> &'static str {
         self.name()
     }
@@ -154,6 +154,10 @@ impl FromStr for Op {
     }
 }
 
+/// A vector file's `schema` names (`model::Schema::NAMES`, which needs the `files`
+/// feature; the vocabulary alone names them too).
+const SCHEMA_NAMES: [&str; 4] = ["decode", "encode", "encode-string", "document"];
+
 /// Which list of names an [`UnknownName`] was looked up in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NameKind {
@@ -161,6 +165,8 @@ pub enum NameKind {
     Encoding,
     /// [`Op::NAMES`].
     Op,
+    /// A vector file's `schema`, [`crate::model::Schema::NAMES`] (since 2.5.0).
+    Schema,
 }
 
 impl NameKind {
@@ -169,6 +175,7 @@ impl NameKind {
         match self {
             NameKind::Encoding => &Encoding::NAMES,
             NameKind::Op => &Op::NAMES,
+            NameKind::Schema => &SCHEMA_NAMES,
         }
     }
 }
@@ -189,6 +196,7 @@ impl fmt::Display for UnknownName {
         let what = match self.kind {
             NameKind::Encoding => "encoding",
             NameKind::Op => "operation",
+            NameKind::Schema => "schema",
         };
         write!(
             f,
@@ -251,12 +259,7 @@ mod tests {
             let file = f.parse().unwrap();
             let encoding: Encoding = file.encoding().parse().unwrap();
             assert!(f.path.starts_with(&format!("{encoding}/")), "{}", f.path);
-            let schema = match file {
-                crate::model::AnyVectorFile::Decode(v) => v.schema,
-                crate::model::AnyVectorFile::Encode(v) => v.schema,
-                crate::model::AnyVectorFile::Document(v) => v.schema,
-            };
-            seen.push((encoding, schema));
+            seen.push((encoding, file.schema().op()));
         }
         for e in Encoding::ALL {
             assert!(seen.iter().any(|s| s.0 == e), "no file of {e}");

@@ -10,7 +10,7 @@ pub(crate) fn prepare(_command: &mut Command) -> String {
 pub(crate) struct Family;
 
 impl Family {
-    pub(crate) fn new(_pid: i32, _token: String) -> Family {
+    pub(crate) fn new(_child: &std::process::Child, _token: String) -> Family {
         Family
     }
     pub(crate) fn kill(&self) -> Vec<i32> {

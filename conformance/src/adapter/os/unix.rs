@@ -61,7 +61,8 @@ pub(crate) struct Family {
 
 impl Family {
     /// A started adapter, registered for the signal handler.
-    pub(crate) fn new(pid: i32, token: String) -> Family {
+    pub(crate) fn new(child: &std::process::Child, token: String) -> Family {
+        let pid = child.id() as i32;
         register(pid);
         Family { pid, token }
     }

@@ -23,6 +23,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     payload_bits(&mut g);
     ascii_blocks(&mut g);
     bom(&mut g);
+    super::splits::corrected_decode(&mut g, dec);
     g
 }
 

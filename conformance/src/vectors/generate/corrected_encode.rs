@@ -10,6 +10,7 @@ pub(super) fn groups() -> Groups<EncodeTest> {
     row_ends(&mut g);
     boundaries(&mut g);
     seed_examples(&mut g);
+    super::splits::corrected_encode(&mut g, enc);
     g
 }
 

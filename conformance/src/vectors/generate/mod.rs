@@ -11,14 +11,17 @@ pub(crate) mod build;
 mod corrected_decode;
 mod corrected_document;
 mod corrected_encode;
+mod encode_string;
 mod flags;
 mod serialize;
+mod splits;
 mod table31b;
 mod utf8_decode;
 mod utf8_encode;
 pub(crate) mod utf_inf8;
 
-use crate::vectors::{Encoding, Op};
+use crate::vectors::model::Schema;
+use crate::vectors::Encoding;
 use corrected_utf8_vectors::PATHS;
 use serialize::{finish, header};
 use std::path::Path;
@@ -33,16 +36,24 @@ pub use corrected_utf8_vectors::VERSION;
 pub fn generate_files(
     existing: impl Fn(&str) -> Option<String>,
 ) -> Result<Vec<(&'static str, String)>, String> {
-    let [cd, ce, cdoc, ud, ue, ut, id, ie] = PATHS;
+    let [cd, ce, cs, cdoc, ud, ue, us, ut, id, ie, is] = PATHS;
+    let string_header = |name: &str| {
+        header(&format!(
+            "{name} string encode vectors: a list of code points in, the bytes of the whole list out, or the 0-based index and error kind of the first code point that has no encoding (docs/semantics.md §1, \"Encoding a string\"). An implementation is sent these as encode requests with \"codepoints\" only when it declares that field (vectors/README.md)."
+        ))
+    };
     Ok(vec![
-        (cd, finish(Op::Decode, Encoding::CorrectedUtf8, header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
-        (ce, finish(Op::Encode, Encoding::CorrectedUtf8, header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
-        (cdoc, finish(Op::Document, Encoding::CorrectedUtf8, header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
-        (ud, finish(Op::Decode, Encoding::Utf8, header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),
-        (ue, finish(Op::Encode, Encoding::Utf8, header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode::groups(), existing(ue))?),
-        (ut, finish(Op::Decode, Encoding::Utf8, header("Table 3.1b (Davis 2000, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
-        (id, finish(Op::Decode, Encoding::UtfInf8, header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
-        (ie, finish(Op::Encode, Encoding::UtfInf8, header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
+        (cd, finish(Schema::Decode, Encoding::CorrectedUtf8, header("Corrected UTF-8 decode vectors: bytes in, the complete list of events (code points, error spans and reserved spans) out; result valid, reserved or invalid."), corrected_decode::groups(), existing(cd))?),
+        (ce, finish(Schema::Encode, Encoding::CorrectedUtf8, header("Corrected UTF-8 encode vectors: one code point in, its bytes or an error kind out."), corrected_encode::groups(), existing(ce))?),
+        (cs, finish(Schema::EncodeString, Encoding::CorrectedUtf8, string_header("Corrected UTF-8"), encode_string::groups(Encoding::CorrectedUtf8), existing(cs))?),
+        (cdoc, finish(Schema::Document, Encoding::CorrectedUtf8, header("Corrected UTF-8 document vectors: a whole file in, the document checker's findings out (docs/semantics.md §2.6)."), corrected_document::groups(), existing(cdoc))?),
+        (ud, finish(Schema::Decode, Encoding::Utf8, header("UTF-8 decode vectors (Unicode Table 3-7, maximal subparts, error kinds of docs/semantics.md §3): bytes in, events out."), utf8_decode::groups(), existing(ud))?),
+        (ue, finish(Schema::Encode, Encoding::Utf8, header("UTF-8 encode vectors: one code point in, its bytes or an error kind out."), utf8_encode::groups(), existing(ue))?),
+        (us, finish(Schema::EncodeString, Encoding::Utf8, string_header("UTF-8"), encode_string::groups(Encoding::Utf8), existing(us))?),
+        (ut, finish(Schema::Decode, Encoding::Utf8, header("Table 3.1b (Davis 2000, as transcribed) inputs, decoded per Table 3-7: flags give the rows that match and whether the row disagrees with Table 3-7."), table31b::groups(), existing(ut))?),
+        (id, finish(Schema::Decode, Encoding::UtfInf8, header("UTF-∞-8 decode vectors (the UTF-∞-8 draft and docs/semantics.md §4; shortest form only, maximal subparts, default code length limit 65 536 bytes): bytes in, the complete list of events out."), utf_inf8::decode::groups(), existing(id))?),
+        (ie, finish(Schema::Encode, Encoding::UtfInf8, header("UTF-∞-8 encode vectors: one code point (unbounded) in, its bytes or an error kind out."), utf_inf8::encode::groups(), existing(ie))?),
+        (is, finish(Schema::EncodeString, Encoding::UtfInf8, string_header("UTF-∞-8"), encode_string::groups(Encoding::UtfInf8), existing(is))?),
     ])
 }
 

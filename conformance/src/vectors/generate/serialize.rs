@@ -1,20 +1,21 @@
 //! The tcId keeping and the JSON serializer: each case keeps the `tcId` it has in the
-//! committed file, matched by (group comment, input or code point); a new case gets one
+//! committed file, matched by (group comment, input, code point or list of code points); a new case gets one
 //! more than the highest `tcId` ever assigned in the file.
 
 use super::build::Groups;
 use super::flags::note_for;
 use super::VERSION;
 use crate::vectors::model::{
-    to_pretty_json, AnyVectorFile, DecodeTest, DocumentTest, EncodeTest, TestCase, VectorFile,
+    to_pretty_json, AnyVectorFile, DecodeTest, DocumentTest, EncodeStringTest, EncodeTest, Schema,
+    TestCase, VectorFile,
 };
-use crate::vectors::{Encoding, Op};
+use crate::vectors::Encoding;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Identity of a test inside its group, for keeping tcIds.
 pub(super) trait Keyed: TestCase + Serialize {
-    fn key(&self) -> &str;
+    fn key(&self) -> String;
     fn set_tc_id(&mut self, id: u64);
     fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>>
     where
@@ -22,8 +23,8 @@ pub(super) trait Keyed: TestCase + Serialize {
 }
 
 impl Keyed for DecodeTest {
-    fn key(&self) -> &str {
-        &self.input
+    fn key(&self) -> String {
+        self.input.clone()
     }
     fn set_tc_id(&mut self, id: u64) {
         self.tc_id = id;
@@ -37,8 +38,8 @@ impl Keyed for DecodeTest {
 }
 
 impl Keyed for EncodeTest {
-    fn key(&self) -> &str {
-        &self.codepoint
+    fn key(&self) -> String {
+        self.codepoint.clone()
     }
     fn set_tc_id(&mut self, id: u64) {
         self.tc_id = id;
@@ -51,9 +52,29 @@ impl Keyed for EncodeTest {
     }
 }
 
+impl Keyed for EncodeStringTest {
+    /// The code points, space-separated (`(empty)` for none).
+    fn key(&self) -> String {
+        if self.codepoints.is_empty() {
+            "(empty)".into()
+        } else {
+            self.codepoints.join(" ")
+        }
+    }
+    fn set_tc_id(&mut self, id: u64) {
+        self.tc_id = id;
+    }
+    fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
+        match file {
+            AnyVectorFile::EncodeString(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
 impl Keyed for DocumentTest {
-    fn key(&self) -> &str {
-        &self.input
+    fn key(&self) -> String {
+        self.input.clone()
     }
     fn set_tc_id(&mut self, id: u64) {
         self.tc_id = id;
@@ -73,7 +94,7 @@ const HIGH_WATER: &str = "Highest tcId ever assigned in this file (never reused)
 /// Turns groups into a file's JSON: drops repeated keys within a group, keeps committed
 /// tcIds, numbers new cases, and explains every flag used.
 pub(super) fn finish<T: Keyed>(
-    schema: Op,
+    schema: Schema,
     encoding: Encoding,
     mut header: Vec<String>,
     groups: Groups<T>,
@@ -85,9 +106,9 @@ pub(super) fn finish<T: Keyed>(
     let mut count = 0;
     for mut group in groups.groups {
         let mut seen = HashSet::new();
-        group.tests.retain(|t| seen.insert(t.key().to_string()));
+        group.tests.retain(|t| seen.insert(t.key()));
         for t in &mut group.tests {
-            let key = (group.comment.clone(), t.key().to_string());
+            let key = (group.comment.clone(), t.key());
             let id = *ids.entry(key).or_insert_with(|| {
                 next += 1;
                 next - 1
@@ -123,7 +144,7 @@ type Ids = HashMap<(String, String), u64>;
 
 /// The committed file's tcIds by (group comment, key), and the first id never assigned.
 fn committed_ids<T: Keyed>(
-    schema: Op,
+    schema: Schema,
     encoding: Encoding,
     existing: Option<String>,
 ) -> Result<(Ids, u64), String> {
@@ -141,7 +162,7 @@ fn committed_ids<T: Keyed>(
             })?;
         for g in &file.test_groups {
             for t in &g.tests {
-                ids.insert((g.comment.clone(), t.key().to_string()), t.tc_id());
+                ids.insert((g.comment.clone(), t.key()), t.tc_id());
                 next = next.max(t.tc_id() + 1);
             }
         }

@@ -27,6 +27,7 @@ pub(super) fn groups() -> Groups<DecodeTest> {
     cross_encoding(&mut g);
     resynchronisation(&mut g);
     bom(&mut g);
+    super::splits::utf8_decode(&mut g, dec);
     g
 }
 

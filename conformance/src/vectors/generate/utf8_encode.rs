@@ -10,6 +10,7 @@ pub(super) fn groups() -> Groups<EncodeTest> {
     row_ends(&mut g);
     surrogates_and_end(&mut g);
     seed_examples(&mut g);
+    super::splits::utf8_encode(&mut g, enc);
     g
 }
 

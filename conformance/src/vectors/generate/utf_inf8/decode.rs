@@ -26,6 +26,7 @@ pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {
     empty(&mut g);
     mixed(&mut g);
     bom(&mut g);
+    crate::vectors::generate::splits::utf_inf8_decode(&mut g);
     g
 }
 

@@ -12,6 +12,7 @@ pub(in crate::vectors::generate) fn groups() -> Groups<EncodeTest> {
     class_ends(&mut g);
     surrogates(&mut g);
     samples(&mut g);
+    crate::vectors::generate::splits::utf_inf8_encode(&mut g);
     g
 }
 

@@ -1,0 +1,14 @@
+//! The codec's integration tests, in one test binary: a module per part of SPEC.md and
+//! per surface of the crate.
+//!
+//! `tests/fast.rs` (the fast paths against the careful ones) is a binary of its own, so
+//! that Miri runs it alone (`cargo miri test --test fast`).
+
+mod common;
+mod document;
+mod exhaustive;
+mod kinds;
+mod messages;
+mod sources;
+mod surface;
+mod utf_inf8;

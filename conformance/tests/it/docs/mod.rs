@@ -1,0 +1,4 @@
+//! The project's Markdown.
+
+mod facts;
+mod links;

@@ -1,0 +1,5 @@
+//! The report files of `conformance run`.
+
+mod formats;
+mod output;
+mod schema;

@@ -1,0 +1,3 @@
+//! The vector files.
+
+mod lint;
