@@ -65,6 +65,15 @@ fn explorer_links(
             let digits = t.codepoint.trim_start_matches("U+");
             ("encode", digits.to_ascii_lowercase())
         }
+        // The explorer's encode takes a list: the code points separated by commas.
+        Test::EncodeString(t) => {
+            let digits: Vec<String> = t
+                .codepoints
+                .iter()
+                .map(|c| c.trim_start_matches("U+").to_ascii_lowercase())
+                .collect();
+            ("encode", digits.join(","))
+        }
     };
     let input = (data.len() <= LINKED_INPUT_HEX)
         .then(|| format!("{explorer}#{}/{op}/{data}", case.encoding.name()));
@@ -474,7 +483,7 @@ fn matrix_row(h: &mut String, report: &RunReport, ci: usize, explorer: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vectors::model::{DecodeTest, EncodeTest, TestResult};
+    use crate::vectors::model::{DecodeTest, EncodeStringTest, EncodeTest, TestResult};
     use corrected_utf8_vectors::Encoding;
     use std::sync::Arc;
 
@@ -532,6 +541,18 @@ mod tests {
         });
         let (_, input) = explorer_links("E", &case(Encoding::CorrectedUtf8, encode), "f", true);
         assert_eq!(input.as_deref(), Some("E#corrected-utf8/encode/d800"));
+        let string = Test::EncodeString(EncodeStringTest {
+            tc_id: 61,
+            comment: String::new(),
+            flags: vec![],
+            codepoints: vec!["U+0041".into(), "U+D800".into()],
+            bytes: None,
+            error: Some("surrogate".into()),
+            index: Some(1),
+            result: TestResult::Invalid,
+        });
+        let (_, input) = explorer_links("E", &case(Encoding::Utf8, string), "f", true);
+        assert_eq!(input.as_deref(), Some("E#utf-8/encode/0041,d800"));
         // A long input links to its vector only.
         let long = case(
             Encoding::UtfInf8,
