@@ -15,7 +15,10 @@ Every other mention is derived from it:
   * every crate's Cargo.toml inherits `repository` and `homepage`
     (`repository.workspace = true`), never a literal of its own;
   * the vectors tarball's name, `corrected-utf8-vectors-X.Y.Z`, carries the version of
-    the vector files (vectors/*/*.json);
+    the vector files (vectors/*/*.json); the explorer's, `corrected-utf8-explorer-X.Y.Z`,
+    the release version;
+  * the explorer's GitHub Pages address, `https://owner.github.io/REPO/` (the owner in
+    lowercase, as GitHub serves it: docs/matrix.html links there);
   * the old placeholder host `example.invalid` appears nowhere.
 
     python3 scripts/address.py check   # exit 1 listing every disagreement (file:line)
@@ -52,6 +55,8 @@ RELEASE_FILE = re.compile(
     r"\b((?:conformance|cutf8)-)(\d+\.\d+\.\d+)(-(?:x86_64|aarch64)-unknown-linux-musl)"
 )
 VECTORS_TARBALL = re.compile(r"\b(corrected-utf8-vectors-)(\d+\.\d+\.\d+)\b")
+EXPLORER_TARBALL = re.compile(r"\b(corrected-utf8-explorer-)(\d+\.\d+\.\d+)\b")
+PAGES = re.compile(r"(https://)([A-Za-z0-9-]+)\.github\.io/([A-Za-z0-9_.-]+)")
 TAG = re.compile(r"v\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?")
 OLD_PLACEHOLDER = "example.invalid"
 
@@ -132,6 +137,14 @@ def derive(text, slug, version, vv):
     def tarball(m):
         return f"{m[1]}{vv}"
 
+    def explorer(m):
+        return f"{m[1]}{version}"
+
+    def pages(m):
+        if m[2] in THIRD_PARTY:
+            return m[0]
+        return f"{m[1]}{owner.lower()}.github.io/{repo}"
+
     lines = text.split("\n")
     for i, line in enumerate(lines):
         new = line
@@ -141,6 +154,8 @@ def derive(text, slug, version, vv):
             (DOWNLOAD, download),
             (RELEASE_FILE, release_file),
             (VECTORS_TARBALL, tarball),
+            (EXPLORER_TARBALL, explorer),
+            (PAGES, pages),
         ):
             new = pattern.sub(fix, new)
         if new != line:

@@ -17,8 +17,13 @@
 #      manifestSha256 equal to the hash of vectors/ (the algorithm in release.sh);
 #      the x86_64 runner's `generate --check` finds the tarball's vectors to be what
 #      the spec-literal code generates, and `run --vectors` on them passes;
-#   4. the README's install commands work against this folder as the release page;
-#   5. the tarball is reproducible: built again, the same bytes.
+#   4. the explorer tarball: one top folder holding exactly the site's files, within
+#      its budget (1 MB), its page the checkout's, naming the vectors' version and
+#      manifest hash; opened from file:// in headless Chromium, it starts and shows a
+#      few vectors' expected results (cli/explorer/browser/test_site.py, 2 per file);
+#   5. the README's install commands work against this folder as the release page;
+#   6. the vectors tarball is reproducible: built again, the same bytes; so is the
+#      explorer's site: built again, the same files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +46,9 @@ need_apt=()
 command -v jq >/dev/null || need_apt+=(jq)
 command -v qemu-aarch64 >/dev/null || need_apt+=(qemu-user)
 command -v readelf >/dev/null || need_apt+=(binutils)
+# The explorer's smoke test: Debian's chromium unless CHROMIUM names another Chromium.
+chromium=${CHROMIUM:-/usr/bin/chromium}
+[ -x "$chromium" ] || need_apt+=(chromium)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update && apt-get install -y "${need_apt[@]}"
 fi
@@ -55,7 +63,8 @@ hash=$(cd vectors && find . -name '*.json' ! -name '*.schema.json' | sed 's|^\./
   xargs sha256sum | sha256sum | cut -d' ' -f1)
 name=corrected-utf8-vectors-$vv
 targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
-expected=("$name.tar.gz" SHA256SUMS)
+site=corrected-utf8-explorer-$version
+expected=("$name.tar.gz" "$site.tar.gz" SHA256SUMS)
 for t in "${targets[@]}"; do expected+=("conformance-$version-$t" "cutf8-$version-$t"); done
 
 step "the files and SHA256SUMS ($dir)"
@@ -160,6 +169,30 @@ grep -q "manifest sha256 $hash" "$work/run-tarball.log" ||
   fail "conformance run --vectors on the tarball's vectors/ does not name the manifest hash $hash"
 echo "  $name.tar.gz: $(jq '.files | length' "$m") files, $total tests, manifestSha256 $hash"
 
+step "the explorer tarball"
+explorer=$work/explorer
+mkdir "$explorer"
+tar -xzf "$dir/$site.tar.gz" -C "$explorer"
+[ "$(ls -A "$explorer")" = "$site" ] || fail "the explorer tarball's top level is '$(ls -A "$explorer")', not $site/"
+want_site=$(printf '%s\n' index.html explorer.js explain-wasm.js vectors.js LICENSE-MIT LICENSE-APACHE | LC_ALL=C sort)
+got_site=$(cd "$explorer/$site" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort)
+[ "$got_site" = "$want_site" ] || fail "the explorer holds$(printf '\n  %s' "$got_site")
+but should hold exactly$(printf '\n  %s' "$want_site")"
+for f in index.html explorer.js; do
+  cmp -s "$explorer/$site/$f" "cli/explorer/site/$f" || fail "the explorer's $f is not cli/explorer/site/$f"
+done
+for f in LICENSE-MIT LICENSE-APACHE; do
+  cmp -s "$explorer/$site/$f" "$f" || fail "the explorer's $f is not the checkout's"
+done
+site_bytes=$(cat "$explorer/$site"/* | wc -c)
+[ "$site_bytes" -le 1000000 ] || fail "the explorer is $site_bytes bytes, over its budget of 1 MB"
+grep -q "version: \"$vv\"" "$explorer/$site/vectors.js" || fail "the explorer does not embed vectors $vv"
+grep -q "manifestSha256: \"$hash\"" "$explorer/$site/vectors.js" ||
+  fail "the explorer's vectors are not vectors/ (manifest hash $hash)"
+CHROMIUM=$chromium python3 cli/explorer/browser/test_site.py "$explorer/$site" --browsers chromium --per-file 2 \
+  --shots "$work/shots" >"$work/explorer.log" 2>&1 || { cat "$work/explorer.log" >&2; fail "the explorer's browser smoke test failed"; }
+echo "  $site.tar.gz: $site_bytes bytes, vectors $vv ($hash), $(tail -n1 "$work/explorer.log")"
+
 step "the README's install commands, with this folder as the release page"
 # The fenced block after the README's `<!-- install: release binary` marker, with the
 # release URL pointed at this folder and /usr/local/bin at a temporary one.
@@ -179,8 +212,10 @@ snippet=${snippet//"$usr_bin"/"$work/bin/"}
 grep -qx "$total passed, 0 failed" "$work/readme.log" || fail "the README's install commands: conformance run did not pass"
 echo "  README.md's install block: downloaded, checked against SHA256SUMS, installed, ran"
 
-step "the tarball is reproducible"
+step "the tarballs are reproducible"
 scripts/release.sh --vectors-only "$version" "$work/again" >/dev/null
 cmp "$dir/$name.tar.gz" "$work/again/$name.tar.gz" || fail "a second build of $name.tar.gz differs"
+scripts/site.sh "$work/site-again" >/dev/null
+diff -r "$explorer/$site" "$work/site-again" >&2 || fail "a second build of the explorer's site differs"
 
 echo "check-release: release $version verified ($dir)"

@@ -9,6 +9,9 @@
 #                                                    vectors/ (the files, schemas, README,
 #                                                    CHANGELOG: `conformance run --vectors`
 #                                                    takes it), the licenses, MANIFEST.json
+#   corrected-utf8-explorer-VERSION.tar.gz           corrected-utf8-explorer-VERSION/: the
+#                                                    explorer, a static site (scripts/site.sh;
+#                                                    open its index.html, docs/explorer.md)
 #   SHA256SUMS                                       sha256sum of every file above
 #
 #   scripts/release.sh VERSION [OUTDIR]
@@ -105,6 +108,19 @@ if [ "$vectors_only" = 0 ]; then
       "$objcopy" --strip-debug "target/$target/release/$bin" "$out/$bin-$version-$target"
     done
   done
+fi
+
+# --- the explorer ------------------------------------------------------------------
+# The site of this commit, its entries stamped with the commit's time (the same
+# sources and toolchain give the same bytes: scripts/site.sh remaps this machine's
+# paths out of the WebAssembly module).
+if [ "$vectors_only" = 0 ]; then
+  site=corrected-utf8-explorer-$version
+  scripts/site.sh "$stage/explorer/$site"
+  site_epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+  tar -C "$stage/explorer" --sort=name --owner=0 --group=0 --numeric-owner \
+    --mtime="@$site_epoch" --mode='u+rwX,go+rX,go-w' --format=gnu -cf - "$site" |
+    gzip -9 -n >"$out/$site.tar.gz"
 fi
 
 # --- the sums -----------------------------------------------------------------------

@@ -31,9 +31,25 @@ class Derive(unittest.TestCase):
             "replace OWNER/REPO in prose",
             "https://github.com/acme/utf8-harness/releases/download/v1.2.3/cutf8-1.2.3-x86_64-unknown-linux-musl",
             "corrected-utf8-vectors-4.5.6.tar.gz",
+            "corrected-utf8-explorer-1.2.3.tar.gz",
+            "https://acme.github.io/utf8-harness/index.html#vectors",
+            "[OSS-Fuzz](https://google.github.io/oss-fuzz/)",
         ):
             with self.subTest(text=text):
                 self.assertEqual(changed(text), (text, 0))
+
+    def test_the_explorer_s_tarball_and_pages_address_follow(self):
+        self.assertEqual(
+            changed("`corrected-utf8-explorer-0.1.0.tar.gz`"), ("`corrected-utf8-explorer-1.2.3.tar.gz`", 1)
+        )
+        self.assertEqual(
+            changed('href="https://owner.github.io/REPO/index.html#vectors/utf-8/decode.json/1"'),
+            ('href="https://acme.github.io/utf8-harness/index.html#vectors/utf-8/decode.json/1"', 1),
+        )
+        self.assertEqual(
+            changed("https://acme.github.io/utf8-harness/", slug="Acme/utf8-harness"),
+            ("https://acme.github.io/utf8-harness/", 0),
+        )
 
     def test_urls_release_files_and_the_vectors_tarball_follow(self):
         self.assertEqual(

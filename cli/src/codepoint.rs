@@ -82,46 +82,9 @@ impl CodePoint for BigCodePoint {
     }
 }
 
-/// `U+00CF`, `u+cf`, `0xCF` or `CF`: a code point of any size.
-pub(crate) fn parse(s: &str) -> Result<BigCodePoint, &'static str> {
-    let digits = ["U+", "u+", "0x", "0X"]
-        .iter()
-        .find_map(|p| s.strip_prefix(p))
-        .unwrap_or(s);
-    if digits.is_empty() {
-        return Err("no hex digits");
-    }
-    let values: Option<Vec<u8>> = digits
-        .chars()
-        .map(|c| c.to_digit(16).map(|d| d as u8))
-        .collect();
-    let values = values.ok_or("expected hex digits, as in U+00CF")?;
-    Ok(BigCodePoint::from_digits(&values).expect("hex digit values are at most 15"))
-}
-
-/// Code points longer than this many hex digits are abbreviated in messages.
-const SHOWN_DIGITS: usize = 32;
-
-/// `U+0085`, or for a code point too long to read at a glance (UTF-∞-8's reach ~100 000
-/// digits) `U+AAAAAAAAAAAA…AAAA (51 digits)`: one line stays one line.
-pub(crate) fn show(cp: &BigCodePoint) -> String {
-    let n = cp.hex_digits();
-    if n <= SHOWN_DIGITS {
-        return cp.to_string();
-    }
-    let hex = |digits: &[u8]| -> String { digits.iter().map(|d| format!("{d:X}")).collect() };
-    let digits = cp.digits();
-    format!(
-        "U+{}…{} ({n} digits)",
-        hex(&digits[..12]),
-        hex(&digits[n - 4..])
-    )
-}
-
-/// `U+0085 has no corrected-utf8 encoding: c1-control`.
-pub(crate) fn no_encoding(cp: &BigCodePoint, encoding: Encoding, kind: ErrorKind) -> String {
-    format!("{} has no {encoding} encoding: {kind}", show(cp))
-}
+// Parsed and shown as the explanation library does, so `encode`'s messages and the
+// explorer's say the same.
+pub(crate) use cutf8_explain::codepoint::{no_encoding, parse};
 
 #[cfg(test)]
 mod tests {
@@ -129,21 +92,6 @@ mod tests {
 
     fn big(s: &str) -> BigCodePoint {
         s.parse().unwrap()
-    }
-
-    #[test]
-    fn spellings() {
-        for s in ["U+00CF", "u+cf", "0xCF", "0XcF", "CF", "000CF"] {
-            assert_eq!(parse(s), Ok(BigCodePoint::from(0xCFu32)), "{s}");
-        }
-        assert_eq!(parse("U+8421109F"), Ok(big("U+8421109F")));
-        let huge = format!("U+{}", "F".repeat(100));
-        assert_eq!(parse(&huge).unwrap().hex_digits(), 100);
-        assert_eq!(parse("U+0"), Ok(BigCodePoint::from(0u32)));
-        assert_eq!(parse("U+"), Err("no hex digits"));
-        assert!(parse("U+-1").is_err());
-        assert!(parse("+1").is_err());
-        assert!(parse("Ï").is_err());
     }
 
     #[test]
@@ -202,18 +150,5 @@ mod tests {
         let mut out = Vec::new();
         big("u+abcdef0123456789abcdef").push_u_plus(&mut out);
         assert_eq!(out, b"U+ABCDEF0123456789ABCDEF");
-    }
-
-    #[test]
-    fn long_code_points_are_abbreviated() {
-        assert_eq!(show(&BigCodePoint::from(0x85u32)), "U+0085");
-        let max = format!("U+{}", "F".repeat(32));
-        assert_eq!(show(&big(&max)), max);
-        let a51 = big(&format!("U+{}", "A".repeat(51)));
-        assert_eq!(show(&a51), "U+AAAAAAAAAAAA…AAAA (51 digits)");
-        assert_eq!(
-            no_encoding(&a51, Encoding::Utf8, ErrorKind::OutOfRange),
-            "U+AAAAAAAAAAAA…AAAA (51 digits) has no utf-8 encoding: out-of-range"
-        );
     }
 }

@@ -2,10 +2,10 @@
 
 use crate::args::EncodeArgs;
 use crate::codepoint::{self, no_encoding, CodePoint};
-use crate::hex;
 use crate::io::{self, Failure, Input, Result, Status, WriteResult};
 use crate::transcode::{self, Transcoder};
 use corrected_utf8::Encoding;
+use cutf8_explain::hex;
 use std::io::Write;
 
 pub(crate) fn run(args: &EncodeArgs) -> Result<Status> {

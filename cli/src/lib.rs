@@ -12,7 +12,6 @@ mod codepoint;
 mod decode;
 mod encode;
 mod explain;
-mod hex;
 mod io;
 mod lines;
 mod stretch;

@@ -26,7 +26,8 @@ want "command -v php" php-cli
 want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
 want "command -v lua5.4" lua5.4
 want "command -v tclsh" tcl
-want "echo 'package require json' | tclsh" tcllib
+# (tclsh reading its script from a pipe exits 0 after an error: exit 1 by hand.)
+want "echo 'if {[catch {package require json}]} {exit 1}' | tclsh" tcllib
 want "command -v escript" erlang-base
 want "pkg-config --exists gio-2.0" libglib2.0-dev
 want "pkg-config --exists libutf8proc" libutf8proc-dev

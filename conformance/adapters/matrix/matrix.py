@@ -39,9 +39,13 @@ Run from the repository root (install.sh first):
       only), appends to target/matrix/fuzz/findings/<decoder>.log (one line per
       disagreement), and updates the decoder's cell of the "found by fuzzing" column in
       fuzz.json, and target/matrix/fuzz/summary.md. Exits 1 when a disagreement is new.
-  python3 conformance/adapters/matrix/matrix.py docs [REPORT [SPLITS-REPORT]]
+  python3 conformance/adapters/matrix/matrix.py docs [--explorer-url URL] [REPORT [SPLITS-REPORT]]
       regenerates docs/matrix.md's generated part, docs/matrix.html and
-      docs/matrix-data.js from the reports.
+      docs/matrix-data.js from the reports. Decoders are listed failures first (most
+      failing cases first); in docs/matrix.html each cause's examples, shortest input
+      first, link to their vector in the explorer (docs/explorer.md): by default the one
+      GitHub Pages publishes for the project's address (Cargo.toml), else URL (for
+      example a local build, file:///PATH/target/site/index.html).
   python3 conformance/adapters/matrix/matrix.py screenshot
       opens docs/matrix.html#full in headless Chromium: exits 1 unless the full table
       rendered every decoder's row; writes target/matrix/matrix.png.
@@ -59,6 +63,7 @@ import shlex
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -211,14 +216,39 @@ def cmd_run(args: list) -> int:
 # ---- docs/matrix.html: failures and causes first, the full table on demand
 
 
-def page(report: dict, chunked: dict) -> tuple[str, str]:
+def failing(impl: dict) -> int:
+    """The cases a decoder does not pass as the vectors say: expected failures, failures,
+    crashes, timeouts, protocol errors and unexpected passes."""
+    c = impl["counts"]
+    return sum(c.get(k, 0) for k in ("xfail", "fail", "crash", "timeout", "protocol", "xpass"))
+
+
+def failures_first(report: dict) -> list:
+    """The report's decoders, the most failing cases first (in the run's order on a tie)."""
+    return sorted(report["implementations"], key=lambda impl: -failing(impl))
+
+
+def explorer_url() -> str:
+    """The explorer GitHub Pages publishes for the project's address (Cargo.toml's
+    repository, https://github.com/OWNER/REPO): https://owner.github.io/REPO/."""
+    manifest = tomllib.loads(Path("Cargo.toml").read_text())
+    owner, repo = manifest["workspace"]["package"]["repository"].rstrip("/").split("/")[-2:]
+    return f"https://{owner.lower()}.github.io/{repo}/index.html"
+
+
+def explorer_link(explorer: str, fid: str) -> str:
+    """The explorer's page of a vector: utf-8/decode.json#31 is #vectors/utf-8/decode.json/31."""
+    return f"{explorer}#vectors/{fid.replace('#', '/')}"
+
+
+def page(report: dict, chunked: dict, explorer: str) -> tuple[str, str]:
     """(docs/matrix.html, docs/matrix-data.js) from a report."""
     import html as h
     cases = vectors()
     names = {d[0]: d for d in DECODERS}
     exhaustive, fuzzed = exhaustive_column(), fuzz_column()
     rows, sections, grid = [], [], []
-    for impl in report["implementations"]:
+    for impl in failures_first(report):
         name = impl["name"]
         declared = impl.get("declared") or {}
         counts = impl["counts"]
@@ -231,7 +261,7 @@ def page(report: dict, chunked: dict) -> tuple[str, str]:
                           for c, v in sorted(by_cause.items(), key=lambda x: -len(x[1]))) or "—"
         rows.append(f"<tr><td><a href=\"#{h.escape(name)}\">{h.escape(name)}</a></td>"
                     f"<td>{h.escape(names.get(name, (name, '?'))[1])}</td>"
-                    f"<td>{h.escape(declared.get('name', '?'))}</td><td class=n>{counts['pass']}</td>"
+                    f"<td>{h.escape((declared.get('name') or '?'))}</td><td class=n>{counts['pass']}</td>"
                     f"<td class=n>{counts['xfail']}</td><td>{cells}</td>"
                     f"<td>{h.escape(chunked_cell(chunked.get(name)))}</td>"
                     f"<td>{h.escape(exhaustive.get(name, 'not run yet'))}</td>"
@@ -241,15 +271,20 @@ def page(report: dict, chunked: dict) -> tuple[str, str]:
             title = "; ".join(causes.CAUSES[c][0] for c in cause.split(" + ")) if cause != causes.UNEXPLAINED \
                 else "unexplained"
             shown = []
-            for fid, case, mismatches in sorted(group, key=lambda f: (len(f[1].get("input", "")), by_id(f[0])))[:5]:
+            shortest = sorted(group, key=lambda f: (len(f[1].get("input", "")), by_id(f[0])))
+            for fid, case, mismatches in shortest[:5]:
                 what, expected, got = describe(case, mismatches)
-                shown.append(f"<li><code>{h.escape(what)}</code> gives {h.escape(got)} "
+                shown.append(f"<li><a href=\"{h.escape(explorer_link(explorer, fid))}\" title=\"explained in the explorer\">"
+                             f"<code>{h.escape(what)}</code></a> gives {h.escape(got)} "
                              f"(expected {h.escape(expected)}) <small>{h.escape(fid)}</small></li>")
             more = f"<li>… {len(group) - 5} more</li>" if len(group) > 5 else ""
-            items.append(f"<h4>{h.escape(title)} (<code>{h.escape(cause)}</code>, {len(group)})</h4>"
+            first_fid, first_case, first_mismatches = shortest[0]
+            items.append(f"<h4>{h.escape(title)} (<code>{h.escape(cause)}</code>, {len(group)}): "
+                         f"<a class=explain href=\"{h.escape(explorer_link(explorer, first_fid))}\">the shortest input, "
+                         f"<code>{h.escape(describe(first_case, first_mismatches)[0])}</code>, explained</a></h4>"
                          f"<ul>{''.join(shown)}{more}</ul>")
         sections.append(f'<section id="{h.escape(name)}"><h3>{h.escape(name)}</h3>'
-                        f"<p>{h.escape(declared.get('name', '?'))}; API: {h.escape(names.get(name, ('', '', '?'))[2])}."
+                        f"<p>{h.escape((declared.get('name') or '?'))}; API: {h.escape(names.get(name, ('', '', '?'))[2])}."
                         f"</p>{''.join(items) or '<p>Passes every case it answers.</p>'}</section>")
         status = {r["id"]: r["status"] for r in impl["results"]}
         grid.append([name, "".join({"pass": "p", "xfail": "x", "skip": "s"}.get(status.get(fid), "F")
@@ -266,7 +301,7 @@ def page(report: dict, chunked: dict) -> tuple[str, str]:
         cases=sum(f["cases"] for f in report["vectorFiles"]), versions=h.escape(versions),
         decoders=len(report["implementations"]),
         ecosystems=len({names.get(i["name"], ("", "?"))[1] for i in report["implementations"]}),
-        rows="\n".join(rows), sections="\n".join(sections), causes=causes_html)
+        rows="\n".join(rows), sections="\n".join(sections), causes=causes_html, explorer=h.escape(explorer))
     return text, data
 
 
@@ -283,7 +318,9 @@ section {{ border-top: 1px solid #ddd; margin-top: 1em; }} code {{ background: #
 </style></head><body>
 <h1>UTF-8 decoder matrix</h1>
 <p>{decoders} decoders of {ecosystems} ecosystems against the <code>utf-8</code> vectors ({cases} cases,
-version {versions}). Failures first, each with its cause; the full vectors &times; decoders
+version {versions}). Failures first: the decoders with the most failing cases lead, each failure
+with its cause, and each cause's shortest input links to its vector in the
+<a href="{explorer}">explorer</a>, which takes its bytes apart; the full vectors &times; decoders
 table is loaded on demand (<a href="#full" onclick="loadFull()">show it</a>). Written by
 <code>conformance/adapters/matrix/matrix.py</code>; the text is in <code>docs/matrix.md</code>.</p>
 <table><tr><th>decoder</th><th>ecosystem</th><th>implementation</th><th>pass</th><th>expected failures</th>
@@ -699,7 +736,7 @@ def generated(report: dict, chunked: dict) -> str:
     add("| decoder | ecosystem | implementation (as it names itself) | answers | pass | expected failures | causes | chunked (`--splits`) | utf-8 exhaustive to N bytes | found by fuzzing |")
     add("|---|---|---|---|---:|---:|---|---|---|---|")
     details = []
-    for impl in report["implementations"]:
+    for impl in failures_first(report):
         name = impl["name"]
         declared = impl.get("declared") or {}
         fields = "; ".join(f"{s['op']}: {', '.join(s['fields'])}" + (" (streaming)" if s.get("streaming") is True else "")
@@ -714,14 +751,14 @@ def generated(report: dict, chunked: dict) -> str:
         order = sorted(by_cause, key=lambda c: -len(by_cause[c]))
         cause_cells = ", ".join(f"[{c}](#cause-{c.split(' + ')[0]}) ({len(by_cause[c])})" for c in order) or "—"
         xfail = str(counts["xfail"]) + (f" (**{bad} not expected**)" if bad else "")
-        add(f"| {name} | {names.get(name, (name, '?'))[1]} | {declared.get('name', '?')} | {fields} | "
+        add(f"| {name} | {names.get(name, (name, '?'))[1]} | {(declared.get('name') or '?')} | {fields} | "
             f"{counts['pass']} | {xfail} | {cause_cells} | {chunked_cell(chunked.get(name))} | "
             f"{exhaustive.get(name, 'not run yet')} | {fuzzed.get(name, 'not run yet')} |")
         if not fails:
             continue
         details.append(f"### {name}")
         details.append("")
-        details.append(f"{declared.get('name', '?')}; API: {names.get(name, ('', '', '?'))[2]}.")
+        details.append(f"{(declared.get('name') or '?')}; API: {names.get(name, ('', '', '?'))[2]}.")
         details.append("")
         for cause in order:
             group = by_cause[cause]
@@ -765,6 +802,11 @@ def chunked_counts(splits: dict | None) -> dict:
 
 
 def cmd_docs(args: list) -> int:
+    explorer = explorer_url()
+    if args[:1] == ["--explorer-url"]:
+        if len(args) < 2:
+            sys.exit("matrix: --explorer-url needs a URL")
+        explorer, args = args[1], args[2:]
     report = json.loads(Path(args[0] if args else REPORT).read_text())
     splits_path = Path(args[1] if len(args) > 1 else SPLITS_REPORT)
     splits = json.loads(splits_path.read_text()) if splits_path.exists() else None
@@ -774,7 +816,7 @@ def cmd_docs(args: list) -> int:
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     DOCS.write_text(head + BEGIN + "\n\n" + generated(report, chunked_counts(splits)) + "\n" + END + tail)
-    text, data = page(report, chunked_counts(splits))
+    text, data = page(report, chunked_counts(splits), explorer)
     HTML.write_text(text)
     DATA.write_text(data)
     print(f"matrix: {DOCS}, {HTML} ({len(text):,} bytes) and {DATA} ({len(data):,} bytes) regenerated")

@@ -1,6 +1,8 @@
 """Tests of the cause models and the classifier (causes.py), and of matrix.py's reading
 of reports. Run: python3 -m unittest discover -s conformance/adapters/matrix"""
 
+import html as html_lib
+import re
 import sys
 import unittest
 from pathlib import Path
@@ -233,8 +235,61 @@ class Chunked(unittest.TestCase):
                 matrix.HERE = here
 
 
+COUNTS = {"pass": 0, "xfail": 0, "fail": 0, "crash": 0, "timeout": 0, "protocol": 0, "xpass": 0, "skip": 0}
+
+
+def impl(name, failing):
+    """A decoder whose answers to the given (id, field, expected, got) fail."""
+    results = [{"id": fid, "status": "xfail", "mismatches": [{"field": field, "expected": want, "got": got}]}
+               for fid, field, want, got in failing]
+    return {"name": name, "declared": {"name": name + " 1.0"}, "results": results,
+            "counts": {**COUNTS, "pass": 1399 - len(failing), "xfail": len(failing)}}
+
+
 class Page(unittest.TestCase):
-    """matrix.page: failures first, the full table in the data file."""
+    """matrix.page: failures first, each cause's shortest input linked to the explorer, the
+    full table in the data file."""
+
+    def ranked(self):
+        cases = matrix.vectors()
+        # Two inputs of one cause (one U+FFFD per byte): a 3-byte and a 2-byte one.
+        three = next(fid for fid, c in cases.items() if c.get("input") == "e08080")
+        two = next(fid for fid, c in cases.items() if c.get("input") == "e080")
+        self.two = two
+        per_byte = [(three, "lossy", ["U+FFFD"] * 3, ["U+FFFD"] * 3), (two, "lossy", ["U+FFFD"] * 2, ["U+FFFD"] * 2)]
+        one = [(two, "lossy", ["U+FFFD"] * 2, ["U+FFFD"])]
+        return {"implementations": [impl("clean", []), impl("few", one), impl("many", per_byte)],
+                       "vectorFiles": [{"cases": len(cases)}], "vectors": {"versions": ["2.4.0"]}}
+
+    def test_failures_come_first(self):
+        report = self.ranked()
+        names = [i["name"] for i in matrix.failures_first(report)]
+        self.assertEqual(names, ["many", "few", "clean"])
+        text, data = matrix.page(report, {}, "../site/index.html")
+        rows = re.findall(r'<tr><td><a href="#([^"]+)">', text)
+        self.assertEqual(rows, ["many", "few", "clean"])
+        sections = re.findall(r'<section id="([^"]+)">', text)
+        self.assertEqual(sections, ["many", "few", "clean"])
+        self.assertLess(data.index('"many"'), data.index('"clean"'))
+
+    def test_each_cause_links_its_shortest_input_to_the_explorer(self):
+        text, _ = matrix.page(self.ranked(), {}, "https://owner.github.io/REPO/index.html")
+        many = text[text.index('<section id="many">'):text.index('<section id="few">')]
+        heads = re.findall(r'<h4>.*?</h4>', many)
+        self.assertTrue(heads)
+        for head in heads:
+            link = re.search(r'<a class=explain href="([^"]+)">the shortest input, <code>([^<]*)</code>', head)
+            self.assertIsNotNone(link, head)
+            self.assertEqual(html_lib.unescape(link[1]),
+                             "https://owner.github.io/REPO/index.html#vectors/" + self.two.replace("#", "/"))
+            self.assertEqual(link[2], "E0 80")
+        # Every example links its own vector.
+        self.assertIn('href="https://owner.github.io/REPO/index.html#vectors/utf-8/decode.json/', many)
+
+    def test_the_default_explorer_is_the_project_s_pages(self):
+        self.assertRegex(matrix.explorer_url(), r"^https://[a-z0-9-]+\.github\.io/[A-Za-z0-9_.-]+/index\.html$")
+        self.assertEqual(matrix.explorer_link("E", "utf-8/encode.json#20"), "E#vectors/utf-8/encode.json/20")
+
 
     def test_page(self):
         cases = matrix.vectors()
@@ -246,7 +301,7 @@ class Page(unittest.TestCase):
              "results": [{"id": "utf-8/decode.json#31", "status": "xfail",
                           "mismatches": [{"field": "lossy", "expected": ["U+FFFD"], "got": ["U+FFFD", "U+FFFD"]}]},
                          {"id": first, "status": "pass", "mismatches": []}]}]}
-        html, data = matrix.page(report, {})
+        html, data = matrix.page(report, {}, "explorer.html")
         self.assertIn("per-byte", html)
         self.assertIn("E0 BF", html)
         self.assertIn('"go-runes"', data)

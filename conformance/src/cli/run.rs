@@ -103,6 +103,12 @@ pub struct RunOptions {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 
+    /// The explorer the --html report links each listed case to (its vector, its input
+    /// explained): the URL of its index.html. Default: this release's explorer unpacked
+    /// beside the report, corrected-utf8-explorer-VERSION/index.html (docs/explorer.md).
+    #[arg(long, value_name = "URL", requires = "html")]
+    pub explorer_url: Option<String>,
+
     /// List every case in the --json, --junit and --html reports. By default they list
     /// failures (and expected failures) one by one and passes and skips as counts.
     #[arg(long)]
@@ -133,6 +139,7 @@ impl RunOptions {
             json: self.json,
             junit: self.junit,
             html: self.html,
+            explorer_url: self.explorer_url,
             report_all: self.report_all,
         }
     }

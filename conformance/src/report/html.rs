@@ -6,10 +6,15 @@
 //! (and the panel shown on click) has the expected and got values; a filter box matches
 //! ids, comments, flags and inputs, and a menu picks an outcome. The page works without
 //! JavaScript except for the filter and the panel.
+//!
+//! Each listed case links to the explorer (docs/explorer.md): its id to the vector's page
+//! (the embedded vectors only, which the explorer carries too), its input to the
+//! explanation of its bytes (or code point). The explorer is `--explorer-url` or, by
+//! default, [`DEFAULT_EXPLORER`]: this release's explorer unpacked beside the report.
 
 use super::model::{Counts, RunReport};
 use super::{cut, detail_lines, Listed};
-use crate::case::Test;
+use crate::case::{Case, Test};
 use crate::judge::Status;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -28,6 +33,51 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Where the links go without `--explorer-url`: the folder of this release's
+/// `corrected-utf8-explorer-X.Y.Z.tar.gz`, unpacked beside the report.
+pub const DEFAULT_EXPLORER: &str = concat!(
+    "corrected-utf8-explorer-",
+    env!("CARGO_PKG_VERSION"),
+    "/index.html"
+);
+
+/// Inputs of at most this many hex digits (1 KiB of bytes) link to their explanation:
+/// the row's tooltip holds as many, and a report listing every case (`--report-all`,
+/// every chunked variant a row) must not grow by a long link per row.
+const LINKED_INPUT_HEX: usize = 2048;
+
+/// The explorer's pages for a case: its vector (`#vectors/FILE/TCID`, when the vectors
+/// are the embedded set, which the explorer carries too) and its input explained
+/// (`#ENCODING/OP/DATA`, the input the implementation was sent).
+fn explorer_links(
+    explorer: &str,
+    case: &Case,
+    rel: &str,
+    embedded: bool,
+) -> (Option<String>, Option<String>) {
+    let vector = embedded.then(|| format!("{explorer}#vectors/{rel}/{}", case.tc_id));
+    let (op, data) = match &*case.test {
+        Test::Decode(t) => ("decode", t.input.clone()),
+        Test::Document(t) => ("document", t.input.clone()),
+        Test::Encode(t) => {
+            let digits = t.codepoint.trim_start_matches("U+");
+            ("encode", digits.to_ascii_lowercase())
+        }
+        // The explorer's encode takes a list: the code points separated by commas.
+        Test::EncodeString(t) => {
+            let digits: Vec<String> = t
+                .codepoints
+                .iter()
+                .map(|c| c.trim_start_matches("U+").to_ascii_lowercase())
+                .collect();
+            ("encode", digits.join(","))
+        }
+    };
+    let input = (data.len() <= LINKED_INPUT_HEX)
+        .then(|| format!("{explorer}#{}/{op}/{data}", case.encoding.name()));
+    (vector, input)
 }
 
 fn label(s: Status) -> &'static str {
@@ -127,17 +177,24 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-/// Renders the page (failures listed, as `conformance run --html` writes it by default).
+/// Renders the page (failures listed, linked to [`DEFAULT_EXPLORER`], as `conformance
+/// run --html` writes it by default).
 pub fn render(report: &RunReport) -> String {
     let mut out = Vec::new();
     // Writing to memory does not fail.
-    let _ = write(report, Listed::default(), &mut out);
+    let _ = write(report, Listed::default(), DEFAULT_EXPLORER, &mut out);
     String::from_utf8(out).unwrap_or_default()
 }
 
 /// Writes the page, with a matrix row for each case `listed` picks for some
-/// implementation; one vector file's rows are held in memory at a time.
-pub fn write(report: &RunReport, listed: Listed, w: &mut dyn Write) -> io::Result<()> {
+/// implementation, linked to the explorer at `explorer`; one vector file's rows are held
+/// in memory at a time.
+pub fn write(
+    report: &RunReport,
+    listed: Listed,
+    explorer: &str,
+    w: &mut dyn Write,
+) -> io::Result<()> {
     let mut w = io::BufWriter::new(w);
     let mut h = String::new();
     head(&mut h, report);
@@ -148,7 +205,7 @@ pub fn write(report: &RunReport, listed: Listed, w: &mut dyn Write) -> io::Resul
     w.write_all(h.as_bytes())?;
     for (fi, _) in report.suite.files.iter().enumerate() {
         h.clear();
-        matrix_file(&mut h, report, fi, listed);
+        matrix_file(&mut h, report, fi, listed, explorer);
         w.write_all(h.as_bytes())?;
     }
     h.clear();
@@ -327,7 +384,7 @@ fn matrix_head(h: &mut String, report: &RunReport) {
 }
 
 /// One vector file's rows of the matrix.
-fn matrix_file(h: &mut String, report: &RunReport, fi: usize, listed: Listed) {
+fn matrix_file(h: &mut String, report: &RunReport, fi: usize, listed: Listed, explorer: &str) {
     let suite = &report.suite;
     let file = &suite.files[fi];
     let ncols = 3 + report.implementations.len();
@@ -342,14 +399,15 @@ fn matrix_file(h: &mut String, report: &RunReport, fi: usize, listed: Listed) {
     );
     for (ci, case) in suite.cases.iter().enumerate() {
         if case.file == fi && row_listed(report, ci, listed) {
-            matrix_row(h, report, ci);
+            matrix_row(h, report, ci, explorer);
         }
     }
     h.push_str("</tbody>\n");
 }
 
-/// One case: its id, input and comment, and a cell per implementation.
-fn matrix_row(h: &mut String, report: &RunReport, ci: usize) {
+/// One case: its id and input (linked to the explorer), its comment, and a cell per
+/// implementation.
+fn matrix_row(h: &mut String, report: &RunReport, ci: usize, explorer: &str) {
     let imps = &report.implementations;
     let case = &report.suite.cases[ci];
     let mut statuses: Vec<&str> = imps.iter().map(|i| i.results[ci].status.as_str()).collect();
@@ -376,16 +434,26 @@ fn matrix_row(h: &mut String, report: &RunReport, ci: usize) {
         cut(&input, 300)
     )
     .to_lowercase();
+    let suite = &report.suite;
+    let (vector, explained) =
+        explorer_links(explorer, case, &suite.files[case.file].rel, suite.embedded);
+    let linked = |url: Option<String>, text: String, what: &str| match url {
+        Some(url) => format!(
+            "<a href=\"{}\" title=\"{what} in the explorer\">{text}</a>",
+            escape(&url)
+        ),
+        None => text,
+    };
     let _ = write!(
         h,
-        "<tr data-s=\"{}\" data-d=\"{}\" data-t=\"{}\"><td class=\"id\" title=\"{}\">#{}</td><td class=\"in\" title=\"{}\">{}</td><td class=\"cm\">{}</td>",
+        "<tr data-s=\"{}\" data-d=\"{}\" data-t=\"{}\"><td class=\"id\" title=\"{}\">{}</td><td class=\"in\" title=\"{}\">{}</td><td class=\"cm\">{}</td>",
         statuses.join(" "),
         u8::from(disagree),
         escape(&search),
         escape(&case.id),
-        case.tc_id,
+        linked(vector, format!("#{}", case.tc_id), "the vector"),
         escape(&cut(&input, 2000)),
-        escape(&cut(&input, 40)),
+        linked(explained, escape(&cut(&input, 40)), "the input explained"),
         escape(case.comment())
     );
     for imp in imps {
@@ -414,7 +482,84 @@ fn matrix_row(h: &mut String, report: &RunReport, ci: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::*;
+    use crate::vectors::model::{DecodeTest, EncodeStringTest, EncodeTest, TestResult};
+    use corrected_utf8_vectors::Encoding;
+    use std::sync::Arc;
+
+    fn case(encoding: Encoding, test: Test) -> Case {
+        Case {
+            id: "x".into(),
+            file: 0,
+            tc_id: 61,
+            encoding,
+            test: Arc::new(test),
+            chunking: None,
+        }
+    }
+
+    fn decode(input: &str) -> Test {
+        Test::Decode(DecodeTest {
+            tc_id: 61,
+            comment: String::new(),
+            flags: vec![],
+            input: input.into(),
+            output: vec![],
+            result: TestResult::Invalid,
+        })
+    }
+
+    #[test]
+    fn cases_link_their_vector_and_their_input_explained() {
+        let c = case(Encoding::Utf8, decode("edbf80"));
+        assert_eq!(
+            explorer_links("../site/index.html", &c, "utf-8/decode.json", true),
+            (
+                Some("../site/index.html#vectors/utf-8/decode.json/61".into()),
+                Some("../site/index.html#utf-8/decode/edbf80".into())
+            )
+        );
+        // Vectors from files: the explorer may not carry them; the input still links.
+        let (vector, input) = explorer_links(DEFAULT_EXPLORER, &c, "mine/decode.json", false);
+        assert_eq!(vector, None);
+        assert_eq!(
+            input.as_deref(),
+            Some(concat!(
+                "corrected-utf8-explorer-",
+                env!("CARGO_PKG_VERSION"),
+                "/index.html#utf-8/decode/edbf80"
+            ))
+        );
+        let encode = Test::Encode(EncodeTest {
+            tc_id: 61,
+            comment: String::new(),
+            flags: vec![],
+            codepoint: "U+D800".into(),
+            bytes: None,
+            error: Some("surrogate".into()),
+            result: TestResult::Invalid,
+        });
+        let (_, input) = explorer_links("E", &case(Encoding::CorrectedUtf8, encode), "f", true);
+        assert_eq!(input.as_deref(), Some("E#corrected-utf8/encode/d800"));
+        let string = Test::EncodeString(EncodeStringTest {
+            tc_id: 61,
+            comment: String::new(),
+            flags: vec![],
+            codepoints: vec!["U+0041".into(), "U+D800".into()],
+            bytes: None,
+            error: Some("surrogate".into()),
+            index: Some(1),
+            result: TestResult::Invalid,
+        });
+        let (_, input) = explorer_links("E", &case(Encoding::Utf8, string), "f", true);
+        assert_eq!(input.as_deref(), Some("E#utf-8/encode/0041,d800"));
+        // A long input links to its vector only.
+        let long = case(
+            Encoding::UtfInf8,
+            decode(&"80".repeat(LINKED_INPUT_HEX / 2 + 1)),
+        );
+        assert_eq!(explorer_links("E", &long, "f", true).1, None);
+    }
 
     #[test]
     fn escapes_markup() {

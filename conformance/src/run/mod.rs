@@ -73,6 +73,9 @@ pub struct Config {
     pub junit: Option<PathBuf>,
     /// HTML report.
     pub html: Option<PathBuf>,
+    /// The explorer the HTML report links to (`--explorer-url`; default
+    /// [`report::html::DEFAULT_EXPLORER`]).
+    pub explorer_url: Option<String>,
     /// List every case in the report files, not only failures.
     pub report_all: bool,
 }
@@ -103,6 +106,7 @@ impl Default for Config {
             json: None,
             junit: None,
             html: None,
+            explorer_url: None,
             report_all: false,
         }
     }
@@ -340,7 +344,15 @@ fn run_code(args: &Config) -> i32 {
         let written = output.write(|w| match output.format {
             Format::Json => report::json::write(&report, listed, w),
             Format::Junit => report::junit::write(&report, listed, w),
-            Format::Html => report::html::write(&report, listed, w),
+            Format::Html => {
+                let explorer = args.explorer_url.as_deref();
+                report::html::write(
+                    &report,
+                    listed,
+                    explorer.unwrap_or(report::html::DEFAULT_EXPLORER),
+                    w,
+                )
+            }
         });
         match written {
             Ok(()) => crate::errln!(

@@ -1,4 +1,4 @@
-//! The UTF-∞-8 column of `explain` (`docs/semantics.md` §4).
+//! UTF-∞-8 explained (`docs/semantics.md` §4).
 //!
 //! The codec decides every event; this module only reads the bytes of each one again to
 //! say *how* they decode or *why* they fail: the form (a 1–6 byte row of the original
@@ -6,30 +6,20 @@
 //! fields, the storage digits. Debug builds check that this reading gives the codec's
 //! code point.
 
-use super::{group_digits, segments, short_error, span_line, Description, Explainer, Segment};
+use super::{group_digits, segments, span_line, Description, Row, Segment};
 use crate::codepoint;
 use crate::hex;
 use corrected_utf8::utf_inf8::{self, FIXED_FORMS};
-use corrected_utf8::{BigCodePoint, Encoding, ErrorKind, Event};
+use corrected_utf8::{BigCodePoint, ErrorKind, Event};
 
-pub(super) struct UtfInf8 {
-    /// The code length limit the decoder runs with.
-    pub(super) limit: u32,
-}
-
-impl Explainer for UtfInf8 {
-    fn encoding(&self) -> Encoding {
-        Encoding::UtfInf8
-    }
-
-    fn explain(&self, bytes: &[u8]) -> Vec<Segment> {
-        let mut events = utf_inf8::events_with_limit(bytes, self.limit);
-        segments(
-            bytes,
-            std::iter::from_fn(|| events.next_located()),
-            |bytes, offset, length, event| self.describe(bytes, offset, length, event),
-        )
-    }
+/// The segments of `bytes`, decoded with a code length limit of `limit` bytes.
+pub(super) fn explain(bytes: &[u8], limit: u32) -> Vec<Segment> {
+    let mut events = utf_inf8::events_with_limit(bytes, limit);
+    segments(
+        bytes,
+        std::iter::from_fn(|| events.next_located()),
+        |bytes, offset, length, event| describe(limit, bytes, offset, length, event),
+    )
 }
 
 /// The code point range of the fixed form of `len` bytes (1–7).
@@ -205,70 +195,85 @@ fn hex_short(bytes: &[u8]) -> String {
 const DIGIT_LINES: usize = 4;
 const GROUPS_PER_LINE: usize = 8;
 
-impl UtfInf8 {
-    fn describe(
-        &self,
-        bytes: &[u8],
-        offset: usize,
-        length: usize,
-        event: Event<BigCodePoint>,
-    ) -> Description {
-        let seq = &bytes[offset..offset + length];
-        match event {
-            Event::CodePoint(cp) => (codepoint::show(&cp), code_point(seq, &cp)),
-            Event::Error(e) => {
-                // The byte that ended the span, when one did.
-                let next = bytes.get(offset + length).copied();
-                let mut lines = vec![span_line(&e)];
-                match e.kind {
-                    // The kind says it all; runs of them stay one row per byte.
-                    ErrorKind::UnexpectedContinuation => {}
-                    ErrorKind::Truncated => lines.push(truncated(seq)),
-                    ErrorKind::LimitExceeded => lines.push(self.limit_exceeded(seq)),
-                    kind => lines.extend(
-                        rejected(kind, seq, next).unwrap_or_else(|| vec![kind.to_string()]),
-                    ),
-                }
-                (short_error(&e), lines)
+fn describe(
+    limit: u32,
+    bytes: &[u8],
+    offset: usize,
+    length: usize,
+    event: Event<BigCodePoint>,
+) -> Description {
+    let seq = &bytes[offset..offset + length];
+    match event {
+        Event::CodePoint(cp) => {
+            let (label, lines) = code_point(seq, &cp);
+            Description {
+                short: codepoint::show(&cp),
+                lines,
+                row: Some(Row {
+                    label,
+                    offset: None,
+                    raw: None,
+                }),
             }
-            Event::Reserved(r) => unreachable!("UTF-∞-8 has no reserved spans: {r}"),
         }
-    }
-
-    /// `needs at least 699 076 bytes; limit 65 536`.
-    fn limit_exceeded(&self, seq: &[u8]) -> String {
-        let (len, exact) = min_code_len(seq);
-        let at_least = if exact { "" } else { "at least " };
-        format!(
-            "needs {at_least}{} bytes; limit {}",
-            group_digits(len),
-            group_digits(self.limit.into())
-        )
+        Event::Error(e) => {
+            // The byte that ended the span, when one did.
+            let next = bytes.get(offset + length).copied();
+            let mut lines = vec![span_line(&e)];
+            match e.kind {
+                // The kind says it all; runs of them stay one row per byte.
+                ErrorKind::UnexpectedContinuation => {}
+                ErrorKind::Truncated => lines.push(truncated(seq)),
+                ErrorKind::LimitExceeded => lines.push(limit_exceeded(limit, seq)),
+                kind => lines
+                    .extend(rejected(kind, seq, next).unwrap_or_else(|| vec![kind.to_string()])),
+            }
+            Description::error(&e, lines)
+        }
+        Event::Reserved(r) => unreachable!("UTF-∞-8 has no reserved spans: {r}"),
     }
 }
 
-/// What a code point's bytes say: its form, its fields, its bits or digits.
-fn code_point(seq: &[u8], cp: &BigCodePoint) -> Vec<String> {
+/// `needs at least 699 076 bytes; limit 65 536`.
+fn limit_exceeded(limit: u32, seq: &[u8]) -> String {
+    let (len, exact) = min_code_len(seq);
+    let at_least = if exact { "" } else { "at least " };
+    format!(
+        "needs {at_least}{} bytes; limit {}",
+        group_digits(len),
+        group_digits(limit.into())
+    )
+}
+
+/// What a code point's bytes say: its form (the row's label), and its lines: the form,
+/// its fields, its bits or digits.
+fn code_point(seq: &[u8], cp: &BigCodePoint) -> (String, Vec<String>) {
     match form(seq) {
         Form::Ascii => {
             let (first, last) = fixed_range(1);
-            vec![format!("{cp}  1-byte row {}", range(first, last))]
+            let label = format!("1-byte row {}", range(first, last));
+            let lines = vec![format!("{cp}  {label}")];
+            (label, lines)
         }
         Form::Lead { len } => {
             let (groups, value) = payload_bits(seq);
             debug_assert_eq!(Some(value), cp.to_u128(), "{seq:02X?}");
             let (first, last) = fixed_range(len);
             if len < 7 {
-                vec![
-                    format!("{cp}  {len}-byte row {}", range(first, last)),
+                let label = format!("{len}-byte row {}", range(first, last));
+                let lines = vec![
+                    format!("{cp}  {label}"),
                     format!("bits {}", groups.join(" ")),
-                ]
+                ];
+                (label, lines)
             } else {
-                vec![
-                    format!("{cp}  FE 7-byte form"),
+                let label = "FE 7-byte form".to_string();
+                let lines = vec![
+                    format!("{cp}  {label}"),
                     format!("range {}", range(first, last)),
                     format!("bits {}", groups.join(" ")),
-                ]
+                ];
+                (label, lines)
             }
         }
         Form::Ff13 => {
@@ -276,16 +281,18 @@ fn code_point(seq: &[u8], cp: &BigCodePoint) -> Vec<String> {
             debug_assert_eq!(Some(value), cp.to_u128(), "{seq:02X?}");
             // 71 bits are too wide for one line: 5 + 5 × 6, then 6 × 6.
             let (high, low) = groups.split_at(groups.len().min(6));
-            vec![
-                format!("{cp}  FF 13-byte form"),
+            let label = "FF 13-byte form".to_string();
+            let lines = vec![
+                format!("{cp}  {label}"),
                 format!("range {}", range(1 << 36, (1 << 71) - 1)),
                 format!("bits {}", high.join(" ")),
                 format!("     {}", low.join(" ")),
-            ]
+            ];
+            (label, lines)
         }
-        Form::Length(l) => length_form(seq, &l, cp),
+        Form::Length(l) => ("FF + length storage".into(), length_form(seq, &l, cp)),
         // The decoder never completes a code of `FF` alone.
-        Form::Ff => vec![cp.to_string()],
+        Form::Ff => ("FF".into(), vec![cp.to_string()]),
     }
 }
 
@@ -446,25 +453,20 @@ mod tests {
 
     /// `error: overlong (bytes 0-1)` and why, for an error span on its own.
     fn explain_error(bytes: &[u8], e: &DecodeError) -> Vec<String> {
-        let explainer = UtfInf8 {
-            limit: utf_inf8::DEFAULT_MAX_CODE_LEN,
-        };
         let offset = e.offset as usize;
-        explainer
-            .describe(bytes, offset, e.length as usize, Event::Error(*e))
-            .1
+        let limit = utf_inf8::DEFAULT_MAX_CODE_LEN;
+        describe(limit, bytes, offset, e.length as usize, Event::Error(*e)).lines
     }
 
     fn hex(text: &str) -> Vec<u8> {
-        crate::hex::parse_args(&[text.to_string()]).unwrap()
+        crate::hex::parse(text).unwrap()
     }
 
     /// The lines of the first segment of `bytes`.
     fn first(bytes: &str) -> Vec<String> {
-        let explainer = UtfInf8 {
-            limit: utf_inf8::DEFAULT_MAX_CODE_LEN,
-        };
-        explainer.explain(&hex(bytes)).remove(0).lines
+        explain(&hex(bytes), utf_inf8::DEFAULT_MAX_CODE_LEN)
+            .remove(0)
+            .lines
     }
 
     #[test]
@@ -572,7 +574,7 @@ mod tests {
         // The draft's last example: 102 digits, 72 bytes.
         let cp = BigCodePoint::from_digits(&[10; 102]).unwrap();
         let bytes = utf_inf8::encode([&cp]).unwrap();
-        let lines = UtfInf8 { limit: 100 }.explain(&bytes).remove(0).lines;
+        let lines = explain(&bytes, 100).remove(0).lines;
         assert_eq!(lines[2], "length B4 A5 A4: NME 0x54 = 84, NUD 102");
         assert_eq!(lines.len(), 4 + DIGIT_LINES);
         assert_eq!(lines.last().unwrap(), "… 30 more digits");
