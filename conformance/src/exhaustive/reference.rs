@@ -200,7 +200,9 @@ impl Walker for ReferenceWalk<'_> {
         done: &mut (dyn FnMut(usize, UnitResult<Failure>) -> ControlFlow<()> + Send),
     ) {
         // A failed unit aborts the units after it, never the ones before: the reported
-        // counterexample is the lowest unit's.
+        // counterexample is the lowest unit's. Only a failure moves the bound: a unit
+        // below it that passes after the walk has its finding (`done` breaks then) must
+        // not stop the units between it and the failure, one of which may fail lower.
         let abort = AtomicUsize::new(usize::MAX);
         let done = Mutex::new(done);
         let this = &*self;
@@ -212,7 +214,9 @@ impl Walker for ReferenceWalk<'_> {
                 let r = this.run_unit(this.units[i].0);
                 let failed = !r.findings.is_empty();
                 let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
-                if done(i, r).is_break() || failed {
+                // Whatever `done` says, the units below a failure are walked.
+                let _ = done(i, r);
+                if failed {
                     abort.fetch_min(i, Ordering::Relaxed);
                 }
             });
