@@ -436,3 +436,25 @@ pub fn to_json(cfg: &Config, out: &AdapterOutcome) -> Value {
     );
     Value::Object(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_declared_limit_without_an_edge_is_said() {
+        let target = |limit| Target {
+            encoding: Encoding::UtfInf8,
+            op: Op::Decode,
+            fields: vec![],
+            limit,
+        };
+        assert!(notes(&[target(None), target(Some(MAX_EDGE_LIMIT))]).is_empty());
+        let said = notes(&[target(Some(1 << 32))]);
+        assert_eq!(said.len(), 1);
+        assert!(
+            said[0].contains("the declared limit 4294967296"),
+            "{said:?}"
+        );
+    }
+}

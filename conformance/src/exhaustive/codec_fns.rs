@@ -127,21 +127,6 @@ impl Ev {
         }
     }
 
-    /// The event of a reference UTF-∞-8 [`Located`]; a code point above `u32::MAX`
-    /// (none of 8 bytes or fewer) saturates, so a broken decoder's is still seen as wrong.
-    pub fn from_located_big(l: &Located<BigCodePoint>) -> Ev {
-        let value = match &l.event {
-            Event::CodePoint(cp) => Value::CodePoint(cp.to_u32().unwrap_or(u32::MAX)),
-            Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
-            Event::Reserved(_) => Value::Reserved,
-        };
-        Ev {
-            offset: u32::try_from(l.offset).unwrap_or(u32::MAX),
-            length: u32::try_from(l.length).unwrap_or(u32::MAX),
-            value,
-        }
-    }
-
     /// The event of one spec-literal step at `offset`.
     pub fn from_step(offset: usize, length: usize, value: Result<u32, Kind>) -> Ev {
         Ev {
@@ -263,18 +248,24 @@ impl EvBuf {
         }
     }
 
-    /// Appends a reference UTF-∞-8 event, its offset moved on by `shift`, keeping the hex
-    /// digits of a code point above `u32::MAX`; false (and
-    /// [`overflowed`](Self::overflowed)) once full.
+    /// Appends a reference UTF-∞-8 event, its offset moved on by `shift`: a code point
+    /// above `u32::MAX` saturates, and its hex digits are kept ([`EvBuf::big`]); false
+    /// (and [`overflowed`](Self::overflowed)) once full.
+    #[inline]
     pub fn push_inf(&mut self, l: &Located<BigCodePoint>, shift: u64) -> bool {
-        let mut e = Ev::from_located_big(l);
-        e.offset = u32::try_from(l.offset.saturating_add(shift)).unwrap_or(u32::MAX);
-        if let Event::CodePoint(cp) = &l.event {
-            if cp.to_u32().is_none() {
+        let value = match &l.event {
+            Event::CodePoint(cp) => Value::CodePoint(cp.to_u32().unwrap_or_else(|| {
                 self.big.push((self.len, format!("{cp:X}")));
-            }
-        }
-        self.push(e)
+                u32::MAX
+            })),
+            Event::Error(e) => Value::Error(KindCode::reference(e.kind)),
+            Event::Reserved(_) => Value::Reserved,
+        };
+        self.push(Ev {
+            offset: u32::try_from(l.offset.saturating_add(shift)).unwrap_or(u32::MAX),
+            length: u32::try_from(l.length).unwrap_or(u32::MAX),
+            value,
+        })
     }
 
     /// The hex digits of the code points above `u32::MAX`, by event index.
@@ -534,7 +525,7 @@ pub const LITERAL: CodecFns = CodecFns {
 };
 
 /// Fills `out` from a spec-literal UTF-∞-8 `decode_located` result (code points above
-/// `u32::MAX` saturate, as in [`Ev::from_located_big`], their digits kept in
+/// `u32::MAX` saturate, as in [`EvBuf::push_inf`], their digits kept in
 /// [`EvBuf::big`]).
 pub fn fill_literal_inf(events: Vec<(usize, usize, literal::utf_inf8::Event)>, out: &mut EvBuf) {
     out.clear();

@@ -147,11 +147,6 @@ impl LongForms {
         }
     }
 
-    /// The limit the inputs were made for.
-    pub fn limit(&self) -> u64 {
-        self.limit
-    }
-
     /// Whether the limit's edge is part of the walk ([`MAX_EDGE_LIMIT`]).
     pub fn has_edge(&self) -> bool {
         self.limit <= MAX_EDGE_LIMIT
@@ -502,6 +497,10 @@ mod tests {
         assert_eq!(lens, [1, 1, 2, 2]);
         let lens: Vec<usize> = edge_codes(10).iter().map(Vec::len).collect();
         assert_eq!(lens, [7, 7, 13, 13]);
+        // Above 1 MiB no edge is made: the structural codes alone.
+        let big = LongForms::at_limit(MAX_EDGE_LIMIT + 1);
+        assert!(!big.has_edge() && LongForms::at_limit(MAX_EDGE_LIMIT).has_edge());
+        assert_eq!(big.codes().len(), structural_codes().len());
     }
 
     #[test]
