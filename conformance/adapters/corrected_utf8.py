@@ -17,10 +17,17 @@ UTF-∞-8 (section 4) lives in utf_inf8.py; this module only serves it over the 
 
 or run as a program: it reads one JSON request per line on stdin and writes one JSON
 response per line on stdout (see README.md in this directory).
+
+    corrected_utf8.py [--limit N]
+
+--limit N: decode UTF-∞-8 with a code length limit of N bytes (1 to 2^32) instead of the
+default 65 536, and say so in the hello (`"limit": N` on utf-inf-8 decode), so that the
+harness judges its limit-dependent cases at N.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -412,11 +419,18 @@ def strict_to_json(span: Span | Reserved | None) -> dict | None:
     return {"offset": span.offset, "length": span.length, "error": span.kind}
 
 
+# The UTF-∞-8 code length limit (--limit; the default is the vectors').
+INF8_LIMIT = utf_inf8.DEFAULT_LIMIT
+
+# The limits a hello may declare (README.md, "Protocol 2": 1 byte to 4 GiB).
+LIMIT_RANGE = (1, 1 << 32)
+
+
 def decode_inf8(data: bytes) -> list[Event]:
-    """utf_inf8.decode under the default limit (the vectors'), as this module's events."""
+    """utf_inf8.decode under INF8_LIMIT, as this module's events."""
     return [
         CodePoint(*e) if isinstance(e, utf_inf8.CodePoint) else Span(*e)
-        for e in utf_inf8.decode(data)
+        for e in utf_inf8.decode(data, INF8_LIMIT)
     ]
 
 
@@ -553,7 +567,37 @@ def serve(stdin, stdout, handler=handle_line) -> None:
         stdout.flush()
 
 
-def main() -> int:
+def set_limit(limit: int) -> None:
+    """Decode UTF-∞-8 with a code length limit of `limit` bytes, and declare it."""
+    global INF8_LIMIT, HELLO
+    if not LIMIT_RANGE[0] <= limit <= LIMIT_RANGE[1]:
+        raise ValueError("a limit is 1 to 2^32 bytes: %r" % (limit,))
+    INF8_LIMIT = limit
+    supports = [
+        dict(s, limit=limit) if (s["encoding"], s["op"]) == ("utf-inf-8", "decode") else s
+        for s in HELLO["supports"]
+    ]
+    HELLO = dict(HELLO, supports=supports)
+
+
+def limit_argument(text: str) -> int:
+    """argparse's type of --limit."""
+    try:
+        limit = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % text) from None
+    if not LIMIT_RANGE[0] <= limit <= LIMIT_RANGE[1]:
+        raise argparse.ArgumentTypeError("a limit is 1 to 2^32 bytes: %r" % text)
+    return limit
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--limit", type=limit_argument, metavar="N",
+                        help="UTF-∞-8 code length limit in bytes (default 65536), declared")
+    args = parser.parse_args(argv)
+    if args.limit is not None:
+        set_limit(args.limit)
     try:
         serve(sys.stdin.buffer, sys.stdout)
     except (BrokenPipeError, KeyboardInterrupt):

@@ -601,6 +601,27 @@ class Smoke(unittest.TestCase):
                 self.assertLessEqual(want[name], set(declared))
                 self.assertTrue(all(declared.values()))
 
+    def test_a_declared_limit(self):
+        # --limit N decodes UTF-∞-8 at N bytes and declares it on utf-inf-8 decode only.
+        code16 = "ffa18081" + "80" * 12  # U+1 and 18 zeros (NUD 19): 16 bytes
+        requests = [{"id": "hello", "op": "hello", "protocol": 2},
+                    {"id": 1, "encoding": "utf-inf-8", "op": "decode", "input": code16}]
+        for limit, kind in ((None, None), ("16", None), ("15", "limit-exceeded")):
+            with self.subTest(limit=limit):
+                args = ADAPTERS["corrected_utf8"] + (["--limit", limit] if limit else [])
+                proc = subprocess.run(args, input="".join(json.dumps(r) + "\n" for r in requests).encode(),
+                                      stdout=subprocess.PIPE, timeout=30, check=True)
+                hello, answer = [json.loads(l) for l in proc.stdout.decode().splitlines()]
+                limits = {(s["encoding"], s["op"]): s.get("limit") for s in hello["supports"]}
+                self.assertEqual(limits[("utf-inf-8", "decode")], int(limit) if limit else None)
+                self.assertEqual({v for k, v in limits.items() if k != ("utf-inf-8", "decode")}, {None})
+                self.assertEqual(answer["output"][0].get("error"), kind)
+        for bad in ("0", "4294967297", "x"):
+            with self.subTest(bad=bad):
+                proc = subprocess.run(ADAPTERS["corrected_utf8"] + ["--limit", bad], input=b"",
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+                self.assertEqual(proc.returncode, 2, proc.stderr)
+
     def test_batches_answer_like_single_requests(self):
         # README.md, "Batches": one response per request, in order, each exactly what the
         # request alone gets (malformed requests included); a bad batch is unsupported.

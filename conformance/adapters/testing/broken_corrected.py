@@ -16,10 +16,22 @@ exhaustive --adapter` catch it, and that the vector file they write fails in
                               is also reported as `nul` (its exemption is forgotten)
   --bug magic-line            documents: after a leading magic number, lines count from 2
                               (its own 0A is counted as a line end)
+  --bug inf-limit-ge          UTF-∞-8: the limit test is `>=`, so a code of exactly the
+                              limit is refused (`limit-exceeded`)
+  --bug inf-limit-cut         UTF-∞-8: a `limit-exceeded` span ends where the limit is
+                              crossed, instead of running to the code's declared end or
+                              the first byte that cannot continue it (the rest are stray
+                              continuation bytes)
+  --bug inf-late-overlong     UTF-∞-8: an overlong 13-byte code (FF 80..9F) is decided
+                              only once it is complete: one `overlong` span of 13 bytes
+                              (a cut-short one is `truncated`), not the maximal subpart
+                              (6 bytes: the byte that makes it overlong is the 7th)
+  --limit N                   as the honest adapter's: UTF-∞-8 decodes with a limit of N
+                              bytes, declared in the hello
 
 --bug is repeatable: each planted bug is independent of the others.
 
-Everything else (UTF-8, UTF-∞-8, the protocol, the handshake) is the honest adapter's.
+Everything else (UTF-8, the protocol, the handshake) is the honest adapter's.
 """
 
 from __future__ import annotations
@@ -31,6 +43,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import corrected_utf8 as honest  # noqa: E402  (after the path is set)
+import utf_inf8  # noqa: E402
 
 _decode = honest.decode_corrected
 
@@ -103,6 +116,72 @@ def plant_magic_line() -> None:
     honest.check_document = check_document
 
 
+def _shifted(events, by: int):
+    """UTF-∞-8 events with their offsets moved on by `by`."""
+    return [e._replace(offset=e.offset + by) for e in events]
+
+
+def plant_inf_limit_ge() -> None:
+    shortest = utf_inf8._Code.shortest_completion
+
+    def shortest_plus_one(self) -> int:
+        # decode() tests `shortest > limit`: one more makes it `shortest >= limit`.
+        return shortest(self) + 1
+
+    utf_inf8._Code.shortest_completion = shortest_plus_one
+
+
+def _crossing(code: bytes, limit: int) -> int:
+    """How many bytes of an over-long code are read when the limit is found crossed."""
+    state = utf_inf8._Code.start(code[0])
+    if isinstance(state, str) or state.shortest_completion() > limit:
+        return 1
+    for j in range(1, len(code)):
+        if state.push(code[j]) is not None or state.complete():
+            return j + 1
+        if state.shortest_completion() > limit:
+            return j + 1
+    return len(code)
+
+
+def plant_inf_limit_cut() -> None:
+    decode = utf_inf8.decode
+
+    def cut(data: bytes, limit=utf_inf8.DEFAULT_LIMIT):
+        events = decode(data, limit)
+        for k, e in enumerate(events):
+            if isinstance(e, utf_inf8.Span) and e.kind == "limit-exceeded" and limit is not None:
+                n = _crossing(data[e.offset:e.offset + e.length], limit)
+                if n < e.length:
+                    # The span stops where the limit was crossed; decoding resumes there.
+                    rest = cut(data[e.offset + n:], limit)
+                    return (events[:k] + [e._replace(length=n)]
+                            + _shifted(rest, e.offset + n))
+        return events
+
+    utf_inf8.decode = cut
+
+
+def plant_inf_late_overlong() -> None:
+    decode = utf_inf8.decode
+
+    def late(data: bytes, limit=utf_inf8.DEFAULT_LIMIT):
+        events = decode(data, limit)
+        for k, e in enumerate(events):
+            at = e.offset
+            if (isinstance(e, utf_inf8.Span) and e.kind == "overlong" and data[at] == 0xFF
+                    and at + 1 < len(data) and 0x80 <= data[at + 1] <= 0x9F):
+                # Read on to the form's 13 bytes before deciding anything.
+                n = 1
+                while n < 13 and at + n < len(data) and 0x80 <= data[at + n] <= 0xBF:
+                    n += 1
+                span = utf_inf8.Span("overlong" if n == 13 else "truncated", at, n)
+                return events[:k] + [span] + _shifted(late(data[at + n:], limit), at + n)
+        return events
+
+    utf_inf8.decode = late
+
+
 def install(decode) -> None:
     honest.decode_corrected = decode  # check_document looks it up at call time
     honest._DECODERS["corrected-utf8"] = decode
@@ -110,22 +189,29 @@ def install(decode) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    bugs = ["table-row", "swallow", "inner-magic-nul", "magic-line"]
-    parser.add_argument("--bug", choices=bugs, action="append", required=True)
+    plants = {
+        "table-row": None,
+        "swallow": plant_swallow,
+        "inner-magic-nul": plant_inner_magic_nul,
+        "magic-line": plant_magic_line,
+        "inf-limit-ge": plant_inf_limit_ge,
+        "inf-limit-cut": plant_inf_limit_cut,
+        "inf-late-overlong": plant_inf_late_overlong,
+    }
+    parser.add_argument("--bug", choices=list(plants), action="append", required=True)
     parser.add_argument("--row", type=int, default=2, choices=range(1, 8))
+    parser.add_argument("--limit", type=honest.limit_argument, metavar="N")
     args = parser.parse_args()
     for bug in args.bug:
         if bug == "table-row":
             plant_table_row(args.row)
-        elif bug == "swallow":
-            plant_swallow()
-        elif bug == "inner-magic-nul":
-            plant_inner_magic_nul()
         else:
-            plant_magic_line()
+            plants[bug]()
+    if args.limit is not None:
+        honest.set_limit(args.limit)
     honest.HELLO = dict(
         honest.HELLO, name="deliberately broken (--bug %s)" % ", --bug ".join(args.bug))
-    return honest.main()
+    return honest.main([])
 
 
 if __name__ == "__main__":

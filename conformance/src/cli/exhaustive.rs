@@ -8,13 +8,26 @@ use conformance::fuzz::MAX_FAILURES;
 use conformance::vectors::{codec_encoding, Encoding, Op};
 use std::path::PathBuf;
 
-/// Which part to run.
+/// Which part to run (`--only`, the older spelling of `--op`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Only {
-    /// (1) every code point.
+    /// (1) every code point: `--op encode`.
     Codepoints,
-    /// (2) every input.
+    /// (2) every input: `--op decode`.
     Inputs,
+    /// (3) the documents: `--op document`.
+    Documents,
+}
+
+impl Only {
+    /// The operation of the part.
+    fn op(self) -> Op {
+        match self {
+            Only::Codepoints => Op::Encode,
+            Only::Inputs => Op::Decode,
+            Only::Documents => Op::Document,
+        }
+    }
 }
 
 /// The most `--threads`.
@@ -31,7 +44,8 @@ verdict is printed)."
 )]
 pub struct ExhaustiveOptions {
     /// Check every input of 1 to N bytes (4: 4.3e9 inputs; 5: 1.1e12, for sharded runs;
-    /// at most 6, with --adapter 4) [default: 4; with --adapter 3].
+    /// at most 6, with --adapter 4) [default: 4; with --adapter 3]; documents: the magic
+    /// number and bodies of 0 to N bytes (at most 4 without --adapter).
     #[arg(long, value_name = "N", value_parser = bounded_usize::<1, MAX_INPUT>)]
     pub max_len: Option<usize>,
     /// Run only every N-th work unit, starting with the K-th (1-based), e.g. 3/16.
@@ -45,8 +59,9 @@ pub struct ExhaustiveOptions {
     /// Also write the final report as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
-    /// Run only (1) the code points or (2) the inputs (not with --adapter).
-    #[arg(long, value_enum, conflicts_with = "adapters")]
+    /// Run only (1) the code points, (2) the inputs or (3) the documents: the older
+    /// spelling of --op encode, decode or document (not with --adapter or --op).
+    #[arg(long, value_enum, conflicts_with_all = ["adapters", "ops"])]
     pub only: Option<Only>,
     /// Worker threads, 1 to 1024 (default: every core; not with --adapter).
     #[arg(long, value_name = "N", value_parser = bounded_usize::<1, MAX_THREADS>,
@@ -60,10 +75,11 @@ pub struct ExhaustiveOptions {
     pub encodings: Vec<Encoding>,
     #[command(flatten)]
     pub adapter: AdapterOptions,
-    /// With --adapter: only these operations; repeatable, or comma-separated (default:
-    /// every one declared).
-    #[arg(long = "op", value_parser = op_parser(), value_delimiter = ',', value_name = "LIST",
-          requires = "adapters")]
+    /// Only these operations; repeatable, or comma-separated. The reference's parts:
+    /// encode (every code point), decode (every input; with utf-inf-8, its long forms
+    /// too), document (the magic number with every short body, an inner magic number at
+    /// each position) [default: encode,decode; with --adapter, every one declared].
+    #[arg(long = "op", value_parser = op_parser(), value_delimiter = ',', value_name = "LIST")]
     pub ops: Vec<Op>,
     /// With --adapter: encode every code point up to this one (hex, U+10FFFF), then the
     /// table edges above it [default: U+10FFFF].
@@ -122,10 +138,10 @@ impl ExhaustiveOptions {
             None => Walk::Reference(reference::Config {
                 max_len: self.max_len.unwrap_or(reference::DEFAULT_MAX_LEN),
                 shard,
-                only: self.only.map(|o| match o {
-                    Only::Codepoints => reference::Only::Codepoints,
-                    Only::Inputs => reference::Only::Inputs,
-                }),
+                ops: match self.only {
+                    Some(only) => vec![only.op()],
+                    None => self.ops.clone(),
+                },
                 threads: self.threads.unwrap_or(0),
                 code_points: (0, u32::MAX),
                 resume: self.resume.clone(),

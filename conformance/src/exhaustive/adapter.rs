@@ -2,10 +2,16 @@
 //! implementation, against the spec-literal code, as a [`Walker`] of the resumable walk
 //! ([`super::engine`]).
 //!
-//! For each encoding and operation the adapter declared (and `--encoding`/`--op` keep):
+//! For each encoding and operation the adapter declared (and `--encoding`/`--op` keep),
+//! in the order of `adapter_units` (`src/exhaustive/adapter_units.rs`):
 //!
-//! * decode and document: every input of 1 to `--max-len` bytes (default 3: 16 843 008
-//!   inputs per operation);
+//! * decode: every input of 1 to `--max-len` bytes (default 3: 16 843 008 inputs), each
+//!   length's from the lead `FE`, then `FF`, then `00` on; for UTF-∞-8, first its long
+//!   codes at the adapter's declared limit or 65 536 ([`super::long_forms`]);
+//! * document: the magic number followed by every body of 0 to `--max-len` bytes, a
+//!   magic number inserted at each position of every body of 0 to `--max-len` − 1 bytes
+//!   (after a leading magic number and without one), then every input of 1 to
+//!   `--max-len` bytes (default 3: 16 843 009 + 328 449 + 16 843 008 documents);
 //! * encode: every code point from U+0000 to `--max-codepoint` (default U+10FFFF), then
 //!   the table edges above it ([`conformance_checks::generate::edge_codepoints`]: each
 //!   row's first and last value, one step inside and outside, the gaps, the end of the
@@ -16,17 +22,20 @@
 //! Each case is judged as `conformance run` judges a vector, as its answer arrives
 //! ([`crate::differential::Session`]). The work is cut into units (per target: inputs by
 //! length and all but their last two bytes, 65 536 at most; code points by blocks of
-//! 65 536; the edges). The run stops after `--max-failures` disagreements, prints the
+//! 65 536; the edges; the long forms by 1 024). The run stops after `--max-failures` disagreements, prints the
 //! verdict (each disagreement with its hex input, expected and answered values), then
 //! writes the disagreements as vector files.
 //!
 //! A checkpoint binds to the implementation by its name, its command, its hello answer,
-//! the SHA-256 of every file its command names (the script, the binary: [`command_files`])
+//! the SHA-256 of every file its command names (the script, the binary: `command_files`)
 //! and its answers to fixed probes; what it cannot see is a file the command does not
 //! name (a library the script loads), which the recheck of done units may catch.
 
+use super::adapter_units::{self, Plan};
 use super::checkpoint::{Fingerprint, Probed};
+use super::command_files::command_files;
 use super::engine::{self, Outcome, UnitResult, Walker};
+use super::long_forms::MAX_EDGE_LIMIT;
 use super::probes::{fingerprint_inputs, FINGERPRINT_CODEPOINTS};
 use super::Shard;
 use crate::adapter;
@@ -35,14 +44,11 @@ use crate::differential::{Disagreement, Probe, Session, Target};
 use crate::exit::UsageError;
 use crate::protocol::Answer;
 use crate::vectors::{Encoding, Op};
-use conformance_checks::generate::edge_codepoints;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::Read;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The default `--max-len` with `--adapter`.
 pub const DEFAULT_MAX_LEN: usize = 3;
@@ -50,32 +56,9 @@ pub const DEFAULT_MAX_LEN: usize = 3;
 pub const MAX_LEN: usize = 4;
 /// The default `--max-codepoint`.
 pub const DEFAULT_MAX_CODEPOINT: u32 = 0x10_FFFF;
-/// Cases per round trip (one batch when the adapter declares batches).
-const BATCH: u64 = 1024;
-/// Inputs or code points per unit, at most.
-const UNIT: u64 = 1 << 16;
-/// The largest file of the command hashed whole for a checkpoint's identity; a larger one
-/// is named with its size and modification time.
-const MAX_HASHED_FILE: u64 = 1 << 30;
-
-/// Which inputs a unit holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Span {
-    /// Inputs of `len` bytes starting with the `len - 2` bytes of `prefix` (big-endian;
-    /// none for `len` ≤ 2), then every value of the last one or two bytes.
-    Bytes { len: usize, prefix: u64 },
-    /// Code points `first..first + count`.
-    CodePoints { first: u64 },
-    /// The target's edge code points above `--max-codepoint`.
-    Edges,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Unit {
-    target: usize,
-    span: Span,
-    size: u64,
-}
+/// The layout of the walk's units (their order and what each holds): a checkpoint made
+/// with another is refused. 2: `FE`/`FF` first, the long forms and the documents.
+const UNIT_LAYOUT: u64 = 2;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -102,75 +85,6 @@ pub struct Config {
     pub out: PathBuf,
     /// Units a resumed checkpoint records as done that are walked again.
     pub recheck_units: usize,
-}
-
-/// The edge code points of `target` above `max`.
-fn edges(target: &Target, max: u32) -> Vec<u128> {
-    let mut e = edge_codepoints(target.encoding);
-    e.retain(|&v| v > u128::from(max));
-    e
-}
-
-fn all_units(targets: &[Target], cfg: &Config) -> Vec<Unit> {
-    let mut units = Vec::new();
-    for (t, target) in targets.iter().enumerate() {
-        match target.op {
-            Op::Decode | Op::Document => {
-                for len in 1..=cfg.max_len {
-                    let tail = len.min(2) as u32;
-                    let prefixes = 1u64 << (8 * (len - tail as usize));
-                    for prefix in 0..prefixes {
-                        units.push(Unit {
-                            target: t,
-                            span: Span::Bytes { len, prefix },
-                            size: 1 << (8 * tail),
-                        });
-                    }
-                }
-            }
-            Op::Encode => {
-                let count = u64::from(cfg.max_codepoint) + 1;
-                for first in (0..count).step_by(UNIT as usize) {
-                    units.push(Unit {
-                        target: t,
-                        span: Span::CodePoints { first },
-                        size: UNIT.min(count - first),
-                    });
-                }
-                units.push(Unit {
-                    target: t,
-                    span: Span::Edges,
-                    size: edges(target, cfg.max_codepoint).len() as u64,
-                });
-            }
-        }
-    }
-    units
-}
-
-/// Items `from..to` of a unit.
-fn probes(unit: &Unit, target: &Target, cfg: &Config, from: u64, to: u64) -> Vec<Probe> {
-    match unit.span {
-        Span::Bytes { len, prefix } => {
-            let tail = len.min(2);
-            let head = prefix.to_be_bytes();
-            let head = &head[8 - (len - tail)..];
-            (from..to)
-                .map(|i| {
-                    let mut b = head.to_vec();
-                    b.extend_from_slice(&(i as u16).to_be_bytes()[2 - tail..]);
-                    Probe::Bytes(b)
-                })
-                .collect()
-        }
-        Span::CodePoints { first } => (from..to)
-            .map(|i| Probe::CodePoint(u128::from(first + i)))
-            .collect(),
-        Span::Edges => edges(target, cfg.max_codepoint)[from as usize..to as usize]
-            .iter()
-            .map(|&cp| Probe::CodePoint(cp))
-            .collect(),
-    }
 }
 
 /// The fixed probes of a target whose answers fingerprint the implementation.
@@ -218,117 +132,12 @@ fn canonical_text(raw: &str) -> String {
     format!("raw {} bytes sha256 {hex}", raw.len())
 }
 
-/// The words of a command that name an existing regular file (relative to the current
-/// folder, or, for the first word without a `/`, found on `PATH`), each with the SHA-256
-/// of its content: what a checkpoint of an adapter binds to besides the command's text.
-/// Words are split as `sh` would split plain words (quotes removed); a file larger than
-/// 1 GiB is named by its size and modification time instead.
-pub fn command_files(command: &str) -> BTreeMap<String, String> {
-    let mut files = BTreeMap::new();
-    for (i, word) in shell_words(command).into_iter().enumerate() {
-        let path = PathBuf::from(&word);
-        let found = if path.is_file() {
-            Some(path)
-        } else if i == 0 && !word.contains('/') {
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(&word))
-                    .find(|p| p.is_file())
-            })
-        } else {
-            None
-        };
-        if let Some(path) = found {
-            files.insert(word, file_digest(&path));
-        }
-    }
-    files
-}
-
-/// `sha256:HEX` of a regular file, or why it could not be read.
-fn file_digest(path: &Path) -> String {
-    let describe = |e: std::io::Error| format!("unreadable: {}", e.kind());
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return describe(e),
-    };
-    if meta.len() > MAX_HASHED_FILE {
-        let mtime = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
-        return format!("size {} modified {mtime}", meta.len());
-    }
-    let mut file = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) => return describe(e),
-    };
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => hasher.update(&buf[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return describe(e),
-        }
-    }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
-}
-
-/// The words of a command line as `sh` splits plain words: whitespace separates, single
-/// and double quotes group (a backslash escapes the next character outside single
-/// quotes). Expansions are left as they are (such a word names no file).
-fn shell_words(command: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = command.chars();
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"') | None, '\\') => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                }
-                in_word = true;
-            }
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    words
-}
-
 /// The walk of one adapter.
 struct AdapterWalk<'a> {
     session: &'a mut Session,
     cfg: &'a Config,
     targets: Vec<Target>,
-    units: Vec<Unit>,
+    plan: Plan,
     /// Disagreements found so far (the walk stops at `--max-failures`).
     found: usize,
 }
@@ -337,7 +146,7 @@ impl Walker for AdapterWalk<'_> {
     type Finding = Disagreement;
 
     fn weights(&self) -> Vec<u64> {
-        self.units.iter().map(|u| u.size).collect()
+        self.plan.units.iter().map(|u| u.size).collect()
     }
 
     fn identity(&self) -> Value {
@@ -352,6 +161,7 @@ impl Walker for AdapterWalk<'_> {
             "maxCodepoint": format!("U+{:04X}", cfg.max_codepoint),
             "shard": cfg.shard.to_string(),
             "targets": self.targets.iter().map(Target::label).collect::<Vec<_>>(),
+            "unitLayout": UNIT_LAYOUT,
         })
     }
 
@@ -397,13 +207,15 @@ impl Walker for AdapterWalk<'_> {
         done: &mut (dyn FnMut(usize, UnitResult<Disagreement>) -> ControlFlow<()> + Send),
     ) {
         for &i in units {
-            let unit = self.units[i];
+            let unit = self.plan.units[i];
             let target = self.targets[unit.target].clone();
             let mut r = UnitResult::default();
             let mut pos = 0;
             while pos < unit.size && self.found < self.cfg.max_failures {
-                let end = (pos + BATCH).min(unit.size);
-                let batch = probes(&unit, &target, self.cfg, pos, end);
+                let end = self.plan.batch_end(&unit, pos);
+                let batch = self
+                    .plan
+                    .probes(&unit, &target, self.cfg.max_codepoint, pos, end);
                 pos = end;
                 let (found, max) = (&mut self.found, self.cfg.max_failures);
                 let findings = &mut r.findings;
@@ -455,8 +267,8 @@ pub fn walk(cfg: &Config) -> Result<(AdapterOutcome, Session), UsageError> {
     }
     let mut session = Session::open(&cfg.adapter, cfg.adapter_config, &cfg.encodings, &cfg.ops)?;
     let targets = session.targets.clone();
-    let units = all_units(&targets, cfg);
-    let todo: u64 = units.iter().map(|u| u.size).sum();
+    let plan = adapter_units::plan(&targets, cfg.max_len, cfg.max_codepoint);
+    let todo: u64 = plan.units.iter().map(|u| u.size).sum();
     crate::errln!(
         "exhaustive --adapter {}: {} ({} units, {todo} cases in all)",
         session.name,
@@ -465,13 +277,16 @@ pub fn walk(cfg: &Config) -> Result<(AdapterOutcome, Session), UsageError> {
             .map(Target::label)
             .collect::<Vec<_>>()
             .join(", "),
-        units.len()
+        plan.units.len()
     );
+    for note in notes(&targets) {
+        crate::errln!("exhaustive --adapter {}: {note}", session.name);
+    }
     let mut walker = AdapterWalk {
         session: &mut session,
         cfg,
         targets: targets.clone(),
-        units,
+        plan,
         found: 0,
     };
     let run = engine::Run {
@@ -491,23 +306,71 @@ pub fn walk(cfg: &Config) -> Result<(AdapterOutcome, Session), UsageError> {
     Ok((outcome, session))
 }
 
+/// What the walk of the targets does not hold that a reader might expect: a declared
+/// UTF-∞-8 limit above [`MAX_EDGE_LIMIT`] has no codes at its edge.
+fn notes(targets: &[Target]) -> Vec<String> {
+    targets
+        .iter()
+        .filter_map(|t| t.limit.filter(|&l| l > MAX_EDGE_LIMIT).map(|l| (t, l)))
+        .map(|(t, l)| {
+            format!(
+                "{}: the declared limit {l} is judged on every input, but the long forms \
+                 hold no codes at its edge (made for limits up to {MAX_EDGE_LIMIT} bytes)",
+                t.label()
+            )
+        })
+        .collect()
+}
+
+/// What the walk holds, for the report's first line and the vector files' notes.
+pub fn describe_walk(cfg: &Config, targets: &[Target]) -> String {
+    let mut parts = vec![format!("inputs of 1 to {} bytes", cfg.max_len)];
+    if targets.iter().any(|t| t.op == Op::Encode) {
+        parts.push(format!(
+            "code points to U+{:04X} and the table edges",
+            cfg.max_codepoint
+        ));
+    }
+    if targets.iter().any(|t| t.op == Op::Document) {
+        parts.push(format!(
+            "documents of the magic number and bodies of 0 to {} bytes, an inner magic \
+             number in bodies of 0 to {}",
+            cfg.max_len,
+            cfg.max_len - 1
+        ));
+    }
+    for t in targets {
+        if t.op == Op::Decode && t.encoding == Encoding::UtfInf8 {
+            parts.push(format!(
+                "UTF-∞-8 long forms at the limit {}",
+                t.limit
+                    .map_or("65536 (the default)".to_string(), |l| format!(
+                        "{l} (declared)"
+                    ))
+            ));
+        }
+    }
+    parts.join(", ")
+}
+
 /// The text report.
 pub fn render(cfg: &Config, out: &AdapterOutcome) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "conformance exhaustive --adapter {}: {}; inputs of 1 to {} bytes, code points to \
-         U+{:04X} and the table edges; shard {}",
+        "conformance exhaustive --adapter {}: {}; {}; shard {}",
         cfg.adapter.name,
         out.targets
             .iter()
             .map(Target::label)
             .collect::<Vec<_>>()
             .join(", "),
-        cfg.max_len,
-        cfg.max_codepoint,
+        describe_walk(cfg, &out.targets),
         cfg.shard
     );
+    for note in notes(&out.targets) {
+        let _ = writeln!(s, "note: {note}");
+    }
     let _ = writeln!(
         s,
         "{}; the adapter started {} time(s)",
@@ -578,93 +441,20 @@ pub fn to_json(cfg: &Config, out: &AdapterOutcome) -> Value {
 mod tests {
     use super::*;
 
-    fn cfg(max_len: usize, max_codepoint: u32) -> Config {
-        Config {
-            adapter: "x=x".parse().unwrap(),
-            adapter_config: adapter::Config::default(),
-            max_len,
-            max_codepoint,
-            shard: Shard::ALL,
-            resume: None,
-            encodings: vec![],
-            ops: vec![],
-            max_failures: 1,
-            out: PathBuf::new(),
-            recheck_units: engine::RECHECK_UNITS,
-        }
-    }
-
-    fn target(op: Op) -> Target {
-        Target {
-            encoding: Encoding::CorrectedUtf8,
-            op,
+    #[test]
+    fn a_declared_limit_without_an_edge_is_said() {
+        let target = |limit| Target {
+            encoding: Encoding::UtfInf8,
+            op: Op::Decode,
             fields: vec![],
-            limit: None,
-        }
-    }
-
-    #[test]
-    fn units_cover_every_input_once() {
-        let cfg = cfg(2, 0x1_0000);
-        let targets = [target(Op::Decode), target(Op::Encode)];
-        let units = all_units(&targets, &cfg);
-        let mut inputs = std::collections::HashSet::new();
-        let mut cps = Vec::new();
-        for u in &units {
-            for p in probes(u, &targets[u.target], &cfg, 0, u.size) {
-                match p {
-                    Probe::Bytes(b) => assert!(inputs.insert(b)),
-                    Probe::CodePoint(c) => cps.push(c),
-                }
-            }
-        }
-        assert_eq!(inputs.len(), 256 + 65_536);
-        assert!(inputs.contains(&vec![0xFF, 0x00]) && inputs.contains(&vec![0x7F]));
-        assert!(cps[..=0x1_0000]
-            .iter()
-            .enumerate()
-            .all(|(i, &c)| c == i as u128));
-        assert!(cps.contains(&0x8421_10A0) && !cps[0x1_0001..].contains(&0xA0));
-        // Decode: one unit per length; encode: 2 blocks and the edges.
-        assert_eq!(units.len(), 2 + 3);
-        // Three bytes: one unit per first byte, each every value of the last two.
-        let cfg = self::cfg(3, 0);
-        let units = all_units(&targets[..1], &cfg);
-        assert_eq!(units.len(), 2 + 256);
-        let last = &units[257];
-        let p = probes(last, &targets[0], &cfg, 65_535, 65_536);
-        assert_eq!(p, [Probe::Bytes(vec![0xFF, 0xFF, 0xFF])]);
-    }
-
-    #[test]
-    fn a_command_is_split_into_words_as_sh_splits_them() {
-        assert_eq!(shell_words("python3 a.py"), ["python3", "a.py"]);
-        assert_eq!(
-            shell_words(r#"sh -c 'exec ./x' "a b" c\ d"#),
-            ["sh", "-c", "exec ./x", "a b", "c d"]
-        );
-        assert_eq!(shell_words("  "), Vec::<String>::new());
-        assert_eq!(shell_words("''"), [""]);
-    }
-
-    #[test]
-    fn the_files_a_command_names_are_hashed() {
-        let dir = std::env::temp_dir().join(format!("conformance-files-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let script = dir.join("a.py");
-        std::fs::write(&script, "print(1)\n").unwrap();
-        let command = format!("sh {} --flag", script.display());
-        let files = command_files(&command);
-        let key = script.display().to_string();
-        assert!(files[&key].starts_with("sha256:"), "{files:?}");
-        // `sh` is found on PATH; `--flag` names nothing.
+            limit,
+        };
+        assert!(notes(&[target(None), target(Some(MAX_EDGE_LIMIT))]).is_empty());
+        let said = notes(&[target(Some(1 << 32))]);
+        assert_eq!(said.len(), 1);
         assert!(
-            files.contains_key("sh") && !files.contains_key("--flag"),
-            "{files:?}"
+            said[0].contains("the declared limit 4294967296"),
+            "{said:?}"
         );
-        let before = files[&key].clone();
-        std::fs::write(&script, "print(2)\n").unwrap();
-        assert_ne!(command_files(&command)[&key], before);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -228,6 +228,33 @@ mod tests {
         assert!(checksum(a).starts_with("sha256:") && checksum(a).len() == 7 + 64);
     }
 
+    /// A checkpoint holds times in seconds as floats: each must read back exactly, or
+    /// the checksum of a sound checkpoint fails (1 in about 1 000 did, before
+    /// `float_roundtrip`).
+    #[test]
+    fn a_checkpoint_with_any_float_reads_back_whole() {
+        let dir = std::env::temp_dir().join(format!("conformance-ck-float-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("ck.json");
+        let mut x: u64 = 0x1234_5678_9ABC_DEF1;
+        for seconds in [114.61689784000001, 28.605132910000002]
+            .into_iter()
+            .chain((0..2_000).map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                std::time::Duration::from_nanos(x % 1_000_000_000_000).as_secs_f64()
+            }))
+        {
+            write(&file, &json!({"format": "f", "elapsedSeconds": seconds})).unwrap();
+            let back: Value = read(&file, "f")
+                .unwrap_or_else(|e| panic!("{seconds}: {e}"))
+                .unwrap();
+            assert_eq!(back["elapsedSeconds"].as_f64(), Some(seconds));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn ranges_round_trip() {
         let done = [true, true, false, true, false, false, true, true, true];

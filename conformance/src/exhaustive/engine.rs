@@ -89,7 +89,8 @@ pub trait Walker {
     fn fingerprint(&mut self) -> Probed;
     /// Walks `units` (in any order, on any threads), handing each unit's result to `done`
     /// as soon as it is known, one call at a time; once `done` breaks, no further unit
-    /// is started.
+    /// is started, but for the units below a failed one that a walk on many threads still
+    /// walks so that its lowest failure is the one found.
     fn walk(
         &mut self,
         units: &[usize],

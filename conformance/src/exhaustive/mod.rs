@@ -21,12 +21,16 @@
 //!   implementation behind an adapter, against the spec-literal code.
 
 pub mod adapter;
+mod adapter_units;
 pub mod checkpoint;
 pub mod codec_fns;
 pub mod codepoints;
+mod command_files;
 pub mod corrected;
+pub mod documents;
 pub mod engine;
 pub mod failure;
+pub mod long_forms;
 pub mod probes;
 pub mod reference;
 pub mod utf8;
@@ -173,9 +177,8 @@ pub fn run_adapter(cfg: &adapter::Config, json: Option<&Output>) -> ExitCode {
     let mut errors: Vec<String> = outcome.walk.checkpoint_error.iter().cloned().collect();
     if !outcome.walk.findings.is_empty() {
         let how = format!(
-            "`conformance exhaustive --adapter` (inputs of 1 to {} bytes, code points to \
-             U+{:04X} and the table edges)",
-            cfg.max_len, cfg.max_codepoint
+            "`conformance exhaustive --adapter` ({})",
+            adapter::describe_walk(cfg, &outcome.targets)
         );
         let (written, failed) = write_all(
             &cfg.out,

@@ -1,20 +1,31 @@
 //! The reference codec's walk (`conformance exhaustive` without `--adapter`): every code
-//! point and every input of 1 to `--max-len` bytes, the implementation (a [`CodecFns`])
-//! against the spec-literal code and std, on every core (rayon), as a
-//! [`Walker`] of the resumable walk.
+//! point, every input of 1 to `--max-len` bytes, UTF-∞-8's long codes and Corrected UTF-8
+//! documents, the implementation (a [`CodecFns`]) against the spec-literal code and std,
+//! on every core (rayon), as a [`Walker`](super::engine::Walker) of the resumable walk.
+//!
+//! Parts, selected by operation (`--op`; [`Config::ops`]): `encode`, the code points;
+//! `decode`, the inputs and (with UTF-∞-8 among `--encoding`) the long forms
+//! ([`super::long_forms`], at each of [`long_forms::REFERENCE_LIMITS`]); `document`, the
+//! documents ([`super::documents`], bodies of up to `min(--max-len, 4)` bytes). The
+//! default is [`DEFAULT_OPS`].
 //!
 //! Units: 256 blocks of 2^24 code points, then the input units ([`InputUnit`]), shortest
-//! inputs first. A unit that fails aborts the units after it; the lowest one's failure is
-//! the counterexample. Once every unit of a part is done, the totals are checked too: the
+//! inputs first, then one unit per limit of the long forms, then the document units. A
+//! unit that fails aborts the units after it; the lowest one's failure is the
+//! counterexample. Once every unit of a part is done, the totals are checked too: the
 //! count of encodable code points against [`codepoints::ENCODABLE`], and (UTF-8, inputs
 //! of up to 4 bytes) the Table 3.1b class counts against `conformance audit`'s.
 
 use super::checkpoint::{Fingerprint, Probed};
 use super::codec_fns::{self, CodecFns};
+use super::documents::{self, DocUnit, DocumentCheck};
 use super::engine::{self, Busy, Outcome, UnitResult, Walker};
 use super::failure::{Counters, Failure};
+use super::long_forms::{self, LongForms};
 use super::walk::{self, InputUnit};
 use super::{codepoints, corrected, utf8, utf_inf8, Shard};
+use crate::vectors::Op;
+use conformance_literal::corrected::MAGIC;
 use corrected_utf8::Encoding;
 use rayon::prelude::*;
 use serde_json::{json, Value};
@@ -25,14 +36,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Which part to run (`--only`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Only {
-    /// (1) every code point.
-    Codepoints,
-    /// (2) every input.
-    Inputs,
-}
+/// The parts of the default run: the code points and the inputs. The documents
+/// (`--op document`) are asked for by name: at bodies of 4 bytes they cost more than the
+/// rest together (conformance/EXHAUSTIVE.md).
+pub const DEFAULT_OPS: [Op; 2] = [Op::Encode, Op::Decode];
 
 /// The default `--encodings`: UTF-∞-8 costs about 5.5 times the other two together (its
 /// reference decoder allocates), so it is asked for by name.
@@ -48,8 +55,9 @@ pub struct Config {
     pub max_len: usize,
     /// Which units.
     pub shard: Shard,
-    /// One part only.
-    pub only: Option<Only>,
+    /// The parts, by operation: `encode` the code points, `decode` the inputs and the
+    /// long forms, `document` the documents; empty for [`DEFAULT_OPS`].
+    pub ops: Vec<Op>,
     /// Worker threads; 0 for every core.
     pub threads: usize,
     /// The code points checked (all of `0..=FFFFFFFF` normally; tests take fewer).
@@ -70,7 +78,7 @@ impl Default for Config {
         Config {
             max_len: DEFAULT_MAX_LEN,
             shard: Shard::ALL,
-            only: None,
+            ops: Vec::new(),
             threads: 0,
             code_points: (0, u32::MAX),
             resume: None,
@@ -78,6 +86,32 @@ impl Default for Config {
             encodings: DEFAULT_ENCODINGS.to_vec(),
             recheck_units: engine::RECHECK_UNITS,
         }
+    }
+}
+
+impl Config {
+    /// Whether the part of `op` runs.
+    pub fn runs(&self, op: Op) -> bool {
+        if self.ops.is_empty() {
+            DEFAULT_OPS.contains(&op)
+        } else {
+            self.ops.contains(&op)
+        }
+    }
+
+    /// Whether the long forms run: the inputs, with UTF-∞-8.
+    pub fn runs_long_forms(&self) -> bool {
+        self.runs(Op::Decode) && self.encodings.contains(&Encoding::UtfInf8)
+    }
+
+    /// Whether the documents run (Corrected UTF-8's).
+    pub fn runs_documents(&self) -> bool {
+        self.runs(Op::Document) && self.encodings.contains(&Encoding::CorrectedUtf8)
+    }
+
+    /// The longest document body: `--max-len`, at most [`documents::REFERENCE_MAX_BODY`].
+    pub fn max_body(&self) -> usize {
+        self.max_len.min(documents::REFERENCE_MAX_BODY)
     }
 }
 
@@ -107,6 +141,20 @@ pub fn checks<'a>(
 enum Work {
     CodePoints(u32),
     Inputs(InputUnit),
+    /// The long forms at the limit of this index in [`long_forms::REFERENCE_LIMITS`].
+    LongForms(usize),
+    Documents(DocUnit),
+}
+
+impl Work {
+    /// The operation whose part the unit is.
+    fn op(&self) -> Op {
+        match self {
+            Work::CodePoints(_) => Op::Encode,
+            Work::Inputs(_) | Work::LongForms(_) => Op::Decode,
+            Work::Documents(_) => Op::Document,
+        }
+    }
 }
 
 /// The walk of one implementation.
@@ -115,6 +163,9 @@ struct ReferenceWalk<'a> {
     cfg: &'a Config,
     units: Vec<(Work, u64)>,
     checks: Vec<Box<dyn walk::UnitCheck + 'a>>,
+    /// The long forms at each of [`long_forms::REFERENCE_LIMITS`] (empty when they do
+    /// not run).
+    long: Vec<LongForms>,
     pool: rayon::ThreadPool,
 }
 
@@ -150,6 +201,29 @@ impl ReferenceWalk<'_> {
                     r.busy.push((check.name(), busy(t, iu.inputs())));
                 }
             }
+            Work::LongForms(i) => {
+                let t = Instant::now();
+                let limit = long_forms::REFERENCE_LIMITS[i];
+                match long_forms::check(self.imp, &self.long[i], limit) {
+                    Ok(c) => {
+                        r.busy
+                            .push(("utf-inf-8-long-forms", busy(t, self.long[i].len() as u64)));
+                        r.counts = c;
+                    }
+                    Err(f) => r.findings.push(*f),
+                }
+            }
+            Work::Documents(du) => {
+                let t = Instant::now();
+                match DocumentCheck::new(self.imp).check_unit(&du) {
+                    Ok(c) => {
+                        r.busy
+                            .push(("corrected-utf8-document", busy(t, du.documents())));
+                        r.counts = c;
+                    }
+                    Err(f) => r.findings.push(*f),
+                }
+            }
         }
         r
     }
@@ -170,10 +244,12 @@ impl Walker for ReferenceWalk<'_> {
     }
 
     fn wanted(&self, unit: usize) -> bool {
-        !matches!(
-            (self.units[unit].0, self.cfg.only),
-            (Work::CodePoints(_), Some(Only::Inputs)) | (Work::Inputs(_), Some(Only::Codepoints))
-        )
+        let work = &self.units[unit].0;
+        match work {
+            Work::LongForms(_) => self.cfg.runs_long_forms(),
+            Work::Documents(_) => self.cfg.runs_documents(),
+            _ => self.cfg.runs(work.op()),
+        }
     }
 
     fn identity(&self) -> Value {
@@ -184,7 +260,7 @@ impl Walker for ReferenceWalk<'_> {
             "conformanceVersion": env!("CARGO_PKG_VERSION"),
             "maxLen": cfg.max_len,
             "shard": cfg.shard.to_string(),
-            "only": only_text(cfg.only),
+            "only": only_text(cfg),
             "codePoints": [cfg.code_points.0, cfg.code_points.1],
             "encodings": encodings_text(&cfg.encodings),
         })
@@ -200,7 +276,9 @@ impl Walker for ReferenceWalk<'_> {
         done: &mut (dyn FnMut(usize, UnitResult<Failure>) -> ControlFlow<()> + Send),
     ) {
         // A failed unit aborts the units after it, never the ones before: the reported
-        // counterexample is the lowest unit's.
+        // counterexample is the lowest unit's. Only a failure moves the bound: a unit
+        // below it that passes after the walk has its finding (`done` breaks then) must
+        // not stop the units between it and the failure, one of which may fail lower.
         let abort = AtomicUsize::new(usize::MAX);
         let done = Mutex::new(done);
         let this = &*self;
@@ -212,7 +290,9 @@ impl Walker for ReferenceWalk<'_> {
                 let r = this.run_unit(this.units[i].0);
                 let failed = !r.findings.is_empty();
                 let mut done = done.lock().unwrap_or_else(|e| e.into_inner());
-                if done(i, r).is_break() || failed {
+                // Whatever `done` says, the units below a failure are walked.
+                let _ = done(i, r);
+                if failed {
                     abort.fetch_min(i, Ordering::Relaxed);
                 }
             });
@@ -221,13 +301,24 @@ impl Walker for ReferenceWalk<'_> {
 }
 
 /// Every unit, numbered: the 256 code point blocks, then the input units, shortest
-/// inputs first; each with its weight.
-fn all_units(max_len: usize) -> Vec<(Work, u64)> {
+/// inputs first, then the long forms (one unit per limit), then the documents; each with
+/// its weight (the long forms' is 0 when they do not run: their inputs are only made
+/// then).
+fn all_units(cfg: &Config, long: &[LongForms]) -> Vec<(Work, u64)> {
     let cps = (0..256u32).map(|b| (Work::CodePoints(b), codepoints::UNIT_SIZE));
-    let ins = InputUnit::all(max_len)
+    let ins = InputUnit::all(cfg.max_len)
         .into_iter()
         .map(|u| (Work::Inputs(u), u.inputs()));
-    cps.chain(ins).collect()
+    let longs = (0..long_forms::REFERENCE_LIMITS.len()).map(|i| {
+        (
+            Work::LongForms(i),
+            long.get(i).map_or(0, |l| l.len() as u64),
+        )
+    });
+    let docs = DocUnit::all(cfg.max_body())
+        .into_iter()
+        .map(|u| (Work::Documents(u), u.documents()));
+    cps.chain(ins).chain(longs).chain(docs).collect()
 }
 
 /// The result of a run of the reference walk.
@@ -255,17 +346,25 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<ReferenceOutcome, String>
         .build()
         .map_err(|e| format!("thread pool: {e}"))?;
     let threads = pool.current_num_threads();
-    let input_len = if cfg.only == Some(Only::Codepoints) {
-        0
-    } else {
-        cfg.max_len
-    };
+    if !cfg.runs(Op::Encode) && !cfg.runs(Op::Decode) && !cfg.runs_documents() {
+        return Err("nothing to walk: --op document needs corrected-utf8 among --encoding".into());
+    }
+    let input_len = if cfg.runs(Op::Decode) { cfg.max_len } else { 0 };
     let checks = pool.install(|| checks(imp, input_len, &cfg.encodings));
+    let long: Vec<LongForms> = if cfg.runs_long_forms() {
+        long_forms::REFERENCE_LIMITS
+            .iter()
+            .map(|&l| LongForms::at_limit(u64::from(l)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut walker = ReferenceWalk {
         imp,
         cfg,
-        units: all_units(cfg.max_len),
+        units: all_units(cfg, &long),
         checks,
+        long,
         pool,
     };
     let run = engine::Run {
@@ -284,11 +383,13 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<ReferenceOutcome, String>
             .filter(|(_, (w, _))| pred(w))
             .all(|(i, _)| out.done[i])
     };
-    let cps_complete = cfg.only != Some(Only::Inputs)
+    let cps_complete = cfg.runs(Op::Encode)
         && cfg.code_points == (0, u32::MAX)
         && all_done(&|w| matches!(w, Work::CodePoints(_)));
-    let inputs_complete =
-        cfg.only != Some(Only::Codepoints) && all_done(&|w| matches!(w, Work::Inputs(_)));
+    let inputs_complete = cfg.runs(Op::Decode)
+        && all_done(&|w| matches!(w, Work::Inputs(_)))
+        && (!cfg.runs_long_forms() || all_done(&|w| matches!(w, Work::LongForms(_))));
+    let documents_complete = cfg.runs_documents() && all_done(&|w| matches!(w, Work::Documents(_)));
     let mut failure = out.findings.first().cloned();
     if failure.is_none() && cps_complete {
         let got = out.counts.get("codepoints.encodable").copied().unwrap_or(0);
@@ -311,8 +412,9 @@ pub fn execute(imp: &CodecFns, cfg: &Config) -> Result<ReferenceOutcome, String>
         failure = audit_cross_check(&out.counts, cfg.max_len);
     }
     Ok(ReferenceOutcome {
-        complete: (cps_complete || cfg.only == Some(Only::Inputs))
-            && (inputs_complete || cfg.only == Some(Only::Codepoints)),
+        complete: (cps_complete || !cfg.runs(Op::Encode))
+            && (inputs_complete || !cfg.runs(Op::Decode))
+            && (documents_complete || !cfg.runs_documents()),
         failure,
         threads,
         walk: out,
@@ -353,6 +455,16 @@ fn fingerprint_of(imp: &CodecFns) -> Probed {
             print.add(&format!(
                 "{name} {} {got}",
                 conformance_literal::hex(&input, "")
+            ));
+        }
+        // The document checker, on the input and on it after the magic number.
+        let mut findings = Vec::new();
+        for doc in [input.clone(), [&MAGIC[..], &input].concat()] {
+            (imp.corrected_document)(&doc, &mut findings);
+            print.add(&format!(
+                "document {} {}",
+                conformance_literal::hex(&doc, ""),
+                codec_fns::render_findings(&findings)
             ));
         }
     }
@@ -406,12 +518,48 @@ fn audit_cross_check(counts: &Counters, max_len: usize) -> Option<Failure> {
     })
 }
 
-fn only_text(only: Option<Only>) -> &'static str {
-    match only {
-        None => "all",
-        Some(Only::Codepoints) => "codepoints",
-        Some(Only::Inputs) => "inputs",
+/// The parts run, as the report's and the checkpoint's `only`: `all` for the default
+/// ([`DEFAULT_OPS`]), else `codepoints`, `inputs` and `documents`, comma-separated in
+/// walk order.
+fn only_text(cfg: &Config) -> String {
+    if cfg.ops.is_empty() {
+        return "all".into();
     }
+    let names: Vec<&str> = [
+        (Op::Encode, "codepoints"),
+        (Op::Decode, "inputs"),
+        (Op::Document, "documents"),
+    ]
+    .iter()
+    .filter(|(op, _)| cfg.ops.contains(op))
+    .map(|&(_, name)| name)
+    .collect();
+    names.join(",")
+}
+
+/// What the run walks, for the report's first line.
+fn parts_text(cfg: &Config) -> String {
+    let mut parts = Vec::new();
+    if cfg.runs(Op::Encode) {
+        parts.push("code points".to_string());
+    }
+    if cfg.runs(Op::Decode) {
+        parts.push(format!(
+            "inputs of 1 to {} bytes ({})",
+            cfg.max_len,
+            encodings_text(&cfg.encodings)
+        ));
+    }
+    if cfg.runs_long_forms() {
+        parts.push("UTF-∞-8 long forms at limits 1 to 16 and 65536".into());
+    }
+    if cfg.runs_documents() {
+        parts.push(format!(
+            "documents (bodies of 0 to {} bytes)",
+            cfg.max_body()
+        ));
+    }
+    parts.join(", ")
 }
 
 /// The encodings as `corrected-utf8,utf-8`, in a fixed order.
@@ -428,14 +576,8 @@ pub fn render(cfg: &Config, out: &ReferenceOutcome) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "conformance exhaustive: {}, inputs of 1 to {} bytes ({}), shard {}, {} threads",
-        match cfg.only {
-            None => "code points and inputs",
-            Some(Only::Codepoints) => "code points only",
-            Some(Only::Inputs) => "inputs only",
-        },
-        cfg.max_len,
-        encodings_text(&cfg.encodings),
+        "conformance exhaustive: {}; shard {}, {} threads",
+        parts_text(cfg),
         cfg.shard,
         out.threads
     );
@@ -447,7 +589,7 @@ pub fn render(cfg: &Config, out: &ReferenceOutcome) -> String {
         let _ = writeln!(
             s,
             "encodable code points: {n}{}",
-            if out.complete || cfg.only == Some(Only::Codepoints) {
+            if out.complete || !cfg.runs(Op::Decode) {
                 format!(" (expected {})", codepoints::ENCODABLE)
             } else {
                 String::new()
@@ -483,7 +625,7 @@ pub fn to_json(cfg: &Config, out: &ReferenceOutcome) -> Value {
     report.insert("reportVersion".into(), json!(super::REPORT_VERSION));
     report.insert("maxLen".into(), json!(cfg.max_len));
     report.insert("shard".into(), json!(cfg.shard.to_string()));
-    report.insert("only".into(), json!(only_text(cfg.only)));
+    report.insert("only".into(), json!(only_text(cfg)));
     report.insert("encodings".into(), json!(encodings_text(&cfg.encodings)));
     report.insert("threads".into(), json!(out.threads));
     report.extend(fields);

@@ -77,6 +77,20 @@ impl InputUnit {
     pub fn prefix(&self) -> &[u8] {
         &self.prefix[..usize::from(self.prefix_len)]
     }
+
+    /// Hands every input of the unit to `f`, in byte-wise order; stops at the first error.
+    pub fn each<E>(&self, mut f: impl FnMut(&[u8]) -> Result<(), E>) -> Result<(), E> {
+        let (len, fixed) = (usize::from(self.len), self.prefix().len());
+        let mut buf = [0u8; MAX_INPUT];
+        buf[..fixed].copy_from_slice(self.prefix());
+        for i in 0..self.inputs() {
+            for (d, b) in buf[fixed..len].iter_mut().enumerate() {
+                *b = (i >> (8 * (len - fixed - 1 - d))) as u8;
+            }
+            f(&buf[..len])?;
+        }
+        Ok(())
+    }
 }
 
 /// One check over every input, walked as a tree of prefixes.
@@ -422,5 +436,17 @@ mod tests {
         let total: u64 = units.iter().map(InputUnit::inputs).sum();
         assert_eq!(total, 256 + 256u64.pow(2) + 256u64.pow(3) + 256u64.pow(4));
         assert_eq!(units.len(), 1 + 1 + 256 + 65536);
+        let mut seen = Vec::new();
+        units[2]
+            .each(|x| {
+                seen.push(x.to_vec());
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        assert_eq!(seen.len(), 65536);
+        assert_eq!(
+            (&seen[0][..], &seen[65535][..]),
+            (&[0, 0, 0][..], &[0, 255, 255][..])
+        );
     }
 }

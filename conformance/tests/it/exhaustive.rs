@@ -6,10 +6,9 @@
 
 use crate::common::process::{self, Finished};
 use conformance::exhaustive::codec_fns::{CodecFns, Ev, EvBuf, KindCode, Value, ENCODE_CAP};
-use conformance::exhaustive::reference::{
-    execute, render, Config, Only, ReferenceOutcome as Outcome,
-};
+use conformance::exhaustive::reference::{execute, render, Config, ReferenceOutcome as Outcome};
 use conformance::exhaustive::{Failure, LITERAL, REFERENCE};
+use conformance::vectors::Op;
 use conformance_literal::Kind;
 use corrected_utf8::corrected;
 use std::path::Path;
@@ -17,10 +16,10 @@ use std::time::{Duration, Instant};
 
 /// Code points `0..=0x200000` (every 1-, 2- and 3-byte encoding and the first 4-byte
 /// ones) and inputs of up to `max_len` bytes.
-fn small(max_len: usize, only: Option<Only>) -> Config {
+fn small(max_len: usize, ops: &[Op]) -> Config {
     Config {
         max_len,
-        only,
+        ops: ops.to_vec(),
         code_points: (0, 0x20_0000),
         ..Config::default()
     }
@@ -36,7 +35,7 @@ fn run_ok(imp: &CodecFns, cfg: &Config) -> Outcome {
 
 #[test]
 fn reference_passes_on_small_ranges() {
-    let out = run_ok(&REFERENCE, &small(3, None));
+    let out = run_ok(&REFERENCE, &small(3, &[]));
     let c = &out.walk.counts;
     assert_eq!(c["codepoints.values"], 0x20_0001);
     // U+0000..U+200000 less the C1 controls and the surrogates.
@@ -56,7 +55,7 @@ fn reference_passes_on_small_ranges() {
 
 #[test]
 fn spec_literal_passes_against_itself() {
-    run_ok(&LITERAL, &small(3, Some(Only::Inputs)));
+    run_ok(&LITERAL, &small(3, &[Op::Decode]));
 }
 
 /// The reference codec with the 2-byte offset shifted from 160 to 161, both ways.
@@ -91,6 +90,7 @@ const SHIFTED: CodecFns = CodecFns {
     },
     utf8_decode: REFERENCE.utf8_decode,
     utf_inf8_decode: REFERENCE.utf_inf8_decode,
+    corrected_document: REFERENCE.corrected_document,
 };
 
 fn failure(cfg: &Config) -> Failure {
@@ -100,7 +100,7 @@ fn failure(cfg: &Config) -> Failure {
 
 #[test]
 fn shifted_offset_fails_at_u_00a0() {
-    let f = failure(&small(2, Some(Only::Codepoints)));
+    let f = failure(&small(2, &[Op::Encode]));
     assert_eq!(f.check, "corrected-utf8 encode");
     assert_eq!(f.input, "U+00A0");
     // 0xA0 − 161 wraps around: the broken encoder writes DF BF, the literal one C0 80.
@@ -110,7 +110,7 @@ fn shifted_offset_fails_at_u_00a0() {
 
 #[test]
 fn shifted_offset_fails_at_c0_80() {
-    let f = failure(&small(2, Some(Only::Inputs)));
+    let f = failure(&small(2, &[Op::Decode]));
     assert_eq!(f.check, "corrected-utf8 decode");
     assert_eq!(f.input, "c0 80");
     assert_eq!(f.got, "[U+00A1 @0+2]");
@@ -122,7 +122,7 @@ fn shifted_offset_fails_at_c0_80() {
 #[test]
 fn both_parts_report_the_code_point_first() {
     // Code point units come before input units: the first counterexample is U+00A0.
-    assert_eq!(failure(&small(2, None)).input, "U+00A0");
+    assert_eq!(failure(&small(2, &[])).input, "U+00A0");
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn checkpoint_resumes_and_keeps_counts() {
     let _ = std::fs::remove_file(&file);
     let cfg = Config {
         resume: Some(file.clone()),
-        ..small(2, None)
+        ..small(2, &[])
     };
     let first = run_ok(&REFERENCE, &cfg);
     assert!(file.exists());
@@ -152,12 +152,12 @@ fn checkpoint_resumes_and_keeps_counts() {
 
 #[test]
 fn shards_add_up_to_the_whole() {
-    let whole = run_ok(&REFERENCE, &small(2, None));
+    let whole = run_ok(&REFERENCE, &small(2, &[]));
     let mut sum = conformance::exhaustive::Counters::new();
     for k in 1..=3 {
         let cfg = Config {
             shard: conformance::exhaustive::Shard { k, n: 3 },
-            ..small(2, None)
+            ..small(2, &[])
         };
         let part = run_ok(&REFERENCE, &cfg);
         assert!(!part.complete);
@@ -172,13 +172,13 @@ fn shards_add_up_to_the_whole() {
 fn inf_only(max_len: usize) -> Config {
     Config {
         encodings: vec![corrected_utf8::Encoding::UtfInf8],
-        ..small(max_len, Some(Only::Inputs))
+        ..small(max_len, &[Op::Decode])
     }
 }
 
 #[test]
 fn utf_inf8_is_not_in_the_default_run() {
-    let out = run_ok(&REFERENCE, &small(1, Some(Only::Inputs)));
+    let out = run_ok(&REFERENCE, &small(1, &[Op::Decode]));
     assert!(out.walk.counts.keys().all(|k| !k.starts_with("utf-inf-8")));
 }
 
@@ -295,7 +295,7 @@ fn a_checkpoint_is_believed_only_for_its_implementation() {
     let file = dir.join("checkpoint.json");
     let cfg = Config {
         resume: Some(file.clone()),
-        ..small(2, Some(Only::Inputs))
+        ..small(2, &[Op::Decode])
     };
     run_ok(&REFERENCE, &cfg);
 
@@ -341,7 +341,7 @@ fn a_resumed_run_says_what_it_walked() {
     let dir = process::scratch("exhaustive", "checkpoint-report");
     let cfg = Config {
         resume: Some(dir.join("checkpoint.json")),
-        ..small(2, Some(Only::Inputs))
+        ..small(2, &[Op::Decode])
     };
     let first = run_ok(&REFERENCE, &cfg);
     assert!(render(&cfg, &first).contains("units done: 2/2 (2 walked in this run)"));

@@ -6,6 +6,8 @@
 //! * [`report`]: the report files — what they hold, where they go, the JSON schema;
 //! * [`streams`]: every subcommand on a full, broken or closed standard stream;
 //! * [`exhaustive`]: the exhaustive walk of the reference and the spec-literal code;
+//! * [`exhaustive_walks`]: the walks of documents and of UTF-∞-8's long codes, each
+//!   failing planted mistakes;
 //! * [`adapter_check`]: `fuzz --adapter` and `exhaustive --adapter` against broken,
 //!   hanging and lying adapters;
 //! * [`every_tool`]: each guarantee in `run`, `exhaustive --adapter` and `fuzz` alike
@@ -27,6 +29,7 @@ mod docs;
 #[cfg(target_os = "linux")]
 mod every_tool;
 mod exhaustive;
+mod exhaustive_walks;
 mod literal;
 mod report;
 mod run;
