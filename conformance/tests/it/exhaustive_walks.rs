@@ -446,7 +446,7 @@ fn op_selects_the_reference_walks_parts_and_only_is_its_older_spelling() {
         )
         .unwrap();
         assert_eq!(
-            common::schema::validate(&schema, &report),
+            crate::common::schema::validate(&schema, &report),
             Vec::<String>::new()
         );
     }
@@ -511,7 +511,7 @@ const LONG: [&str; 6] = [
 
 #[test]
 fn the_honest_adapter_passes_the_documents_and_the_long_forms() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let f = walk("honest-documents", &honest(""), &DOCUMENTS);
@@ -544,7 +544,7 @@ fn first_disagreement(f: &process::Finished) -> &str {
 
 #[test]
 fn the_planted_document_mistakes_fail_an_adapters_walk() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     for (bug, input) in [
@@ -571,7 +571,7 @@ fn the_planted_document_mistakes_fail_an_adapters_walk() {
 
 #[test]
 fn the_planted_long_form_mistakes_fail_an_adapters_walk_at_its_limit() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     for (bug, limit, input) in [
@@ -604,7 +604,7 @@ fn the_planted_long_form_mistakes_fail_an_adapters_walk_at_its_limit() {
 /// it says so (above), and fails when it does not (judged at the default 65 536).
 #[test]
 fn an_adapter_is_judged_at_the_limit_it_declares() {
-    if !common::prereq::python3() {
+    if !crate::common::prereq::python3() {
         return;
     }
     let silent = format!(
