@@ -1,6 +1,7 @@
 //! `conformance run`.
 
 mod batch;
+mod declared_limit;
 mod gate;
 mod inputs;
 mod limits;
