@@ -58,6 +58,11 @@ pub struct Disagreement {
     pub probe: Probe,
     /// The verdict.
     pub result: CaseResult,
+    /// A document disagreement whose input the adapter's decoder (of the same encoding)
+    /// also gets wrong: its root cause is taken to be the decoder, and all such are one
+    /// class, so that a decode bug, which touches documents in as many ways as a document
+    /// has findings, fills one slot of the document target and not all of them.
+    pub decoder_disagrees: bool,
 }
 
 impl Disagreement {
@@ -86,6 +91,13 @@ impl Disagreement {
         if let Some(m) = &self.result.message {
             s.push_str(&format!("\n    {}", cut_short(m)));
         }
+        if self.decoder_disagrees {
+            s.push_str(&format!(
+                "\n    (the adapter's {} decode disagrees on this input too: one class for \
+                 every document disagreement the decoder explains)",
+                self.target.encoding
+            ));
+        }
         s
     }
 
@@ -96,17 +108,28 @@ impl Disagreement {
     /// finding's line differs`, for every kind of finding a line count off by one
     /// touches); items of different kinds are named by both
     /// (`utf-8 encode bytes: error surrogate vs bytes`, so U+D800 to U+DFFF are one class).
-    /// Else the shortfall, or the status (`crash`, `timeout`, `protocol`).
+    /// Else the shortfall, or the status (`crash`, `timeout`, `protocol`). A document
+    /// disagreement the decoder explains ([`Disagreement::decoder_disagrees`]) is the one
+    /// class `corrected-utf8 document: the decoder disagrees on the input too`.
     pub fn class(&self) -> String {
-        let what = match self.result.mismatches.first() {
-            Some(m) => {
-                let (e, g) = first_difference(&m.expected, &m.got);
-                format!("{}: {}", m.field, difference(e, g))
-            }
-            None if self.result.undeclared.is_some() => "less than declared".into(),
-            None => self.result.raw.as_str().to_string(),
+        if self.decoder_disagrees {
+            return format!(
+                "{}: the decoder disagrees on the input too",
+                self.target.label()
+            );
+        }
+        Self::class_of(&self.target, &self.result)
+    }
+
+    /// The [`class`](Self::class) of a disagreement of `target` with this `result`, the
+    /// decoder not asked.
+    pub fn class_of(target: &Target, result: &CaseResult) -> String {
+        let what = match result.mismatches.first() {
+            Some(m) => format!("{}: {}", m.field, how_they_differ(&m.expected, &m.got)),
+            None if result.undeclared.is_some() => "less than declared".into(),
+            None => result.raw.as_str().to_string(),
         };
-        format!("{} {}", self.target.label(), what)
+        format!("{} {}", target.label(), what)
     }
 
     /// The JSON of the `--json` reports.
@@ -123,6 +146,25 @@ impl Disagreement {
             "message": self.result.message,
         })
     }
+}
+
+/// How an answer's value differs from the expected one, for [`Disagreement::class`]: one
+/// item more or one item fewer in an otherwise equal list is `extra KIND` or `missing KIND`
+/// (wherever it is: one root cause, such as a finding reported that should not be, is one
+/// class whatever comes before it); else how the first differing items differ
+/// ([`difference`]).
+fn how_they_differ(expected: &Value, got: &Value) -> String {
+    if let (Value::Array(e), Value::Array(g)) = (expected, got) {
+        let i = e.iter().zip(g).take_while(|(x, y)| x == y).count();
+        if g.len() == e.len() + 1 && g[i + 1..] == e[i..] {
+            return format!("extra {}", kind_of(g.get(i)));
+        }
+        if e.len() == g.len() + 1 && e[i + 1..] == g[i..] {
+            return format!("missing {}", kind_of(e.get(i)));
+        }
+    }
+    let (e, g) = first_difference(expected, got);
+    difference(e, g)
 }
 
 /// Where two values first differ: the elements at the first differing index of two
@@ -216,6 +258,34 @@ pub(super) fn cut_short(s: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn one_item_too_many_or_too_few_is_named_by_that_item() {
+        let f = |kind: &str, offset: u64| json!({"kind": kind, "severity": "error", "offset": offset, "line": 1, "column": 1});
+        // A `nul` reported that should not be: at the end or in the middle, one class.
+        let expected = json!([f("missing-magic", 0), f("c0-control", 9)]);
+        let at_end = json!([f("missing-magic", 0), f("c0-control", 9), f("nul", 14)]);
+        let between = json!([f("missing-magic", 0), f("nul", 7), f("c0-control", 9)]);
+        assert_eq!(how_they_differ(&expected, &at_end), "extra finding nul");
+        assert_eq!(how_they_differ(&expected, &between), "extra finding nul");
+        assert_eq!(how_they_differ(&at_end, &expected), "missing finding nul");
+        // Two items more, or one more and another changed: the first difference.
+        let two = json!([
+            f("missing-magic", 0),
+            f("nul", 7),
+            f("nul", 8),
+            f("c0-control", 9)
+        ]);
+        assert_eq!(
+            how_they_differ(&expected, &two),
+            "finding c0-control vs finding nul"
+        );
+        let changed = json!([f("missing-magic", 0), f("nul", 7), f("c0-control", 10)]);
+        assert_eq!(
+            how_they_differ(&expected, &changed),
+            "finding c0-control vs finding nul"
+        );
+    }
 
     #[test]
     fn one_root_cause_is_one_class() {

@@ -268,13 +268,14 @@ impl Session {
 
     /// Minimizes a failing byte input against the adapter
     /// ([`conformance_checks::minimize::minimize`]): the smallest input, made of its bytes
-    /// in order, that still fails with the same [`Signature`], and its result. `None` when
-    /// nothing smaller was found (the deadline came first, or nothing can go).
+    /// in order, that still fails as `still_fails` says (the same [`Signature`], the same
+    /// class), and its result. `None` when nothing smaller was found (the deadline came
+    /// first, or nothing can go).
     pub fn minimize(
         &mut self,
         target: &Target,
         input: &[u8],
-        sig: &Signature,
+        still_fails: impl Fn(&CaseResult) -> bool,
     ) -> Option<(Vec<u8>, CaseResult)> {
         // The results of the candidates that still failed: the last one kept is one of them.
         let mut failing: HashMap<Vec<u8>, CaseResult> = HashMap::new();
@@ -283,7 +284,7 @@ impl Session {
             // A candidate without a verdict (the deadline came) does not fail.
             let mut fails = vec![false; candidates.len()];
             for (i, r) in self.check(target, &probes) {
-                if sig.matches(&r) {
+                if still_fails(&r) {
                     fails[i] = true;
                     failing.insert(candidates[i].clone(), r);
                 }

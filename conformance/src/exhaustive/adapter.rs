@@ -225,6 +225,7 @@ impl Walker for AdapterWalk<'_> {
                             target: target.clone(),
                             probe: batch[k].clone(),
                             result,
+                            decoder_disagrees: false,
                         });
                         *found += 1;
                         if *found >= max {
