@@ -2,6 +2,7 @@
 of reports. Run: python3 -m unittest discover -s conformance/adapters/matrix"""
 
 import html as html_lib
+import json
 import re
 import sys
 import unittest
@@ -307,6 +308,68 @@ class Page(unittest.TestCase):
         self.assertIn('"go-runes"', data)
         grid = data.split('"decoders":')[1]
         self.assertIn("x", grid)
+
+
+class NotApplicable(unittest.TestCase):
+    """A case the runner did not send (a string encode case to an adapter without
+    `codepoints`) is listed nowhere and counted under no outcome: the docs say "not
+    applicable", never a pass and never a fail."""
+
+    def report(self):
+        cases = matrix.vectors()
+        strings = [fid for fid in cases if fid.startswith("utf-8/encode-string.json#")]
+        if not strings:
+            self.skipTest("no vectors/utf-8/encode-string.json in this checkout")
+        sent = [fid for fid in cases if fid not in strings]
+        zero = dict(COUNTS)
+        files = {"utf-8/encode-string.json": zero,
+                 "utf-8/rest.json": {**zero, "pass": len(sent) - 1, "fail": 1}}
+        results = [{"id": fid, "status": "pass", "mismatches": []} for fid in sent[1:]]
+        results.append({"id": sent[0], "status": "fail", "mismatches": []})
+        vector_files = [{"file": "utf-8/encode-string.json", "cases": len(strings)},
+                        {"file": "utf-8/rest.json", "cases": len(sent)}]
+        declared = {"name": "d", "supports": []}
+        full = {"name": "full", "declared": declared, "results": results + [
+            {"id": fid, "status": "pass", "mismatches": []} for fid in strings],
+            "counts": {**COUNTS, "pass": len(cases) - 1, "fail": 1},
+            "files": {**files, "utf-8/encode-string.json": {**zero, "pass": len(strings)}}}
+        some = {"name": "some", "declared": declared, "results": results,
+                "counts": {**COUNTS, "pass": len(sent) - 1, "fail": 1, "skip": 0}, "files": files}
+        return {"vectorFiles": vector_files, "vectors": {"versions": ["x"]}, "resultsListed": "all",
+                "implementations": [some, full]}, len(strings), len(sent)
+
+    def test_counted_and_said(self):
+        report, strings, _ = self.report()
+        some, full = report["implementations"]
+        self.assertEqual(matrix.not_applicable(report, some), {"utf-8/encode-string.json": strings})
+        self.assertEqual(matrix.not_applicable(report, full), {})
+        self.assertEqual(matrix.asked_cell(report, some), f"{strings} not applicable (encode-string)")
+        self.assertEqual(matrix.asked_cell(report, full), "—")
+        self.assertEqual(matrix.not_applicable_sentence(report),
+                         f" The {strings} cases of encode-string were sent to 1 of the 2 decoders, full; "
+                         "they do not apply to the others (not sent, counted under no outcome).")
+
+    def test_the_full_table_marks_them_n_and_a_failure_F(self):
+        report, strings, sent = self.report()
+        _, data = matrix.page(report, {}, "explorer.html")
+        grid = json.loads(data[data.index("{"):data.rindex("}") + 1])["decoders"]
+        self.assertEqual(grid[0][0], "some")
+        self.assertEqual(grid[0][1].count("n"), strings)
+        self.assertEqual(grid[0][1].count("F"), 1)
+        self.assertEqual(grid[1][1].count("n"), 0)
+
+
+class FuzzSummary(unittest.TestCase):
+    """matrix.cases_judged reads the runner's summary line; without one the decoder is
+    reported as not fuzzed (and `fuzz` exits 1), never as fuzzed with 0 cases."""
+
+    def test_summary_line(self):
+        text = ("conformance fuzz --adapter x: seed 1, 3 s, utf-8 decode\n"
+                "fuzz: 100 inputs, 99 cases judged, 33 cases/s, 0 class(es) of disagreement, 1 s left\n"
+                "133120 inputs, 132864 cases judged (with minimizing) in 3.0 s: 44284 cases/s; seed 1\n")
+        self.assertEqual(matrix.cases_judged(text), 132864)
+        self.assertIsNone(matrix.cases_judged("fuzz: 100 inputs, 99 cases judged, 33 cases/s\n"))
+        self.assertIsNone(matrix.cases_judged("error: no such adapter\n"))
 
 
 class Describe(unittest.TestCase):

@@ -16,6 +16,11 @@
 //!   about `codec/src/corrected/`). A `:line` after it is ignored. Paths under `target/`
 //!   are made by builds and not checked, nor are absolute ones (`/dev/null`).
 //!
+//! What git ignores (`git ls-files --others --ignored --exclude-standard --directory`:
+//! `conformance/adapters/matrix/build/`, `__pycache__/`, ...) is not part of the tree:
+//! it is neither read nor counts as existing, so the verdict is the same before and after
+//! a build (a clean clone has none of it).
+//!
 //! A path that is hypothetical on purpose (a file a user creates) is listed in
 //! [`HYPOTHETICAL`] with its reason; an entry that no Markdown file mentions any more,
 //! or that exists, fails too.
@@ -65,8 +70,39 @@ fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Every file and directory of the tree, relative to `root`, `/`-separated.
+/// What git ignores in the workspace (build output, caches), relative to its root,
+/// `/`-separated, without a directory's trailing `/`; asked once. Outside a git checkout
+/// (a packaged crate, where no build has left anything behind) nothing.
+fn ignored(root: &Path) -> &'static BTreeSet<String> {
+    static IGNORED: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    IGNORED.get_or_init(|| {
+        let out = std::process::Command::new("git")
+            .args([
+                "ls-files",
+                "-z",
+                "--others",
+                "--ignored",
+                "--exclude-standard",
+                "--directory",
+            ])
+            .current_dir(root)
+            .output();
+        match out {
+            Ok(out) if out.status.success() => out
+                .stdout
+                .split(|&b| b == 0)
+                .filter(|p| !p.is_empty())
+                .map(|p| String::from_utf8_lossy(p).trim_end_matches('/').to_string())
+                .collect(),
+            _ => BTreeSet::new(),
+        }
+    })
+}
+
+/// Every file and directory of the tree, relative to `root`, `/`-separated: not what git
+/// ignores (see [`ignored`]).
 fn tree(root: &Path) -> BTreeSet<String> {
+    let ignored = ignored(root);
     let mut out = BTreeSet::new();
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
@@ -76,6 +112,10 @@ fn tree(root: &Path) -> BTreeSet<String> {
             let entry = entry.unwrap();
             let name = entry.file_name().to_string_lossy().into_owned();
             let path = rel.join(&name);
+            let key = path.to_string_lossy().replace('\\', "/");
+            if ignored.contains(&key) {
+                continue;
+            }
             let kind = entry.file_type().unwrap();
             if kind.is_dir() {
                 if SKIP_DIRS.contains(&name.as_str()) {
@@ -83,7 +123,7 @@ fn tree(root: &Path) -> BTreeSet<String> {
                 }
                 stack.push(path.clone());
             }
-            out.insert(path.to_string_lossy().replace('\\', "/"));
+            out.insert(key);
         }
     }
     out
@@ -321,12 +361,36 @@ fn strip_links(s: &str) -> String {
     out
 }
 
+/// Whether `rel` (relative to `root`, perhaps with `.` and `..`) exists and is not in
+/// something git ignores (the prefixes of its path, once `.` and `..` are resolved).
+fn present(root: &Path, rel: &Path) -> bool {
+    if !root.join(rel).exists() {
+        return false;
+    }
+    let ignored = ignored(root);
+    let mut parts: Vec<String> = Vec::new();
+    for part in rel.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                // Above the root: not the workspace's, nothing of it is ignored.
+                if parts.pop().is_none() {
+                    return true;
+                }
+            }
+            std::path::Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+            _ => return true,
+        }
+    }
+    !(1..=parts.len()).any(|n| ignored.contains(&parts[..n].join("/")))
+}
+
 /// Whether `path` (a code span's path) names something of the tree, seen from `dir`.
 fn code_path_exists(root: &Path, tree: &BTreeSet<String>, dir: &Path, path: &str) -> bool {
     let trimmed = path.trim_end_matches('/');
     let mut base = Some(dir);
     while let Some(d) = base {
-        if root.join(d).join(trimmed).exists() {
+        if present(root, &d.join(trimmed)) {
             return true;
         }
         base = d.parent();
@@ -357,12 +421,13 @@ fn check_file(root: &Path, tree: &BTreeSet<String>, rel: &str, text: &str) -> Ve
                     None => (target.as_str(), None),
                 };
                 // An anchor alone points into this file.
+                let linked = dir.join(path.replace("%20", " "));
                 let file = if path.is_empty() {
                     root.join(rel)
                 } else {
-                    root.join(dir).join(path.replace("%20", " "))
+                    root.join(&linked)
                 };
-                if !path.is_empty() && !file.exists() {
+                if !path.is_empty() && !present(root, &linked) {
                     problems.push(format!(
                         "{rel}:{line}: link `{written}`: no such file or directory"
                     ));
@@ -552,4 +617,27 @@ cat not/a/checked/path.rs
         ],
         "{problems:#?}"
     );
+}
+
+#[test]
+fn what_git_ignores_is_neither_read_nor_found() {
+    let root = root();
+    let tree = tree(&root);
+    // In a checkout git ignores at least the matrix's build output: `tree` must not hold
+    // it, whether a build made it or not (the verdict may not depend on a build).
+    if root.join(".git").exists() {
+        let ignored = ignored(&root);
+        assert!(
+            ignored.contains("conformance/adapters/matrix/build")
+                || !root.join("conformance/adapters/matrix/build").exists(),
+            "git does not report conformance/adapters/matrix/build/ as ignored: {ignored:?}"
+        );
+    }
+    assert!(!tree
+        .iter()
+        .any(|p| p.starts_with("conformance/adapters/matrix/build")));
+    let text = "[the matrix's programs](conformance/adapters/matrix/build/) and \
+                `conformance/adapters/matrix/build/java/CharsetDecoderAdapter.class`.\n";
+    let problems = check_file(&root, &tree, "README.md", text);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
 }
