@@ -1,7 +1,7 @@
 //! The reference codec's walk (`conformance exhaustive` without `--adapter`): every code
 //! point, every input of 1 to `--max-len` bytes, UTF-∞-8's long codes and Corrected UTF-8
 //! documents, the implementation (a [`CodecFns`]) against the spec-literal code and std,
-//! on every core (rayon), as a [`Walker`](super::engine::Walker) of the resumable walk.
+//! on every core (rayon), as a [`Walker`] of the resumable walk.
 //!
 //! Parts, selected by operation (`--op`; [`Config::ops`]): `encode`, the code points;
 //! `decode`, the inputs and (with UTF-∞-8 among `--encoding`) the long forms
