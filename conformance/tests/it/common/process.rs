@@ -50,7 +50,7 @@ pub fn with_memory_cap(kib: u64, args: &[&str]) -> Command {
 /// (`setrlimit(RLIMIT_AS)`, a soft limit, which the adapters it starts may raise again
 /// for themselves) and glibc's arenas kept to one (each would reserve 64 MiB that
 /// `RLIMIT_AS` counts though it is never touched).
-#[cfg(unix)]
+#[cfg(target_os = "linux")] // its one user, `every_tool`, is Linux-only
 pub fn capped(dir: &Path, ceiling: u64, args: &[&str]) -> Command {
     use std::os::unix::process::CommandExt;
     let mut command = conformance();
