@@ -208,6 +208,7 @@ fn implementation<'a>(
         })
         .collect();
     let (ran, not_applicable) = imp.chunked(suite);
+    let (strings_ran, strings_not_applicable) = imp.strings(suite);
     let head = json!({
         "name": imp.name,
         "command": imp.describe,
@@ -220,6 +221,7 @@ fn implementation<'a>(
         "counts": counts_json(&imp.counts(suite, None)),
         "files": per_file,
         "chunked": {"ran": ran, "notApplicable": not_applicable},
+        "encodeStrings": {"ran": strings_ran, "notApplicable": strings_not_applicable},
         "skips": skips_json(report, imp),
         "coverage": coverage,
     });

@@ -1,7 +1,7 @@
 //! What a run returns: each implementation's results, their counts, and the gate: the
 //! report the output formats render.
 
-use crate::case::Suite;
+use crate::case::{Suite, Test};
 use crate::exit::{EXIT_FAILED, EXIT_OK};
 use crate::judge::{CaseResult, Status};
 use crate::protocol::{Batches, Declared};
@@ -130,6 +130,22 @@ impl ImplResult {
             }
         }
         c
+    }
+
+    /// String encode cases: how many were sent, and how many were not applicable (no
+    /// `codepoints` declared for the encoding's encode).
+    pub fn strings(&self, suite: &Suite) -> (usize, usize) {
+        let (mut ran, mut not_applicable) = (0, 0);
+        for (case, r) in suite.cases.iter().zip(&self.results) {
+            if matches!(*case.test, Test::EncodeString(_)) {
+                if r.not_applicable {
+                    not_applicable += 1;
+                } else {
+                    ran += 1;
+                }
+            }
+        }
+        (ran, not_applicable)
     }
 
     /// Chunked variants (`--splits`): how many were sent, and how many were not

@@ -8,7 +8,6 @@
 
 use super::model::{Counts, ImplResult, RunReport};
 use super::{detail_lines, terminal_safe};
-use crate::case::Test;
 use crate::judge::Status;
 use crate::protocol::hello::describe_supports;
 use crate::protocol::Declared;
@@ -153,12 +152,7 @@ fn run_notes(out: &mut String, report: &RunReport, imp: &ImplResult) {
              streaming declared)"
         );
     }
-    let strings_not_sent = suite
-        .cases
-        .iter()
-        .zip(&imp.results)
-        .filter(|(c, r)| r.not_applicable && matches!(*c.test, Test::EncodeString(_)))
-        .count();
+    let (_, strings_not_sent) = imp.strings(suite);
     if strings_not_sent > 0 {
         let _ = writeln!(
             out,

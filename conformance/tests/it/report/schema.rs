@@ -104,6 +104,27 @@ done
         skips.iter().any(|s| s["reason"] == "unsupported"),
         "{skips:?}"
     );
+    // Every case is accounted for: the adapter (no `codepoints` declared) was sent no
+    // string encode case, and those are counted in `encodeStrings`, not in `counts`.
+    let total = |imp: &Value| -> u64 {
+        imp["counts"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum()
+    };
+    let (reference_run, adapter_run) =
+        (&listed["implementations"][0], &listed["implementations"][1]);
+    assert_eq!(reference_run["encodeStrings"]["notApplicable"], 0);
+    let strings = reference_run["encodeStrings"]["ran"].as_u64().unwrap();
+    assert!(strings > 0, "{}", reference_run["encodeStrings"]);
+    assert_eq!(adapter_run["encodeStrings"]["ran"], 0);
+    assert_eq!(
+        adapter_run["encodeStrings"]["notApplicable"].as_u64(),
+        Some(strings)
+    );
+    assert_eq!(total(adapter_run) + strings, total(reference_run));
     std::fs::remove_file(dir.join("crashed")).unwrap();
     let adapter = report(&dir, &[&args[..], &["--report-all"]].concat());
     assert_eq!(validate(&adapter), Vec::<String>::new());
