@@ -1,7 +1,9 @@
 //! Corrected UTF-8's splits: the byte roles, the rows' byte sequences (raw values within
 //! a length), the rows' code points with the refused ranges between them, the offsets.
 
-use super::{byte_label, bytes_label, cp_label, leak, Bound, Case, Planter, Probe, Subject};
+use super::{
+    byte_label, bytes_label, cp_label, leak, Bound, Case, CodePointRange, Planter, Probe, Subject,
+};
 use conformance_literal::corrected::{raw_value, Tables, SPEC};
 use conformance_literal::Event;
 
@@ -182,8 +184,7 @@ pub fn case() -> Case {
         }
     }
     // The code points: rows and refused ranges in order, each range and each split.
-    type Set = Box<dyn Fn(&mut Tables, u128)>;
-    let mut ranges: Vec<(String, u128, u128, Set, Set)> = Vec::new();
+    let mut ranges: Vec<CodePointRange<Tables>> = Vec::new();
     for (r, row) in SPEC.table.iter().enumerate() {
         ranges.push((
             format!("row {} code points", r + 1),
@@ -202,40 +203,7 @@ pub fn case() -> Case {
             Box::new(move |t, v| t.encode_errors[e].1 = v as u32),
         ));
     }
-    ranges.sort_by_key(|r| r.1);
-    let cp = &cp_label;
-    for (i, (what, lo, hi, set_lo, set_hi)) in ranges.iter().enumerate() {
-        p.range(
-            what,
-            cp,
-            Bound {
-                value: *lo,
-                max: 0xFFFF_FFFF,
-                set: &**set_lo,
-            },
-            Bound {
-                value: *hi,
-                max: 0xFFFF_FFFF,
-                set: &**set_hi,
-            },
-        );
-        if let Some((next, next_lo, _, next_set, _)) = ranges.get(i + 1) {
-            p.split(
-                &format!("{what} | {next}"),
-                cp,
-                Bound {
-                    value: *hi,
-                    max: 0xFFFF_FFFF,
-                    set: &**set_hi,
-                },
-                Bound {
-                    value: *next_lo,
-                    max: 0xFFFF_FFFF,
-                    set: &**next_set,
-                },
-            );
-        }
-    }
+    p.code_point_ranges(ranges);
     Case {
         encoding: "corrected-utf8",
         spec: subject(SPEC),

@@ -170,6 +170,41 @@ impl<T: Copy> Planter<'_, T> {
     }
 }
 
+/// A range of code points of the tables `T`: its name, its bounds, and how to set each
+/// bound in a copy.
+pub type CodePointRange<T> = (String, u128, u128, SetBound<T>, SetBound<T>);
+
+/// Sets a bound in a copy of the tables `T`.
+pub type SetBound<T> = Box<dyn Fn(&mut T, u128)>;
+
+impl<T: Copy> Planter<'_, T> {
+    /// Every range of 32-bit code points ([`Planter::range`]), and every split between
+    /// two neighbouring ones ([`Planter::split`]), in code point order.
+    pub fn code_point_ranges(&mut self, mut ranges: Vec<CodePointRange<T>>) {
+        ranges.sort_by_key(|r| r.1);
+        for (i, (what, lo, hi, set_lo, set_hi)) in ranges.iter().enumerate() {
+            self.range(what, &cp_label, at(*lo, set_lo), at(*hi, set_hi));
+            if let Some((next, next_lo, _, next_set, _)) = ranges.get(i + 1) {
+                self.split(
+                    &format!("{what} | {next}"),
+                    &cp_label,
+                    at(*hi, set_hi),
+                    at(*next_lo, next_set),
+                );
+            }
+        }
+    }
+}
+
+/// A bound of a 32-bit code point range.
+fn at<T>(value: u128, set: &SetBound<T>) -> Bound<'_, T> {
+    Bound {
+        value,
+        max: 0xFFFF_FFFF,
+        set: &**set,
+    }
+}
+
 /// A static copy of a slice (a mutant table keeps `&'static` rows; a test leaks a few).
 pub fn leak<T: Clone>(v: Vec<T>) -> &'static [T] {
     Box::leak(v.into_boxed_slice())

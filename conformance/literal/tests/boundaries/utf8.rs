@@ -2,7 +2,7 @@
 //! byte range of every row (the leads and their neighbours, the second-byte ranges of
 //! `E0`, `ED`, `F0`, `F4`, the continuation ranges), and the error-kind table.
 
-use super::{byte_label, cp_label, leak, Bound, Case, Planter, Probe, Subject};
+use super::{byte_label, cp_label, leak, Bound, Case, CodePointRange, Planter, Probe, Subject};
 use conformance_literal::utf8::{Tables, SPEC};
 use conformance_literal::Event;
 
@@ -160,8 +160,7 @@ pub fn case() -> Case {
         }
     }
     // The code points: rows and refused ranges in order.
-    type Set = Box<dyn Fn(&mut Tables, u128)>;
-    let mut ranges: Vec<(String, u128, u128, Set, Set)> = Vec::new();
+    let mut ranges: Vec<CodePointRange<Tables>> = Vec::new();
     for (r, row) in SPEC.table_3_7.iter().enumerate() {
         ranges.push((
             format!(
@@ -183,40 +182,7 @@ pub fn case() -> Case {
             Box::new(move |t, v| t.encode_errors[e].1 = v as u32),
         ));
     }
-    ranges.sort_by_key(|r| r.1);
-    let cp = &cp_label;
-    for (i, (what, lo, hi, set_lo, set_hi)) in ranges.iter().enumerate() {
-        p.range(
-            what,
-            cp,
-            Bound {
-                value: *lo,
-                max: 0xFFFF_FFFF,
-                set: &**set_lo,
-            },
-            Bound {
-                value: *hi,
-                max: 0xFFFF_FFFF,
-                set: &**set_hi,
-            },
-        );
-        if let Some((next, next_lo, _, next_set, _)) = ranges.get(i + 1) {
-            p.split(
-                &format!("{what} | {next}"),
-                cp,
-                Bound {
-                    value: *hi,
-                    max: 0xFFFF_FFFF,
-                    set: &**set_hi,
-                },
-                Bound {
-                    value: *next_lo,
-                    max: 0xFFFF_FFFF,
-                    set: &**next_set,
-                },
-            );
-        }
-    }
+    p.code_point_ranges(ranges);
     Case {
         encoding: "utf-8",
         spec: subject(SPEC),
