@@ -21,11 +21,14 @@
 //!   lead of 5 or 6 bytes) goes to the scalar converter for its 16 bytes, which stops
 //!   exactly there.
 
-use super::{
-    decode_lanes, four_groups, spread, table8, COMPACT, COMPACT_LEN, DECODE_SHR, ENCODE_MARK,
-    ENCODE_OFFSET, ENCODE_SHR, GATHER,
+use super::decode::{decode_lanes, DECODE_SHR, GATHER};
+use super::encode::{
+    four_groups, spread, COMPACT, COMPACT_LEN, ENCODE_MARK, ENCODE_OFFSET, ENCODE_SHR,
 };
-use crate::corrected::fast::{is_continuation, transcode as scalar};
+use super::vector::{self, table8, Avx2};
+use crate::corrected::fast::simd::{self, ByteVector};
+use crate::corrected::fast::{is_continuation, portable};
+use crate::utf8;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -51,37 +54,44 @@ static UTF8_ADJUST: [u32; 8] = [
 /// bytes before it).
 const ROOM: usize = 64;
 
-/// Converts `valid` (whole valid Corrected UTF-8 sequences) to UTF-8 up to its first
-/// code point above U+10FFFF; returns where it stopped (the end if there is none).
+/// The to-UTF-8 kernel: validates `bytes` (the validate kernel), then converts the
+/// valid prefix to UTF-8 up to its last 63 bytes or its first code point above
+/// U+10FFFF; returns how far it got.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
+pub(super) unsafe fn to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { convert::<true>(valid, out) }
+    let valid = unsafe { vector::validate(bytes) };
+    // SAFETY: the caller's contract; `bytes[..valid]` is whole valid sequences.
+    unsafe { convert::<true>(&bytes[..valid], out) }
 }
 
-/// Converts `valid` (whole valid UTF-8 sequences) to Corrected UTF-8 up to its first C1
-/// control; returns where it stopped (the end if there is none).
+/// The from-UTF-8 kernel: validates `bytes` ([`utf8_is_valid`], or std's validation
+/// where it says no), then converts the valid prefix to Corrected UTF-8 up to its last
+/// 63 bytes or its first C1 control; returns how far it got.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
+pub(super) unsafe fn from_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
     // SAFETY: the caller's contract.
-    unsafe { convert::<false>(valid, out) }
+    let valid = if unsafe { utf8_is_valid(bytes) } {
+        bytes.len()
+    } else {
+        // Not valid: std's validation, then the first error span by Table 3-7.
+        utf8::validate(bytes).map_or_else(|e| e.offset as usize, |()| bytes.len())
+    };
+    // SAFETY: the caller's contract; `bytes[..valid]` is whole valid sequences.
+    unsafe { convert::<false>(&bytes[..valid], out) }
 }
 
-/// The loop of both directions (`TO_UTF8`: from Corrected UTF-8).
+/// The loop of both directions (`TO_UTF8`: from Corrected UTF-8) on whole valid
+/// sequences: converts them up to the last 63 bytes or the first code point without an
+/// encoding in the target; returns how far it got.
 ///
 /// # Safety
 ///
@@ -91,7 +101,7 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
     let len = valid.len();
     let mut i = 0;
     // Each step reads at most 64 bytes from `i` (33 for the in-place step, the byte
-    // after the block for the fixed layouts); the scalar converter finishes.
+    // after the block for the fixed layouts); the portable converter finishes.
     while i + 64 <= len {
         out.reserve(ROOM);
         let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
@@ -121,9 +131,9 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
                 // A code point without an encoding in the target, or a 5- or 6-byte
                 // sequence, among these: the scalar converter, which stops exactly.
                 let (j, stopped) = if TO_UTF8 {
-                    scalar::corrected_to_utf8_until(valid, i, i + 16, out)
+                    portable::corrected_to_utf8_until(valid, i, i + 16, out)
                 } else {
-                    scalar::utf8_to_corrected_until(valid, i, i + 16, out)
+                    portable::utf8_to_corrected_until(valid, i, i + 16, out)
                 };
                 if stopped {
                     return j;
@@ -132,11 +142,7 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
             }
         }
     }
-    if TO_UTF8 {
-        scalar::corrected_to_utf8_until(valid, i, len, out).0
-    } else {
-        scalar::utf8_to_corrected_until(valid, i, len, out).0
-    }
+    i
 }
 
 /// One step on the block `v` at `p` (not ASCII), whose byte 32 is a continuation if
@@ -494,4 +500,116 @@ unsafe fn store_lanes(
         );
     }
     len_lo + usize::from(COMPACT_LEN[x_hi]) - (4 - n_hi)
+}
+
+/// Whether `bytes` are valid UTF-8, 32 bytes a step: the validators' structural check
+/// (3 bytes back: a continuation exactly where a lead covers it), then the values by
+/// each lead and the byte after it (Table 3-7 of the Unicode Standard: no lead `C0`,
+/// `C1`, `F5–FF`; after `E0` at least `A0`, after `ED` at most `9F` (no surrogates),
+/// after `F0` at least `90`, after `F4` at most `8F`). The last 64 bytes or fewer, from
+/// the last sequence start before them, are `core::str::from_utf8`'s.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_is_valid(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    let mut i = 0;
+    let mut bad = _mm256_setzero_si256();
+    if len >= 64 {
+        // The first block, with 5 bytes of context in front.
+        let mut first = [0u8; 5 + 33];
+        first[5..].copy_from_slice(&bytes[..33]);
+        // SAFETY: first + 5 − 5 .. first + 5 + 33 is the array.
+        bad = unsafe { utf8_bad(first.as_ptr().add(5)) };
+        i = 32;
+        while i + 64 <= len {
+            // SAFETY: i ≥ 32 > 5 and i + 33 <= len: p − 5 .. p + 33 is in `bytes`.
+            bad = _mm256_or_si256(bad, unsafe { utf8_bad(bytes.as_ptr().add(i)) });
+            i += 32;
+        }
+    }
+    if _mm256_testz_si256(bad, bad) == 0 {
+        return false;
+    }
+    // From the start of the sequence that holds byte i − 1: the blocks checked that every
+    // byte before `i` is a continuation exactly where a lead covers it, not that the
+    // sequences they start are whole.
+    let start = if i == 0 {
+        0
+    } else {
+        // A sequence is at most 4 bytes: its lead is at most 3 before its last byte.
+        match (i - 4..i).rev().find(|&p| !is_continuation(bytes[p])) {
+            Some(p) => p,
+            None => return false,
+        }
+    };
+    core::str::from_utf8(&bytes[start..]).is_ok()
+}
+
+/// Non-zero in each byte of the 32 at `p` that breaks UTF-8 as [`utf8_is_valid`]
+/// says.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 33` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn utf8_bad(p: *const u8) -> __m256i {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    // SAFETY: p − 5 .. p + 33 is readable by the caller's contract, and so are the 32
+    // bytes at p and at p + 1.
+    let (v, next) = unsafe { (Avx2::load(p), _mm256_loadu_si256(p.add(1).cast())) };
+    // The shared validator's check, 3 bytes back (a lead F8–FF is not valid UTF-8,
+    // found below): good where covered exactly at continuations.
+    // SAFETY: as above; the CPU has AVX2 (this function's contract).
+    let good = unsafe { simd::right_lanes::<Avx2, false>(p, Avx2::before(p), v) }.0;
+    let v = v.0;
+    let is = |b: u8| _mm256_cmpeq_epi8(v, set(b));
+    // `next` as a continuation, signed: 80 is −128, 90 −112, A0 −96, BF −65.
+    let next_below = |b: u8| _mm256_cmpgt_epi8(set(b), next);
+    let next_from = |b: u8| _mm256_cmpgt_epi8(next, set(b.wrapping_sub(1)));
+    let overlong2 = _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFE)), set(0xC0));
+    let too_big = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xF5)), v);
+    let pairs = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xE0), next_below(0xA0)),
+            _mm256_and_si256(is(0xED), next_from(0xA0)),
+        ),
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xF0), next_below(0x90)),
+            _mm256_and_si256(is(0xF4), next_from(0x90)),
+        ),
+    );
+    _mm256_or_si256(
+        _mm256_andnot_si256(good, set(0xFF)),
+        _mm256_or_si256(_mm256_or_si256(overlong2, too_big), pairs),
+    )
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    /// Valid text is valid for the vector check whatever sequence its last checked block
+    /// ends in: otherwise every such input is validated twice (the caller falls back to
+    /// std on `false`), a hidden slowdown no result shows.
+    #[test]
+    fn the_avx2_utf8_check_accepts_valid_text_at_every_block_boundary() {
+        if !crate::corrected::fast::InstructionSet::Avx2.is_available() {
+            return;
+        }
+        for text in ["é", "大", "🦀", "a🦀大é"] {
+            for prefix in 0..4 {
+                let mut bytes = "x".repeat(prefix).into_bytes();
+                while bytes.len() < 300 {
+                    bytes.extend_from_slice(text.as_bytes());
+                    // SAFETY: the CPU has AVX2 (checked above).
+                    let valid = unsafe { utf8_is_valid(&bytes) };
+                    assert!(valid, "{text:?} × {} after {prefix} ASCII", bytes.len());
+                }
+            }
+        }
+    }
 }
