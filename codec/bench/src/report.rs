@@ -123,6 +123,9 @@ pub struct Machine {
     pub load_after: String,
     /// Whether it was a `--quick` run (a smoke test, not a measurement).
     pub quick: bool,
+    /// How each cell was timed (empty for runs recorded before this field: the best of
+    /// 15 repetitions of at least 20 ms).
+    pub timing: String,
     /// What else is known of the run (for a recorded run: where its facts come from).
     pub note: String,
 }
@@ -169,6 +172,7 @@ impl Machine {
             "commit": self.commit,
             "load_before": self.load_before,
             "quick": self.quick,
+            "timing": self.timing,
             "note": self.note,
         })
         .to_string()
@@ -203,6 +207,7 @@ impl Machine {
             load_before: s("load_before"),
             load_after: s("load_after"),
             quick: v.get("quick").and_then(Value::as_bool).unwrap_or(false),
+            timing: s("timing"),
             note: s("note"),
         })
     }
@@ -461,8 +466,10 @@ fn when(machine: &Machine) -> String {
     }
     parts.push(if machine.quick {
         "`--quick`: a smoke test, not a measurement".into()
+    } else if machine.timing.is_empty() {
+        "best of 15 repetitions of at least 20 ms over 8 buffers".into()
     } else {
-        "best of 15 repetitions".into()
+        machine.timing.clone()
     });
     if !machine.note.is_empty() {
         parts.push(machine.note.clone());
