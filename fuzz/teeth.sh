@@ -104,13 +104,25 @@ mutation fast-decode-portable-drops-a-continuation-bit fast_decode codec/src/cor
 mutation fast-decode-avx2-short-offset fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
     's/^        set(160),$/        set(161),/' \
     "AVX2 decoder, 16 bytes of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
+mutation fast-decode-avx2-ascii-block-shifted fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
+    's/let eight = _mm_loadl_epi64(p.add(8 \* k).cast());/let eight = _mm_loadl_epi64(p.add(8 * k + 1).cast());/' \
+    "AVX2 decoder, the one-pass ASCII blocks: each 8 bytes widened from one byte too far on"
+mutation fast-decode-avx512-ascii-block-shifted fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
+    's/let sixteen = _mm_loadu_si128(p.add(16 \* k) as \*const __m128i);/let sixteen = _mm_loadu_si128(p.add(16 * k + 1) as *const __m128i);/' \
+    "AVX-512 decoder, an ASCII block after an ASCII block: each 16 bytes widened from one byte too far on"
+mutation fast-encode-portable-cjk-run-surrogate-skip fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/- (past_surrogates << 11);/- (past_surrogates << 10);/' \
+    "portable encoder, runs of 3-byte code points two at a time: past the surrogates the offset is 1,024 more, not 2,048"
 mutation fast-decode-avx512-short-offset fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
     's/set(0x4001)), set(160))/set(0x4001)), set(161))/' \
     "AVX-512 decoder, a block of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
 
-mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/fast/portable.rs \
+mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/fast/portable/transcode.rs \
     's/(0xC0 | cp >> 6 | cont(0) << 8, 2)/(0xC0 | cp >> 6 | (cont(0) \& 0xDF) << 8, 2)/' \
     "scalar Corrected UTF-8 -> UTF-8 transcoder (portable, and the AVX-512 one's tail): the trail byte of a 2-byte UTF-8 sequence loses bit 5"
+mutation fast-transcode-portable-accepts-overlong fast_transcode codec/src/corrected/fast/portable/transcode.rs \
+    's/    (cp >= 0x800) \& (cp.wrapping_sub(0xD800) >= 0x800)/    (cp >= 0x7FF) \& (cp.wrapping_sub(0xD800) >= 0x800)/' \
+    "portable UTF-8 -> Corrected UTF-8 transcoder (one pass): the overlong E0 9F BF (U+07FF in 3 bytes) passes as valid"
 mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/fast/x86/avx512/transcode.rs \
     's/_mm512_maskz_mov_epi32(two, set(160))/_mm512_maskz_mov_epi32(two, set(161))/' \
     "AVX-512 UTF-8 -> Corrected UTF-8 transcoder: 2-byte code points come out 1 too low"

@@ -163,36 +163,35 @@ impl Available {
     ) -> Result<(), TranscodeError> {
         // SAFETY: `self` exists, so the CPU runs the table's instruction set.
         let done = unsafe { (self.0.to_utf8)(bytes, out) };
-        // The rest: validated, and its valid prefix converted up to the first code point
-        // above U+10FFFF.
+        // The rest in one pass, up to the first problem; then from there, an error or
+        // reserved span anywhere wins over a code point above U+10FFFF.
         let rest = &bytes[done..];
-        let valid = self.validate(rest);
-        let valid_len = valid.map_or_else(|stop| stop.offset() as usize, |()| rest.len());
-        let reached = portable::corrected_to_utf8_until(rest, 0, valid_len, out).0;
-        match valid {
-            Err(stop) => Err(TranscodeError::Decode {
-                stop: stop.shifted(done as u64),
-                valid_up_to: done + reached,
-            }),
-            Ok(()) if reached == rest.len() => Ok(()),
-            Ok(()) => {
-                // A code point above U+10FFFF.
-                let len = usize::from(rest[reached].leading_ones() as u8);
-                let cp = corrected::decode(&rest[reached..reached + len])
-                    .ok()
-                    .and_then(|cps| cps.first().copied())
-                    .unwrap_or(0);
-                let kind = utf8::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::OutOfRange);
-                Err(TranscodeError::Encode {
-                    error: EncodeError {
-                        kind,
-                        codepoint: cp,
-                    },
-                    offset: (done + reached) as u64,
-                    length: len as u64,
-                })
-            }
+        let (reached, _) = portable::corrected_to_utf8(rest, 0, rest.len(), out);
+        if reached == rest.len() {
+            return Ok(());
         }
+        let at = done + reached;
+        if let Err(stop) = self.validate(&bytes[at..]) {
+            return Err(TranscodeError::Decode {
+                stop: stop.shifted(at as u64),
+                valid_up_to: at,
+            });
+        }
+        // Valid: a code point above U+10FFFF.
+        let len = usize::from(bytes[at].leading_ones() as u8);
+        let cp = corrected::decode(&bytes[at..at + len])
+            .ok()
+            .and_then(|cps| cps.first().copied())
+            .unwrap_or(0);
+        let kind = utf8::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::OutOfRange);
+        Err(TranscodeError::Encode {
+            error: EncodeError {
+                kind,
+                codepoint: cp,
+            },
+            offset: at as u64,
+            length: len as u64,
+        })
     }
 
     /// Appends the Corrected UTF-8 of UTF-8 `bytes` to `out` (see
@@ -205,33 +204,32 @@ impl Available {
     ) -> Result<(), TranscodeError> {
         // SAFETY: `self` exists, so the CPU runs the table's instruction set.
         let done = unsafe { (self.0.from_utf8)(bytes, out) };
-        // The rest: validated by std (then Table 3-7 for the exact error), and its valid
-        // prefix converted up to the first C1 control.
+        // The rest in one pass, up to the first problem; then from there, an error
+        // anywhere wins over a C1 control (std's validation, then Table 3-7 for the
+        // exact span).
         let rest = &bytes[done..];
-        let valid = utf8::validate(rest);
-        let valid_len = valid.map_or_else(|e| e.offset as usize, |()| rest.len());
-        let reached = portable::utf8_to_corrected_until(rest, 0, valid_len, out).0;
-        match valid {
-            Err(e) => Err(TranscodeError::Decode {
-                stop: Stop::Error(e).shifted(done as u64),
-                valid_up_to: done + reached,
-            }),
-            Ok(()) if reached == rest.len() => Ok(()),
-            Ok(()) => {
-                // A C1 control: `C2 80` to `C2 9F`.
-                let cp = u32::from(rest[reached + 1] & 0x3F) | 0x80;
-                let kind =
-                    corrected::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::C1Control);
-                Err(TranscodeError::Encode {
-                    error: EncodeError {
-                        kind,
-                        codepoint: cp,
-                    },
-                    offset: (done + reached) as u64,
-                    length: 2,
-                })
-            }
+        let (reached, _) = portable::utf8_to_corrected(rest, 0, rest.len(), out);
+        if reached == rest.len() {
+            return Ok(());
         }
+        let at = done + reached;
+        if let Err(e) = utf8::validate(&bytes[at..]) {
+            return Err(TranscodeError::Decode {
+                stop: Stop::Error(e).shifted(at as u64),
+                valid_up_to: at,
+            });
+        }
+        // Valid: a C1 control, `C2 80` to `C2 9F`.
+        let cp = u32::from(bytes[at + 1] & 0x3F) | 0x80;
+        let kind = corrected::encoded_len(cp).map_or_else(|e| e.kind, |_| ErrorKind::C1Control);
+        Err(TranscodeError::Encode {
+            error: EncodeError {
+                kind,
+                codepoint: cp,
+            },
+            offset: at as u64,
+            length: 2,
+        })
     }
 }
 

@@ -3,13 +3,18 @@
 //! leaves (see `kernels.rs`) and do everything where there is no kernel; and the scans of
 //! the document checker.
 
-#[cfg(feature = "alloc")]
-use crate::corrected;
 use crate::corrected::{codepoint_of, lead_bits, TABLE};
+
 #[cfg(feature = "alloc")]
-use crate::error::EncodeError;
+mod encode;
 #[cfg(feature = "alloc")]
-use alloc::vec::Vec;
+mod transcode;
+#[cfg(feature = "alloc")]
+pub(super) use encode::encode;
+#[cfg(all(feature = "alloc", target_arch = "aarch64", target_endian = "little"))]
+pub(super) use encode::encode_whole;
+#[cfg(feature = "alloc")]
+pub(super) use transcode::{corrected_to_utf8, utf8_to_corrected};
 
 /// One flag per byte of a word, in the byte's high bit.
 #[derive(Clone, Copy, Default)]
@@ -43,7 +48,7 @@ impl Masks {
 }
 
 /// The high bit of every byte of a word.
-const HIGH: u64 = 0x8080_8080_8080_8080;
+pub(super) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The masks of 8 bytes, one flag per byte in that byte's high bit.
 #[inline(always)]
@@ -296,7 +301,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
 /// little-endian word `w` (the lead, `80–FF`, in the lowest), or `None` if the lead is
 /// not one (`80–BF`, or reserved `FE`/`FF`) or a continuation byte is missing.
 #[inline(always)]
-fn sequence(w: u64) -> Option<(u32, usize)> {
+pub(super) fn sequence(w: u64) -> Option<(u32, usize)> {
     let lead = w as u8;
     // One branch per length, most common first, each with its continuation bytes
     // checked by one fixed mask (`10xxxxxx` in bytes 1..len).
@@ -404,312 +409,4 @@ pub(super) fn decode_valid_until(
         o += 1;
     }
     (i, o)
-}
-
-/// Encodes one code point into `buf`; returns its length, or 0 if it has no encoding.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-pub(super) fn encode_one(cp: u32, buf: &mut [u8; 8]) -> usize {
-    // (first code point, offset, length) of each class above ASCII; see corrected::ROWS.
-    let (raw, len) = match cp {
-        0..=0x7F => {
-            buf[0] = cp as u8;
-            return 1;
-        }
-        0xA0..=0x89F => (cp - 160, 2),
-        0x8A0..=0xD7FF => (cp - 2_208, 3),
-        0xE000..=0x1_109F => (cp - 4_256, 3),
-        0x1_10A0..=0x21_109F => (cp - 69_792, 4),
-        0x21_10A0..=0x421_109F => (cp - 2_166_944, 5),
-        0x421_10A0..=corrected::MAX_CODEPOINT => (cp - 69_275_808, 6),
-        _ => return 0,
-    };
-    let mut rest = raw;
-    for byte in buf[1..len].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
-    len
-}
-
-/// The error for a code point that [`encode_one`] rejected.
-#[cfg(feature = "alloc")]
-#[cold]
-pub(super) fn encode_error(cp: u32) -> EncodeError {
-    match corrected::encoded_len(cp) {
-        Err(e) => e,
-        // Unreachable: encode_one and encoded_len agree (tested exhaustively).
-        Ok(_) => EncodeError {
-            kind: crate::ErrorKind::OutOfRange,
-            codepoint: cp,
-        },
-    }
-}
-
-/// Appends the encoding of `codepoints` to `out`, one at a time with an ASCII fast path.
-#[cfg(feature = "alloc")]
-pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    out.reserve(codepoints.len());
-    let mut chunks = codepoints.chunks_exact(4);
-    let mut buf = [0u8; 8];
-    for chunk in &mut chunks {
-        if (chunk[0] | chunk[1] | chunk[2] | chunk[3]) < 0x80 {
-            out.extend_from_slice(&[
-                chunk[0] as u8,
-                chunk[1] as u8,
-                chunk[2] as u8,
-                chunk[3] as u8,
-            ]);
-            continue;
-        }
-        for &cp in chunk {
-            let len = encode_one(cp, &mut buf);
-            if len == 0 {
-                return Err(encode_error(cp));
-            }
-            out.extend_from_slice(&buf[..len]);
-        }
-    }
-    encode_scalar(chunks.remainder(), out)
-}
-
-/// Appends the encoding of `codepoints` one at a time.
-#[cfg(feature = "alloc")]
-pub(super) fn encode_scalar(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    let mut buf = [0u8; 8];
-    for &cp in codepoints {
-        let len = encode_one(cp, &mut buf);
-        if len == 0 {
-            return Err(encode_error(cp));
-        }
-        out.extend_from_slice(&buf[..len]);
-    }
-    Ok(())
-}
-
-// The portable transcoder loops (Corrected UTF-8 <-> UTF-8): what every instruction set
-// finishes with, after its kernel.
-
-/// The 8 bytes at `at`, if there are 8, as a word whose high bits say which are not
-/// ASCII.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
-    let chunk: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
-    Some(u64::from_le_bytes(chunk))
-}
-
-/// Output bytes per block of the converters below: they write each step's bytes into a
-/// block on the stack (8 bytes stored whatever its length) and append the block to the
-/// `Vec` whole, one append per block instead of one per code point.
-#[cfg(feature = "alloc")]
-const BLOCK: usize = 64;
-
-/// One step of a converter on the word at a non-ASCII lead and the bytes left before
-/// the limit: the output's bytes (the low ones of a little-endian word), how many, and
-/// the input bytes used; `None` to stop before this sequence.
-#[cfg(feature = "alloc")]
-type Step = Option<(u64, usize, usize)>;
-
-/// The loop both converters share: ASCII runs go straight to `out` 8 bytes at a time;
-/// otherwise a block is filled with the ASCII bytes a word starts with (copied at once)
-/// and `step`'s output for each sequence, then appended. Returns the input position
-/// reached and whether `step` stopped there.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn convert_until(
-    valid: &[u8],
-    mut i: usize,
-    limit: usize,
-    out: &mut Vec<u8>,
-    step: impl Fn(u64, usize) -> Step,
-) -> (usize, bool) {
-    let limit = limit.min(valid.len());
-    let mut block = [0u8; BLOCK + 8];
-    while i < limit {
-        if let Some(w) = word_at(valid, i) {
-            if w & HIGH == 0 {
-                out.extend_from_slice(&valid[i..i + 8]);
-                i += 8;
-                continue;
-            }
-        }
-        let mut k = 0;
-        let mut stopped = false;
-        while i < limit && k < BLOCK {
-            let w = word_padded(valid, i);
-            let ascii = (w & HIGH).trailing_zeros() as usize / 8;
-            let (bytes, n, used) = if ascii > 0 {
-                let n = ascii.min(limit - i);
-                (w, n, n)
-            } else if let Some(converted) = step(w, limit - i) {
-                converted
-            } else {
-                stopped = true;
-                break;
-            };
-            block[k..k + 8].copy_from_slice(&bytes.to_le_bytes());
-            (i, k) = (i + used, k + n);
-        }
-        out.extend_from_slice(&block[..k]);
-        if stopped {
-            return (i, true);
-        }
-    }
-    (i, false)
-}
-
-/// Converts the valid Corrected UTF-8 sequences of `valid` that start from `i` to before
-/// `limit` (a sequence that starts before `limit` is converted whole), appending their
-/// UTF-8 to `out`; stops before a code point above U+10FFFF. Returns the input position
-/// reached and whether it stopped there.
-///
-/// # Panics
-///
-/// If `valid` is not whole valid sequences (the callers validate first).
-#[cfg(feature = "alloc")]
-#[inline]
-pub(super) fn corrected_to_utf8_until(
-    valid: &[u8],
-    i: usize,
-    limit: usize,
-    out: &mut Vec<u8>,
-) -> (usize, bool) {
-    convert_until(valid, i, limit, out, |w, _| {
-        // The lead of a sequence of 2 to 6 bytes.
-        let (cp, len) = match w as u8 {
-            0xC0..=0xDF => (two(w), 2),
-            0xE0..=0xEF => (three(w), 3),
-            0xF0..=0xF7 => (four(w), 4),
-            // 5 and 6 bytes: always above U+10FFFF.
-            _ => return None,
-        };
-        if cp > 0x10_FFFF {
-            return None;
-        }
-        let (bytes, n) = utf8_word(cp);
-        Some((u64::from(bytes), n, len))
-    })
-}
-
-/// The UTF-8 of `cp` (U+0080 to U+10FFFF, not a surrogate) as the low bytes of a
-/// little-endian word, and its length.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn utf8_word(cp: u32) -> (u32, usize) {
-    let cont = |shift: u32| 0x80 | (cp >> shift & 0x3F);
-    if cp < 0x800 {
-        (0xC0 | cp >> 6 | cont(0) << 8, 2)
-    } else if cp < 0x1_0000 {
-        (0xE0 | cp >> 12 | cont(6) << 8 | cont(0) << 16, 3)
-    } else {
-        (
-            0xF0 | cp >> 18 | cont(12) << 8 | cont(6) << 16 | cont(0) << 24,
-            4,
-        )
-    }
-}
-
-/// The code point of the 3-byte UTF-8 sequence in the low bytes of `w`.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn utf8_three(w: u64) -> u32 {
-    let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
-    (w as u32 & 0x0F) << 12 | c(1) << 6 | c(2)
-}
-
-/// The code point of the 4-byte UTF-8 sequence in the low bytes of `w`.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn utf8_four(w: u64) -> u32 {
-    let c = |j: u32| (w >> (8 * j)) as u32 & 0x3F;
-    (w as u32 & 0x07) << 18 | c(1) << 12 | c(2) << 6 | c(3)
-}
-
-/// The Corrected UTF-8 of `cp` (U+00A0 to U+10FFFF, not a surrogate) as the low bytes
-/// of a little-endian word, and its length; `cp - offset` of its row (see
-/// [`corrected::TABLE`]) is the raw value the bytes carry.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-fn corrected_word(cp: u32) -> (u32, usize) {
-    let cont = |raw: u32, shift: u32| 0x80 | (raw >> shift & 0x3F);
-    if cp < 0x8A0 {
-        let raw = cp - corrected::TABLE[1].offset;
-        (0xC0 | raw >> 6 | cont(raw, 0) << 8, 2)
-    } else if cp < 0x1_10A0 {
-        let raw = cp
-            - if cp < 0xE000 {
-                corrected::TABLE[2].offset
-            } else {
-                corrected::TABLE[3].offset
-            };
-        (0xE0 | raw >> 12 | cont(raw, 6) << 8 | cont(raw, 0) << 16, 3)
-    } else {
-        let raw = cp - corrected::TABLE[4].offset;
-        (
-            0xF0 | raw >> 18 | cont(raw, 12) << 8 | cont(raw, 6) << 16 | cont(raw, 0) << 24,
-            4,
-        )
-    }
-}
-
-/// Converts the valid UTF-8 sequences of `valid` that start from `i` to before `limit`,
-/// appending their Corrected UTF-8 to `out`; stops before a C1 control (which has no
-/// Corrected UTF-8 encoding). Returns the input position reached and whether it stopped
-/// there.
-///
-/// # Panics
-///
-/// If `valid` is not whole valid sequences (the callers validate first).
-#[cfg(feature = "alloc")]
-#[inline]
-pub(super) fn utf8_to_corrected_until(
-    valid: &[u8],
-    i: usize,
-    limit: usize,
-    out: &mut Vec<u8>,
-) -> (usize, bool) {
-    // Two sequences' Corrected UTF-8 as one output word.
-    let two = |a: u32, b: u32, used: usize| {
-        let ((a, n), (b, m)) = (corrected_word(a), corrected_word(b));
-        Some((u64::from(a) | u64::from(b) << (8 * n), n + m, used))
-    };
-    convert_until(valid, i, limit, out, |w, left| {
-        // Two 3-byte sequences (CJK text: U+0800 to U+FFFF) or two 4-byte ones (emoji:
-        // above U+FFFF) in the word; never C1.
-        if w & 0xC0C0_F0C0_C0F0 == 0x8080_E080_80E0 && left >= 6 {
-            return two(utf8_three(w), utf8_three(w >> 24), 6);
-        }
-        if w & 0xC0C0_C0F8_C0C0_C0F8 == 0x8080_80F0_8080_80F0 && left >= 8 {
-            return two(utf8_four(w), utf8_four(w >> 32), 8);
-        }
-        // The lead of a sequence of 2 to 4 bytes.
-        let b = w as u32 & 0xFF;
-        let (cp, len) = if b < 0xE0 {
-            ((b & 0x1F) << 6 | (w >> 8) as u32 & 0x3F, 2)
-        } else if b < 0xF0 {
-            (utf8_three(w), 3)
-        } else {
-            (utf8_four(w), 4)
-        };
-        if cp < 0xA0 {
-            return None; // a C1 control
-        }
-        let (bytes, n) = corrected_word(cp);
-        Some((u64::from(bytes), n, len))
-    })
-}
-
-/// Appends the encoding of `codepoints` to `out` if every one has an encoding, and
-/// returns `true`; else appends nothing and returns `false`. (NEON's encoder takes a
-/// group of code points of mixed lengths so.)
-#[cfg(all(feature = "alloc", target_arch = "aarch64", target_endian = "little"))]
-pub(super) fn encode_whole(codepoints: &[u32], out: &mut Vec<u8>) -> bool {
-    let before = out.len();
-    let whole = encode(codepoints, out).is_ok();
-    if !whole {
-        out.truncate(before);
-    }
-    whole
 }

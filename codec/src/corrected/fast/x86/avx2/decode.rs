@@ -1,5 +1,6 @@
-//! The AVX2 decode kernel: the validator first, then the valid input decoded per step
-//! at a sequence boundary `i`, on the 32 bytes from there.
+//! The AVX2 decode kernel: 64-byte ASCII blocks widened in one pass, everything else a
+//! stretch at a time, validated and then decoded per step at a sequence boundary `i`,
+//! on the 32 bytes from there.
 //!
 //! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 three- or
 //! four-byte ones (Latin, CJK, emoji runs) have fixed layouts and are decoded with
@@ -14,8 +15,8 @@
 //! decoding too.
 
 use super::vector::{self, table8};
-use crate::corrected::fast::is_continuation;
 use crate::corrected::fast::kernels::Decoded;
+use crate::corrected::fast::{is_continuation, portable, restart_point};
 use core::arch::x86_64::*;
 
 /// `GATHER[m][h]`: for the leads of an 8-byte stretch (bit p of `m`: a lead at byte p),
@@ -213,40 +214,113 @@ unsafe fn decode16_short(p: *const u8, leads: u32, dst: *mut u32) -> usize {
     n_lo + m_hi.count_ones() as usize
 }
 
-/// The decode kernel: validates `bytes` (the validate kernel), then decodes them while
-/// 64 bytes and the room of 32 code points are left.
+/// Bytes validated and then decoded at a time: small enough that the decoder reads them
+/// again from the first-level cache, large enough that a stretch's ends cost little.
+const STRETCH: usize = 16384;
+
+/// The decode kernel, in one pass where the text is ASCII: a 64-byte ASCII block at a
+/// sequence boundary is valid whatever follows, so it is widened as it is checked
+/// (simdutf's shape). Anything else goes a stretch of up to [`STRETCH`] bytes at a time,
+/// ending at a sequence boundary: the validator checks it, then the vector steps decode
+/// it while it is in the cache (the portable decoder its last few bytes), then ASCII
+/// blocks again. Stops where fewer than 64 bytes or the room of 64 code points are
+/// left.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn decode(bytes: &[u8], out: &mut [u32]) -> Decoded {
-    // SAFETY: the caller's contract.
-    let valid = unsafe { vector::validate(bytes) };
-    if valid < bytes.len() {
-        return Decoded::Invalid(valid);
+    let len = bytes.len();
+    let ptr = bytes.as_ptr();
+    let (mut i, mut o) = (0, 0);
+    while i + 64 <= len && out.len() - o >= 64 {
+        // SAFETY: i + 64 <= len.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(ptr.add(i).cast()),
+                _mm256_loadu_si256(ptr.add(i + 32).cast()),
+            )
+        };
+        if _mm256_movemask_epi8(_mm256_or_si256(a, b)) == 0 {
+            // SAFETY: the 64 bytes at i, and 64 lanes from o: out.len() - o >= 64.
+            unsafe { widen64(ptr.add(i), out[o..o + 64].as_mut_ptr()) };
+            i += 64;
+            o += 64;
+            continue;
+        }
+        // A stretch from `i` (a sequence boundary: everything before is decoded) to a
+        // sequence boundary, if the input is valid; if it is not, the validator says so
+        // within the stretch, or the stretch ends early and the next one starts there.
+        let end = restart_point(bytes, (i + STRETCH).min(len));
+        // SAFETY: the caller's contract.
+        let valid = unsafe { vector::validate(&bytes[i..end]) };
+        if valid < end - i {
+            return Decoded::Invalid(i + valid);
+        }
+        // SAFETY: the caller's contract; bytes[i..end] is valid.
+        (i, o) = unsafe { decode_valid(bytes, out, i, o, end) };
+        if i < end {
+            // Its last bytes, fewer than 32 (or where the room ends: then the finishing
+            // code says so).
+            match portable::decode(&bytes[i..end], &mut out[o..]) {
+                Ok(n) => (i, o) = (end, o + n),
+                Err(_) => break,
+            }
+        }
     }
-    // SAFETY: the caller's contract; `bytes` are valid.
-    let (read, written) = unsafe { decode_valid(bytes, out) };
-    Decoded::Upto { read, written }
+    Decoded::Upto {
+        read: i,
+        written: o,
+    }
 }
 
-/// Decodes `bytes`, which the validator has accepted, into `out` while 64 bytes and the
-/// room of 32 code points are left: the input and output positions reached (a sequence
-/// boundary). (On input that is not valid the result is wrong, but every read and write
-/// stays in bounds.)
+/// Widens the 64 ASCII bytes at `p` to the 64 lanes at `dst`: 8 bytes loaded straight
+/// into each widening (no shuffle to extract them).
+///
+/// # Safety
+///
+/// `p .. p + 64` must be readable and `dst` writable for 64 lanes.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn widen64(p: *const u8, dst: *mut u32) {
+    for k in 0..8 {
+        // SAFETY: 8 bytes at p + 8k and 8 lanes at dst + 8k, k < 8.
+        unsafe {
+            let eight = _mm_loadl_epi64(p.add(8 * k).cast());
+            _mm256_storeu_si256(dst.add(8 * k).cast(), _mm256_cvtepu8_epi32(eight));
+        }
+    }
+}
+
+/// Decodes the sequences of `bytes`, which the validator has accepted from `i` to `end`
+/// (a sequence boundary), into `out` from `o` while a step's 32 bytes are before `end`,
+/// 64 bytes are left and the room of 32 code points: the input and output positions
+/// reached (a sequence boundary). (On input that is not valid the result is wrong, but
+/// every read and write stays in bounds.)
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn decode_valid(bytes: &[u8], out: &mut [u32]) -> (usize, usize) {
+unsafe fn decode_valid(
+    bytes: &[u8],
+    out: &mut [u32],
+    mut i: usize,
+    mut o: usize,
+    end: usize,
+) -> (usize, usize) {
     let len = bytes.len();
     let ptr = bytes.as_ptr();
-    let (mut i, mut o) = (0usize, 0usize);
     // Each step reads up to 64 bytes from `i` (the lead mask needs byte 32) and writes
-    // up to 32 lanes from `o`; the portable decoder finishes.
-    while i + 64 <= len && out.len() - o >= 32 {
+    // up to 32 lanes from `o`; it decodes the sequences that start in its first 32
+    // bytes, which are before `end`, so they were validated (a stretch is whole
+    // sequences).
+    // The last step starts at most 32 bytes before `end` and 64 before the input's end.
+    let Some(last) = end.checked_sub(32).map(|e| e.min(len.saturating_sub(64))) else {
+        return (i, o);
+    };
+    while i <= last && out.len() - o >= 32 {
         // SAFETY: i + 32 <= len.
         let v = unsafe { _mm256_loadu_si256(ptr.add(i).cast()) };
         let dst = out[o..o + 32].as_mut_ptr();

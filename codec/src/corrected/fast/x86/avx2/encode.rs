@@ -362,7 +362,9 @@ unsafe fn encode_ascii32(
     mut written: usize,
 ) -> (usize, usize) {
     while done + 32 <= end {
-        prefetch(src, done, 32);
+        // No prefetch here: for a run of ASCII the hardware prefetcher keeps up, and
+        // asking for the lines 1 KiB ahead as well cost a fifth of the speed at 1 MiB
+        // (Zen 4, `avx2`: 4.3 → 5.5 GB/s without).
         // SAFETY: done + 32 <= end: 4 × 8 code points.
         let v: [__m256i; 4] =
             core::array::from_fn(|k| unsafe { _mm256_loadu_si256(src.add(done + 8 * k).cast()) });

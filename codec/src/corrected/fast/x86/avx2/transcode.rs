@@ -131,9 +131,9 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
                 // A code point without an encoding in the target, or a 5- or 6-byte
                 // sequence, among these: the scalar converter, which stops exactly.
                 let (j, stopped) = if TO_UTF8 {
-                    portable::corrected_to_utf8_until(valid, i, i + 16, out)
+                    portable::corrected_to_utf8(valid, i, i + 16, out)
                 } else {
-                    portable::utf8_to_corrected_until(valid, i, i + 16, out)
+                    portable::utf8_to_corrected(valid, i, i + 16, out)
                 };
                 if stopped {
                     return j;

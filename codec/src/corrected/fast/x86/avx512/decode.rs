@@ -228,17 +228,41 @@ unsafe fn decode_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, usize)>
     // this block needs the check at 5 bytes back).
     let mut bad = 0u64;
     let mut previous_rare = false;
-    // Every block writes at most 64 lanes, and reads the next block; the scalar loop
-    // finishes the last one.
-    while i + 128 <= len && out.len() - o >= 64 {
+    // Whether the block before was ASCII (or there is none): then nothing is pending, and
+    // an ASCII block is valid whatever follows.
+    let mut previous_ascii = true;
+    // Every block writes at most 64 lanes, and reads the next block (but an ASCII block
+    // after an ASCII one); the portable decoder finishes.
+    while i + 64 <= len && out.len() - o >= 64 {
         let p = bytes.as_ptr().wrapping_add(i);
+        // SAFETY: i + 64 <= len.
+        let block = unsafe { _mm512_loadu_si512(p as *const __m512i) };
+        let ascii = _mm512_movepi8_mask(block) == 0;
+        if ascii && previous_ascii {
+            // Valid, and widened at once, 16 bytes loaded straight into each widening
+            // (simdutf's one pass).
+            let dst = out[o..o + 64].as_mut_ptr();
+            for k in 0..4 {
+                // SAFETY: the 16 bytes at p + 16k are in the block; the 16 lanes written
+                // are out[o + 16k .. o + 16k + 16], inside out[o..o + 64].
+                unsafe {
+                    let sixteen = _mm_loadu_si128(p.add(16 * k) as *const __m128i);
+                    _mm512_storeu_si512(
+                        dst.add(16 * k) as *mut __m512i,
+                        _mm512_cvtepu8_epi32(sixteen),
+                    );
+                }
+            }
+            (i, o) = (i + 64, o + 64);
+            previous_rare = false;
+            continue;
+        }
+        previous_ascii = ascii;
+        if i + 128 > len {
+            break;
+        }
         // SAFETY: i + 128 <= len.
-        let (block, next) = unsafe {
-            (
-                _mm512_loadu_si512(p as *const __m512i),
-                _mm512_loadu_si512(p.add(64) as *const __m512i),
-            )
-        };
+        let next = unsafe { _mm512_loadu_si512(p.add(64) as *const __m512i) };
         let at_least = |t: u8| _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(t as i8));
         let rare = at_least(0xF8) != 0;
         bad |= if i == 0 {
@@ -257,7 +281,7 @@ unsafe fn decode_blocks(bytes: &[u8], out: &mut [u32]) -> Option<(usize, usize)>
         previous_rare = rare;
         let dst = out[o..o + 64].as_mut_ptr();
         i += 64;
-        if _mm512_movepi8_mask(block) == 0 {
+        if ascii {
             for k in 0..4 {
                 // SAFETY: the 16 lanes written are out[o + 16k .. o + 16k + 16], inside
                 // out[o..o + 64].
