@@ -129,6 +129,12 @@ mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/f
 mutation fast-transcode-avx2-latin-carry fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/_mm256_cmpgt_epi8(next, set(-97))/_mm256_cmpgt_epi8(next, set(-96))/' \
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 1- and 2-byte runs in place: a continuation A0 no longer carries into its lead"
+mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
+    's/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(23)) };/' \
+    "AVX2 transcoders, 16 three-byte sequences in one step: the second 8 are written one byte early, over the first 8's last byte"
+mutation fast-encode-portable-latin-fours fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/            | u64::from(wd) << (8 \* (na + nb + nc));/            | u64::from(wd) << (8 * (na + nb + nb));/' \
+    "portable encoder, 1- and 2-byte code points four at a time: the fourth is placed by the second's length instead of the third's"
 mutation fast-transcode-avx2-cjk-offset fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/_mm256_add_epi32(raw, set(2_208)),/_mm256_add_epi32(raw, set(2_209)),/' \
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 8 three-byte sequences: code points come out 1 too high"

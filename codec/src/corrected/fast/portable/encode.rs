@@ -182,40 +182,27 @@ pub(in crate::corrected::fast) fn encode(
     let mut output = Output::new(out);
     let mut i = 0;
     while let Some(&cp) = codepoints.get(i) {
-        if cp < 0x80 {
-            let ascii = |cps: &[u32]| cps.iter().fold(0, |any, &c| any | c) < 0x80;
-            if codepoints.get(i..i + 16).is_some_and(ascii) {
-                // A long run of ASCII: found 8 at a time, narrowed in bulk straight into
-                // the `Vec`.
-                let mut end = i + 16;
-                while codepoints.get(end..end + 8).is_some_and(ascii) {
-                    end += 8;
-                }
-                output.extend_ascii(&codepoints[i..end]);
-                i = end;
-            } else if let Some(next) = codepoints.get(i + 1).filter(|&&c| c < 0x80) {
-                output.push(u64::from(cp | next << 8), 2);
-                i += 2;
+        // By the class of this code point, a run of its class if the next are too (the
+        // runs also keep a lone ASCII character), else this one alone.
+        let next = |n: usize| codepoints.get(i + 1..i + n);
+        if is_short(cp) {
+            // (One test of the three, not a branch on each.)
+            if next(4).is_some_and(|n| n.iter().fold(true, |all, &c| all & is_short(c))) {
+                i = short_run(codepoints, i, &mut output);
             } else {
-                output.push(u64::from(cp), 1);
+                let (word, n) = short_word(cp);
+                output.push(u64::from(word), n);
                 i += 1;
             }
             continue;
         }
-        if cp.wrapping_sub(0xA0) < 0x8A0 - 0xA0 {
-            output.push(u64::from(two_bytes(cp - corrected::TABLE[1].offset)), 2);
-            i += 1;
+        if is_three(cp) && next(2).is_some_and(|n| is_three(n[0])) {
+            i = three_run(codepoints, i, &mut output);
             continue;
         }
-        if let Some(&next) = codepoints.get(i + 1) {
-            if is_three(cp) & is_three(next) {
-                i = three_run(codepoints, i, &mut output);
-                continue;
-            }
-            if is_four(cp) & is_four(next) {
-                i = four_run(codepoints, i, &mut output);
-                continue;
-            }
+        if is_four(cp) && next(2).is_some_and(|n| is_four(n[0])) {
+            i = four_run(codepoints, i, &mut output);
+            continue;
         }
         let Some((word, n)) = encoded_word(cp) else {
             return Err(encode_error(cp));
@@ -224,6 +211,61 @@ pub(in crate::corrected::fast) fn encode(
         i += 1;
     }
     Ok(())
+}
+
+/// Whether `cp` has 1 or 2 bytes (ASCII, or U+00A0 to U+089F).
+#[inline(always)]
+fn is_short(cp: u32) -> bool {
+    (cp < 0x80) | (cp.wrapping_sub(0xA0) < 0x8A0 - 0xA0)
+}
+
+/// The 1- or 2-byte encoding of `cp` (see [`is_short`]) and its length, without a branch.
+#[inline(always)]
+fn short_word(cp: u32) -> (u32, usize) {
+    let two = cp >= 0x80;
+    let word = if two {
+        two_bytes(cp.wrapping_sub(corrected::TABLE[1].offset))
+    } else {
+        cp
+    };
+    (word, 1 + usize::from(two))
+}
+
+/// Encodes the run of 1- and 2-byte code points from `i` (Latin text, ASCII), four at a
+/// time while all four are, each without a branch on its length (in Latin text the
+/// lengths alternate at random, and a branch on each would be mispredicted often) and
+/// the four written as one word; once 16 ASCII came in a row, the rest of the ASCII run
+/// is found 8 at a time and narrowed in bulk straight into the `Vec`. Returns where it
+/// stopped.
+#[inline(always)]
+fn short_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
+    let mut ascii_fours = 0u32;
+    while let Some(&[a, b, c, d]) = codepoints.get(i..i + 4) {
+        let not_short = |cp: u32| u32::from(cp >= 0x80) & u32::from(cp.wrapping_sub(0xA0) >= 0x800);
+        if not_short(a) | not_short(b) | not_short(c) | not_short(d) != 0 {
+            break;
+        }
+        let [(wa, na), (wb, nb), (wc, nc), (wd, nd)] = [a, b, c, d].map(short_word);
+        let word = u64::from(wa)
+            | u64::from(wb) << (8 * na)
+            | u64::from(wc) << (8 * (na + nb))
+            | u64::from(wd) << (8 * (na + nb + nc));
+        output.push(word, na + nb + nc + nd);
+        i += 4;
+        // Fours of ASCII in a row, counted without a branch.
+        ascii_fours = (ascii_fours + 1) * u32::from((a | b | c | d) < 0x80);
+        if ascii_fours == 4 {
+            let ascii = |cps: &[u32]| cps.iter().fold(0, |any, &c| any | c) < 0x80;
+            let mut end = i;
+            while codepoints.get(end..end + 8).is_some_and(ascii) {
+                end += 8;
+            }
+            output.extend_ascii(&codepoints[i..end]);
+            i = end;
+            ascii_fours = 0;
+        }
+    }
+    i
 }
 
 /// `x` in both 32-bit halves of a word.
@@ -272,7 +314,18 @@ fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize
 fn four_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
     while let Some(&[a, b]) = codepoints.get(i..i + 2) {
         if !(is_four(a) & is_four(b)) {
-            break;
+            // A space or another ASCII character among them stays in the run.
+            let one = |c: u32| match c {
+                0..=0x7F => Some((c, 1)),
+                _ if is_four(c) => Some((four_bytes(c - corrected::TABLE[4].offset), 4)),
+                _ => None,
+            };
+            let (Some((a, n)), Some((b, m))) = (one(a), one(b)) else {
+                break;
+            };
+            output.push(u64::from(a) | u64::from(b) << (8 * n), n + m);
+            i += 2;
+            continue;
         }
         let raw = (u64::from(a) | u64::from(b) << 32) - both(corrected::TABLE[4].offset);
         let w = both(0x8080_80F0)
