@@ -1,6 +1,8 @@
 //! Tiny constructors and the stream-vs-one-shot harness shared by the tests.
 #![allow(dead_code, unused_imports)]
 
+pub mod fast;
+
 use corrected_utf8::{
     corrected, utf8, BigCodePoint, DecodeError, Encoding, ErrorKind, Event, Located, ReservedSpan,
 };
