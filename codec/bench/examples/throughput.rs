@@ -617,22 +617,18 @@ fn main() -> ExitCode {
             }
         }
         let print = options.json && options.write.is_empty();
-        let (mut machine, rows, regenerate) = match &options.from {
+        let (mut machine, rows, from) = match &options.from {
             Some(path) => {
                 let (machine, rows) = report::read_run(path)?;
                 let machine = machine
                     .ok_or_else(|| format!("{}: no machine record", path.display()))?;
-                let command = format!(
-                    "cargo run --release --manifest-path codec/bench/Cargo.toml --example throughput -- --from {} --write codec/PERFORMANCE.md",
-                    path.display()
-                );
                 if print {
                     println!("{}", machine.json());
                     for r in &rows {
                         println!("{}", r.json());
                     }
                 }
-                (machine, rows, command)
+                (machine, rows, format!(" --from {}", path.display()))
             }
             None => {
                 let mut machine = this_machine();
@@ -645,7 +641,7 @@ fn main() -> ExitCode {
                     Some(isa) => run_isa(&options, isa, print)?,
                     None => run_all(&options, print)?,
                 };
-                (machine, rows, REGENERATE.to_string())
+                (machine, rows, String::new())
             }
         };
         if options.from.is_none() {
@@ -666,12 +662,25 @@ fn main() -> ExitCode {
             print!("{tables}");
         }
         let summary = report::summary(&rows, &machine);
-        for path in &options.write {
-            let mut blocks = vec![(machine_key(&machine), tables.as_str())];
-            if options.from.is_none() {
-                blocks.push((report::SUMMARY_MARKERS.map(String::from), summary.as_str()));
+        // Each block says how to write it again: measuring (the tables of this CPU and the
+        // README's summary, one run) or from the recorded run.
+        let regenerate = |file: &str| {
+            if from.is_empty() {
+                REGENERATE.to_string()
+            } else {
+                format!("cargo run --release --manifest-path codec/bench/Cargo.toml --example throughput --{from} --write {file}")
             }
-            report::write_into(path, &blocks, &regenerate)?;
+        };
+        for path in &options.write {
+            let blocks = [
+                (machine_key(&machine), tables.as_str(), regenerate("codec/PERFORMANCE.md")),
+                (
+                    report::SUMMARY_MARKERS.map(String::from),
+                    summary.as_str(),
+                    regenerate("README.md"),
+                ),
+            ];
+            report::write_into(path, &blocks)?;
             eprintln!("wrote {}", path.display());
         }
         Ok(())
