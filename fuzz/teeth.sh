@@ -140,7 +140,7 @@ mutation fast-transcode-avx2-cjk-offset fast_transcode codec/src/corrected/fast/
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 8 three-byte sequences: code points come out 1 too high"
 
 # UTF-∞-8.
-mutation utf-inf-8-long-form-below-2-71 utf_inf8_roundtrip codec/src/utf_inf8.rs \
+mutation utf-inf-8-long-form-below-2-71 utf_inf8_roundtrip codec/src/utf_inf8/encode.rs \
     's/Some(v) if v < 1 << 71 => {/Some(v) if v < 1 << 70 => {/' \
     "the encoder writes 18-digit code points from 2^70 in the long form, which is overlong for them"
 mutation utf-inf-8-18-digits-below-2-71-accepted utf_inf8_differential_literal codec/src/utf_inf8.rs \
