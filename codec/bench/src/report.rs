@@ -215,6 +215,11 @@ impl Machine {
     /// This machine, from `/proc/cpuinfo` (Linux; elsewhere the model is unknown).
     pub fn here(isas: Vec<String>, detected: String) -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        Machine::from_cpuinfo(&cpuinfo, isas, detected)
+    }
+
+    /// The machine a `/proc/cpuinfo` text describes (its first processor's fields).
+    pub fn from_cpuinfo(cpuinfo: &str, isas: Vec<String>, detected: String) -> Machine {
         let value = |key: &str| {
             cpuinfo
                 .lines()
@@ -232,7 +237,8 @@ impl Machine {
             "avx512f",
             "avx512bw",
             "avx512vl",
-            "avx512_vbmi",
+            // Linux's spellings: VBMI without an underscore, VBMI2 with one.
+            "avx512vbmi",
             "avx512_vbmi2",
             "avx512_vpopcntdq",
             "asimd",
@@ -705,6 +711,32 @@ mod tests {
             detected: "avx2".into(),
             gbps,
         }
+    }
+
+    #[test]
+    fn the_machine_names_the_flags_as_linux_spells_them() {
+        let cpuinfo = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n\
+            model\t\t: 17\nmodel name\t: AMD EPYC\nflags\t\t: fpu sse4_2 avx2 bmi2 avx512f \
+            avx512bw avx512vl avx512vbmi avx512_vbmi2 avx512_vpopcntdq\n\nprocessor\t: 1\n";
+        let m = Machine::from_cpuinfo(cpuinfo, vec![], String::new());
+        assert_eq!(
+            (m.model.as_str(), m.family, m.model_number, m.cpus),
+            ("AMD EPYC", Some(25), Some(17), 2)
+        );
+        assert_eq!(
+            m.flags,
+            [
+                "sse4_2",
+                "avx2",
+                "bmi2",
+                "avx512f",
+                "avx512bw",
+                "avx512vl",
+                "avx512vbmi",
+                "avx512_vbmi2",
+                "avx512_vpopcntdq"
+            ]
+        );
     }
 
     #[test]
