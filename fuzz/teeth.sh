@@ -95,34 +95,52 @@ mutation fast-validate-simd-two-byte-lead-covers-nothing fast_validate codec/src
 mutation fast-validate-sse2-avx2-below-is-at-most fast_validate codec/src/corrected/fast/x86.rs \
     's/self.above(t - 1).zero()/self.above(t).zero()/' \
     "SSE2 and AVX2 byte vectors: \"below t\" holds for t too, so FE (reserved) passes and the quick check misses F8"
-mutation fast-validate-avx512-below-is-at-most fast_validate codec/src/corrected/fast/x86/avx512.rs \
+mutation fast-validate-avx512-below-is-at-most fast_validate codec/src/corrected/fast/x86/avx512/vector.rs \
     's/unsafe { _mm512_cmplt_epu8_mask(self.0, _mm512_set1_epi8(t as i8)) }/unsafe { _mm512_cmple_epu8_mask(self.0, _mm512_set1_epi8(t as i8)) }/' \
     "AVX-512 byte vector: \"below t\" holds for t too, so FE (reserved) passes and the quick check misses F8"
 mutation fast-decode-portable-drops-a-continuation-bit fast_decode codec/src/corrected/fast/portable.rs \
-    's/raw = (raw << 6) | u32::from(c & 0x3F);/raw = (raw << 6) | u32::from(c \& 0x1F);/' \
-    "scalar decoder (portable, SSE2, and every SIMD decoder's tail): bit 5 of each continuation byte is lost"
-mutation fast-decode-avx2-short-offset fast_decode codec/src/corrected/fast/x86/avx2.rs \
+    's/^    (w >> (8 \* j)) as u32 \& 0x3F$/    (w >> (8 * j)) as u32 \& 0x1F/' \
+    "portable one-pass decoder (portable, SSE2, and what every SIMD decoder leaves): bit 5 of each continuation byte is lost"
+mutation fast-decode-avx2-short-offset fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
     's/^        set(160),$/        set(161),/' \
     "AVX2 decoder, 16 bytes of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
-mutation fast-decode-avx512-short-offset fast_decode codec/src/corrected/fast/x86/avx512.rs \
+mutation fast-decode-avx2-ascii-block-shifted fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
+    's/let eight = _mm_loadl_epi64(p.add(8 \* k).cast());/let eight = _mm_loadl_epi64(p.add(8 * k + 1).cast());/' \
+    "AVX2 decoder, the one-pass ASCII blocks: each 8 bytes widened from one byte too far on"
+mutation fast-decode-avx512-ascii-block-shifted fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
+    's/let sixteen = _mm_loadu_si128(p.add(16 \* k) as \*const __m128i);/let sixteen = _mm_loadu_si128(p.add(16 * k + 1) as *const __m128i);/' \
+    "AVX-512 decoder, an ASCII block after an ASCII block: each 16 bytes widened from one byte too far on"
+mutation fast-encode-portable-cjk-run-surrogate-skip fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/- (past_surrogates << 11);/- (past_surrogates << 10);/' \
+    "portable encoder, runs of 3-byte code points two at a time: past the surrogates the offset is 1,024 more, not 2,048"
+mutation fast-decode-avx512-short-offset fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
     's/set(0x4001)), set(160))/set(0x4001)), set(161))/' \
     "AVX-512 decoder, a block of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
 
-mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/fast/transcode.rs \
+mutation fast-transcode-portable-drops-a-bit fast_transcode codec/src/corrected/fast/portable/transcode.rs \
     's/(0xC0 | cp >> 6 | cont(0) << 8, 2)/(0xC0 | cp >> 6 | (cont(0) \& 0xDF) << 8, 2)/' \
     "scalar Corrected UTF-8 -> UTF-8 transcoder (portable, and the AVX-512 one's tail): the trail byte of a 2-byte UTF-8 sequence loses bit 5"
+mutation fast-transcode-portable-accepts-overlong fast_transcode codec/src/corrected/fast/portable/transcode.rs \
+    's/    (cp >= 0x800) \& (cp.wrapping_sub(0xD800) >= 0x800)/    (cp >= 0x400) \& (cp.wrapping_sub(0xD800) >= 0x800)/' \
+    "portable UTF-8 -> Corrected UTF-8 transcoder (one pass): overlong 3-byte forms of U+0400 to U+07FF (E0 90-9F xx) pass as valid"
 mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/fast/x86/avx512/transcode.rs \
     's/_mm512_maskz_mov_epi32(two, set(160))/_mm512_maskz_mov_epi32(two, set(161))/' \
     "AVX-512 UTF-8 -> Corrected UTF-8 transcoder: 2-byte code points come out 1 too low"
 mutation fast-transcode-avx2-latin-carry fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/_mm256_cmpgt_epi8(next, set(-97))/_mm256_cmpgt_epi8(next, set(-96))/' \
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 1- and 2-byte runs in place: a continuation A0 no longer carries into its lead"
+mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
+    's/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(23)) };/' \
+    "AVX2 transcoders, 16 three-byte sequences in one step: the second 8 are written one byte early, over the first 8's last byte"
+mutation fast-encode-portable-latin-fours fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/            | u64::from(wd) << (8 \* (na + nb + nc));/            | u64::from(wd) << (8 * (na + nb + nb));/' \
+    "portable encoder, 1- and 2-byte code points four at a time: the fourth is placed by the second's length instead of the third's"
 mutation fast-transcode-avx2-cjk-offset fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/_mm256_add_epi32(raw, set(2_208)),/_mm256_add_epi32(raw, set(2_209)),/' \
     "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 8 three-byte sequences: code points come out 1 too high"
 
 # UTF-∞-8.
-mutation utf-inf-8-long-form-below-2-71 utf_inf8_roundtrip codec/src/utf_inf8.rs \
+mutation utf-inf-8-long-form-below-2-71 utf_inf8_roundtrip codec/src/utf_inf8/encode.rs \
     's/Some(v) if v < 1 << 71 => {/Some(v) if v < 1 << 70 => {/' \
     "the encoder writes 18-digit code points from 2^70 in the long form, which is overlong for them"
 mutation utf-inf-8-18-digits-below-2-71-accepted utf_inf8_differential_literal codec/src/utf_inf8.rs \

@@ -13,13 +13,25 @@
 // Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
 #![deny(unsafe_op_in_unsafe_fn)]
 
+use super::kernels::{Decoded, Kernels};
 use super::portable;
 use super::simd::{self, ByteVector};
 #[cfg(feature = "alloc")]
-use crate::error::EncodeError;
-#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::arch::aarch64::*;
+
+/// The NEON row of the kernel table: the transcoders are the portable code's (after the
+/// NEON validator).
+pub(super) const KERNELS: Kernels = Kernels {
+    validate,
+    decode,
+    #[cfg(feature = "alloc")]
+    encode,
+    #[cfg(feature = "alloc")]
+    to_utf8: Kernels::NONE.to_utf8,
+    #[cfg(feature = "alloc")]
+    from_utf8: Kernels::NONE.from_utf8,
+};
 
 /// Loads the 16 bytes at `p`.
 ///
@@ -131,10 +143,11 @@ impl ByteVector for Neon {
     }
 }
 
-/// Validates: `Ok`, or a sequence boundary to restart the careful decoder from (the
-/// start of the first failing 64-byte block, or of the sequence that runs into it).
+/// The validate kernel: `bytes.len()`, or a sequence boundary before which `bytes` are
+/// valid and after which the first error lies (the start of the first failing 64-byte
+/// block, or of the sequence that runs into it).
 #[target_feature(enable = "neon")]
-pub(super) fn validate(bytes: &[u8]) -> Result<(), usize> {
+fn validate(bytes: &[u8]) -> usize {
     // SAFETY: this is a `#[target_feature(enable = "neon")]` function: calling it took
     // a caller compiled with NEON or an `unsafe` block that checked the CPU.
     unsafe { simd::validate::<Neon>(bytes) }
@@ -385,51 +398,52 @@ fn short16(src: &[u8; 16], dst: &mut [u32; 16]) -> Option<(usize, usize)> {
     Some((end, written))
 }
 
-/// Decodes valid Corrected UTF-8 `bytes` into `out`; returns the number of code points.
-///
-/// # Panics
-///
-/// If `out` is too short (the caller documents it).
+/// The decode kernel: validates `bytes` (the validate kernel), then decodes them while 16
+/// bytes and the room of 16 code points are left.
 #[target_feature(enable = "neon")]
-pub(super) fn decode_valid(bytes: &[u8], out: &mut [u32]) -> usize {
+fn decode(bytes: &[u8], out: &mut [u32]) -> Decoded {
+    let valid = validate(bytes);
+    if valid < bytes.len() {
+        return Decoded::Invalid(valid);
+    }
     let (mut i, mut o) = (0, 0);
-    while i < bytes.len() {
-        if let Some(dst) = out.get_mut(o..o + 16) {
-            let dst: &mut [u32; 16] = dst.try_into().expect("16 lanes");
-            let done = match bytes.get(i..) {
-                Some(rest) if rest.len() >= 16 => {
-                    let first = bytes[i];
-                    let whole = |n: usize| rest.get(..n);
-                    if ascii16(rest[..16].try_into().expect("16 bytes"), dst) {
-                        Some((16, 16))
-                    } else if matches!(first, 0xC0..=0xDF)
-                        && whole(32).is_some_and(|s| two16(s.try_into().expect("32"), dst))
-                    {
-                        Some((32, 16))
-                    } else if matches!(first, 0xE0..=0xEF)
-                        && whole(48).is_some_and(|s| three16(s.try_into().expect("48"), dst))
-                    {
-                        Some((48, 16))
-                    } else if matches!(first, 0xF0..=0xF7)
-                        && whole(64).is_some_and(|s| four16(s.try_into().expect("64"), dst))
-                    {
-                        Some((64, 16))
-                    } else {
-                        short16(rest[..16].try_into().expect("16 bytes"), dst)
-                    }
-                }
-                _ => None,
-            };
-            if let Some((read, written)) = done {
+    while let (Some(rest), Some(dst)) = (bytes.get(i..), out.get_mut(o..o + 16)) {
+        if rest.len() < 16 {
+            break;
+        }
+        let dst: &mut [u32; 16] = dst.try_into().expect("16 lanes");
+        let first = bytes[i];
+        let whole = |n: usize| rest.get(..n);
+        let done = if ascii16(rest[..16].try_into().expect("16 bytes"), dst) {
+            Some((16, 16))
+        } else if matches!(first, 0xC0..=0xDF)
+            && whole(32).is_some_and(|s| two16(s.try_into().expect("32"), dst))
+        {
+            Some((32, 16))
+        } else if matches!(first, 0xE0..=0xEF)
+            && whole(48).is_some_and(|s| three16(s.try_into().expect("48"), dst))
+        {
+            Some((48, 16))
+        } else if matches!(first, 0xF0..=0xF7)
+            && whole(64).is_some_and(|s| four16(s.try_into().expect("64"), dst))
+        {
+            Some((64, 16))
+        } else {
+            short16(rest[..16].try_into().expect("16 bytes"), dst)
+        };
+        match done {
+            Some((read, written)) => {
                 i += read;
                 o += written;
-                continue;
             }
+            // One sequence (or 8 ASCII bytes) the scalar way.
+            None => (i, o) = portable::decode_valid_until(bytes, out, i, o, i + 1),
         }
-        // One sequence (or 8 ASCII bytes) the scalar way.
-        (i, o) = portable::decode_valid_until(bytes, out, i, o, i + 1);
     }
-    o
+    Decoded::Upto {
+        read: i,
+        written: o,
+    }
 }
 
 // Encoding, 16 code points at a time: all ASCII, narrowed by `vmovn`; or all of one
@@ -464,14 +478,15 @@ fn sequence_byte(raw: [uint32x4_t; 4], len: i32, k: i32) -> uint8x16_t {
     }
 }
 
-/// Appends the encoding of `codepoints` to `out`; fails at the first code point that
-/// has no encoding, `out` then holding the encoding of those before it.
+/// The encode kernel: appends the encoding of `codepoints` to `out` up to the last 15
+/// or the first group of 16 with a code point that has no encoding; returns how many it
+/// encoded.
 #[cfg(feature = "alloc")]
 #[target_feature(enable = "neon")]
-pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
+fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
     out.reserve(codepoints.len());
-    let mut chunks = codepoints.chunks_exact(16);
-    for chunk in &mut chunks {
+    let mut done = 0;
+    for chunk in codepoints.chunks_exact(16) {
         // SAFETY: the chunk is 16 u32, 4 vectors.
         let v: [uint32x4_t; 4] =
             core::array::from_fn(|k| unsafe { vld1q_u32(chunk.as_ptr().add(4 * k)) });
@@ -498,8 +513,8 @@ pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), Encode
                 vorrq_u32(surrogate(v[2]), surrogate(v[3])),
             );
             if vmaxvq_u32(any) != 0 {
-                portable::encode_scalar(chunk, out)?;
-                continue;
+                // A surrogate: an error, which the portable encoder finds.
+                return done;
             }
             let raw = v.map(|x| {
                 let above = vcgeq_u32(x, vdupq_n_u32(0xE000));
@@ -527,9 +542,11 @@ pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), Encode
             // SAFETY: 64 bytes into `bytes`.
             unsafe { vst4q_u8(bytes.as_mut_ptr(), seq) };
             out.extend_from_slice(&bytes);
-        } else {
-            portable::encode_scalar(chunk, out)?;
+        } else if !portable::encode_whole(chunk, out) {
+            // A code point without an encoding: the portable encoder finds it.
+            return done;
         }
+        done += 16;
     }
-    portable::encode_scalar(chunks.remainder(), out)
+    done
 }

@@ -22,13 +22,21 @@
 //! first error span, so every result equals [`corrected::validate`]
 //! and [`corrected::decode`].
 //!
+//! **One kernel table per instruction set** (`kernels.rs`): each instruction set has a
+//! `Kernels` row (validate, decode, encode, to UTF-8, from UTF-8) in a module with one
+//! file per kernel (`x86/avx2/{vector,decode,encode,transcode}.rs`,
+//! `x86/avx512/{vector,decode,encode,transcode,tables}.rs`). A kernel returns how far it
+//! got, and one place finishes from there with the portable code (`portable.rs`: the
+//! word-at-a-time validator, the one-pass decoder, the encoder, the transcoder loops),
+//! which checks everything; the portable instruction set has no kernel at all.
+//!
 //! The instruction set is picked once, at the first call, from what the CPU offers
 //! ([`InstructionSet::detect`]): AVX-512 (with VBMI2, as on Ice Lake and Zen 4), AVX2,
-//! SSE2 on x86_64, NEON on (little-endian) aarch64, and a portable word-at-a-time
+//! SSE2 on x86_64, NEON on (little-endian) aarch64, and the portable word-at-a-time
 //! version everywhere else. Decoding and encoding are vectorized with AVX-512, AVX2 and
 //! NEON (NEON: ASCII, and runs of one sequence length up to 4 bytes; decoding also
-//! mixed 1- to 3-byte text); SSE2 and the portable version use a scalar loop with a
-//! word-at-a-time ASCII path.
+//! mixed 1- to 3-byte text); SSE2 validates with vectors and decodes and encodes with
+//! the portable code.
 //!
 //! [`transcode_to_utf8`] and [`utf8_to_corrected`] convert between Corrected UTF-8 and
 //! UTF-8 directly, validating, with the result of decoding with one reference and
@@ -50,9 +58,13 @@
 //! let stop = fast::validate(b"abc\xFF\x80").unwrap_err();
 //! assert_eq!(stop, Stop::Reserved(ReservedSpan { offset: 3, length: 2 }));
 //! ```
+// The only modules with `unsafe`: SIMD intrinsics, each block with its SAFETY argument,
+// and the kernel table, which calls each instruction set's kernels.
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 #[allow(unsafe_code)]
 mod aarch64;
+#[allow(unsafe_code)]
+mod kernels;
 mod portable;
 // The validator over one vector type per instruction set.
 #[cfg(any(
@@ -68,7 +80,6 @@ pub use transcode::{
     transcode_to_utf8, transcode_to_utf8_with, utf8_to_corrected, utf8_to_corrected_with,
     TranscodeError,
 };
-// The only modules with `unsafe`: SIMD intrinsics, each block with its SAFETY argument.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;
@@ -153,6 +164,22 @@ impl InstructionSet {
     /// }
     /// ```
     pub fn is_available(self) -> bool {
+        // Bit k: the instruction set ALL[k] (its discriminant) runs here; bit 7: detected.
+        // Detected once, then cached (a race only detects twice).
+        static AVAILABLE: AtomicU8 = AtomicU8::new(0);
+        let mut bits = AVAILABLE.load(Ordering::Relaxed);
+        if bits == 0 {
+            bits = InstructionSet::ALL
+                .into_iter()
+                .filter(|i| i.runs_here())
+                .fold(0x80, |bits, i| bits | 1 << i as u8);
+            AVAILABLE.store(bits, Ordering::Relaxed);
+        }
+        bits >> self as u8 & 1 != 0
+    }
+
+    /// Whether this CPU (and target) can run it, asked of the CPU.
+    fn runs_here(self) -> bool {
         match self {
             InstructionSet::Portable => true,
             #[cfg(target_arch = "x86_64")]
@@ -247,32 +274,8 @@ pub fn validate(bytes: &[u8]) -> Result<(), Stop> {
 /// }
 /// ```
 #[doc(hidden)]
-// Its `unsafe` blocks call into `x86` or `aarch64`, argued at the block.
-#[allow(unsafe_code)]
 pub fn validate_with(instruction_set: InstructionSet, bytes: &[u8]) -> Result<(), Stop> {
-    let found = match instruction_set.or_portable() {
-        InstructionSet::Portable => portable::validate(bytes),
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
-        InstructionSet::Neon => unsafe { aarch64::validate(bytes) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `or_portable` returned `other` only because `other.is_available()`.
-        other => unsafe { x86::validate(other, bytes) },
-        #[cfg(not(target_arch = "x86_64"))]
-        _ => portable::validate(bytes),
-    };
-    match found {
-        Ok(()) => Ok(()),
-        Err(restart) => explain(bytes, restart),
-    }
-}
-
-/// The first error or reserved span at or after `restart`, a sequence boundary before
-/// which the fast path found everything valid.
-#[cold]
-#[inline(never)]
-fn explain(bytes: &[u8], restart: usize) -> Result<(), Stop> {
-    corrected::validate(&bytes[restart..]).map_err(|stop| stop.shifted(restart as u64))
+    kernels::for_isa(instruction_set).validate(bytes)
 }
 
 /// The sequence boundary to restart from when the block starting at `block` failed
@@ -378,59 +381,12 @@ pub fn decode_to_utf32(bytes: &[u8], out: &mut [u32]) -> Result<usize, Stop> {
 /// }
 /// ```
 #[doc(hidden)]
-// Its `unsafe` blocks call into `x86` or `aarch64`, argued at each block.
-#[allow(unsafe_code)]
 pub fn decode_to_utf32_with(
     instruction_set: InstructionSet,
     bytes: &[u8],
     out: &mut [u32],
 ) -> Result<usize, Stop> {
-    let instruction_set = instruction_set.or_portable();
-    #[cfg(target_arch = "x86_64")]
-    if instruction_set == InstructionSet::Avx512 {
-        // Validates as it decodes; on failure the validator explains.
-        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
-        return match unsafe { x86::decode_avx512(bytes, out) } {
-            Some(written) => Ok(written),
-            None => validate_with(instruction_set, bytes).map(|()| unreachable_valid()),
-        };
-    }
-    if instruction_set == InstructionSet::Portable {
-        return match portable::decode(bytes, out) {
-            Ok(written) => Ok(written),
-            // An error there, or no more room in `out` for valid text.
-            Err(restart) => explain(bytes, restart).map(|()| out_too_short()),
-        };
-    }
-    // Validate first (it is several times faster than decoding), then decode knowing
-    // that every sequence is complete.
-    validate_with(instruction_set, bytes)?;
-    #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-    if instruction_set == InstructionSet::Neon {
-        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
-        return Ok(unsafe { aarch64::decode_valid(bytes, out) });
-    }
-    #[cfg(target_arch = "x86_64")]
-    if instruction_set == InstructionSet::Avx2 {
-        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
-        return Ok(unsafe { x86::decode_valid_avx2(bytes, out) });
-    }
-    Ok(portable::decode_valid(bytes, out, 0, 0))
-}
-
-/// The documented panic of [`decode_to_utf32`] for a valid input that does not fit.
-#[cold]
-#[track_caller]
-fn out_too_short() -> usize {
-    panic!("corrected_utf8::corrected::fast::decode_to_utf32: `out` is shorter than the number of code points the input decodes to")
-}
-
-/// What a decoder that found an error returns if the validator then finds none: a bug,
-/// caught by the tests and fuzz targets that compare every result with the reference.
-#[cold]
-#[cfg(target_arch = "x86_64")]
-fn unreachable_valid() -> usize {
-    panic!("corrected_utf8::corrected::fast: the decoder and the validator disagree; please report this input")
+    kernels::for_isa(instruction_set).decode(bytes, out)
 }
 
 /// The number of code points valid Corrected UTF-8 `bytes` decode to, which is the
@@ -518,25 +474,12 @@ pub fn encode_from_utf32(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), En
 /// ```
 #[doc(hidden)]
 #[cfg(feature = "alloc")]
-// Its `unsafe` blocks call into `x86` or `aarch64`, argued at each block.
-#[allow(unsafe_code)]
 pub fn encode_from_utf32_with(
     instruction_set: InstructionSet,
     codepoints: &[u32],
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    match instruction_set.or_portable() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `or_portable` returned AVX-512 only because it `is_available()`.
-        InstructionSet::Avx512 => unsafe { x86::encode_avx512(codepoints, out) },
-        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
-        // SAFETY: `or_portable` returned NEON only because it `is_available()`.
-        InstructionSet::Neon => unsafe { aarch64::encode(codepoints, out) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `or_portable` returned AVX2 only because it `is_available()`.
-        InstructionSet::Avx2 => unsafe { x86::encode_avx2(codepoints, out) },
-        _ => portable::encode(codepoints, out),
-    }
+    kernels::for_isa(instruction_set).encode(codepoints, out)
 }
 
 #[cfg(all(test, feature = "alloc"))]

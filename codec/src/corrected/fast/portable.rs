@@ -1,14 +1,20 @@
-//! The block check shared by every validator, the portable (safe, word-at-a-time)
-//! validator and one-pass decoder, and the scalar decoder and encoder the other
-//! implementations finish with.
+//! The portable code (safe, word-at-a-time): the validator, the one-pass decoder, the
+//! encoder and the transcoder loops, which finish what every instruction set's kernel
+//! leaves (see `kernels.rs`) and do everything where there is no kernel; and the scans of
+//! the document checker.
+
+use crate::corrected::{codepoint_of, lead_bits, TABLE};
 
 #[cfg(feature = "alloc")]
-use crate::corrected;
-use crate::corrected::{codepoint_of, lead_bits, TABLE};
+mod encode;
 #[cfg(feature = "alloc")]
-use crate::error::EncodeError;
+mod transcode;
 #[cfg(feature = "alloc")]
-use alloc::vec::Vec;
+pub(super) use encode::encode;
+#[cfg(all(feature = "alloc", target_arch = "aarch64", target_endian = "little"))]
+pub(super) use encode::encode_whole;
+#[cfg(feature = "alloc")]
+pub(super) use transcode::{corrected_to_utf8, utf8_to_corrected};
 
 /// One flag per byte of a word, in the byte's high bit.
 #[derive(Clone, Copy, Default)]
@@ -42,7 +48,7 @@ impl Masks {
 }
 
 /// The high bit of every byte of a word.
-const HIGH: u64 = 0x8080_8080_8080_8080;
+pub(super) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// The masks of 8 bytes, one flag per byte in that byte's high bit.
 #[inline(always)]
@@ -295,7 +301,7 @@ pub(super) fn decode(bytes: &[u8], out: &mut [u32]) -> Result<usize, usize> {
 /// little-endian word `w` (the lead, `80–FF`, in the lowest), or `None` if the lead is
 /// not one (`80–BF`, or reserved `FE`/`FF`) or a continuation byte is missing.
 #[inline(always)]
-fn sequence(w: u64) -> Option<(u32, usize)> {
+pub(super) fn sequence(w: u64) -> Option<(u32, usize)> {
     let lead = w as u8;
     // One branch per length, most common first, each with its continuation bytes
     // checked by one fixed mask (`10xxxxxx` in bytes 1..len).
@@ -354,19 +360,16 @@ pub(super) fn four(w: u64) -> u32 {
     codepoint_of(4, raw)
 }
 
-/// Decodes valid Corrected UTF-8 `bytes[i..]` into `out[o..]`; returns the final
-/// output position.
+/// Decodes valid Corrected UTF-8 `bytes[i..]` into `out[o..]` until the input position
+/// reaches `limit` or beyond (a sequence that starts before `limit` is decoded whole);
+/// returns both positions. (NEON's decoder takes one sequence so where no vector path
+/// fits.)
 ///
 /// # Panics
 ///
-/// If `out` is too short (the caller documents it), or, if `bytes` is not valid, for
-/// a sequence cut by the end of the input (the callers validate first).
-pub(super) fn decode_valid(bytes: &[u8], out: &mut [u32], i: usize, o: usize) -> usize {
-    decode_valid_until(bytes, out, i, o, bytes.len()).1
-}
-
-/// [`decode_valid`] until the input position reaches `limit` or beyond (a sequence
-/// that starts before `limit` is decoded whole); returns both positions.
+/// If `out` is too short, or, if `bytes` is not valid, for a sequence cut by the end of
+/// the input (the caller validates first).
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 #[inline]
 pub(super) fn decode_valid_until(
     bytes: &[u8],
@@ -406,86 +409,4 @@ pub(super) fn decode_valid_until(
         o += 1;
     }
     (i, o)
-}
-
-/// Encodes one code point into `buf`; returns its length, or 0 if it has no encoding.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-pub(super) fn encode_one(cp: u32, buf: &mut [u8; 8]) -> usize {
-    // (first code point, offset, length) of each class above ASCII; see corrected::ROWS.
-    let (raw, len) = match cp {
-        0..=0x7F => {
-            buf[0] = cp as u8;
-            return 1;
-        }
-        0xA0..=0x89F => (cp - 160, 2),
-        0x8A0..=0xD7FF => (cp - 2_208, 3),
-        0xE000..=0x1_109F => (cp - 4_256, 3),
-        0x1_10A0..=0x21_109F => (cp - 69_792, 4),
-        0x21_10A0..=0x421_109F => (cp - 2_166_944, 5),
-        0x421_10A0..=corrected::MAX_CODEPOINT => (cp - 69_275_808, 6),
-        _ => return 0,
-    };
-    let mut rest = raw;
-    for byte in buf[1..len].iter_mut().rev() {
-        *byte = 0x80 | (rest & 0x3F) as u8;
-        rest >>= 6;
-    }
-    buf[0] = (0xFF00u16 >> len) as u8 | rest as u8;
-    len
-}
-
-/// The error for a code point that [`encode_one`] rejected.
-#[cfg(feature = "alloc")]
-#[cold]
-pub(super) fn encode_error(cp: u32) -> EncodeError {
-    match corrected::encoded_len(cp) {
-        Err(e) => e,
-        // Unreachable: encode_one and encoded_len agree (tested exhaustively).
-        Ok(_) => EncodeError {
-            kind: crate::ErrorKind::OutOfRange,
-            codepoint: cp,
-        },
-    }
-}
-
-/// Appends the encoding of `codepoints` to `out`, one at a time with an ASCII fast path.
-#[cfg(feature = "alloc")]
-pub(super) fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    out.reserve(codepoints.len());
-    let mut chunks = codepoints.chunks_exact(4);
-    let mut buf = [0u8; 8];
-    for chunk in &mut chunks {
-        if (chunk[0] | chunk[1] | chunk[2] | chunk[3]) < 0x80 {
-            out.extend_from_slice(&[
-                chunk[0] as u8,
-                chunk[1] as u8,
-                chunk[2] as u8,
-                chunk[3] as u8,
-            ]);
-            continue;
-        }
-        for &cp in chunk {
-            let len = encode_one(cp, &mut buf);
-            if len == 0 {
-                return Err(encode_error(cp));
-            }
-            out.extend_from_slice(&buf[..len]);
-        }
-    }
-    encode_scalar(chunks.remainder(), out)
-}
-
-/// Appends the encoding of `codepoints` one at a time.
-#[cfg(feature = "alloc")]
-pub(super) fn encode_scalar(codepoints: &[u32], out: &mut Vec<u8>) -> Result<(), EncodeError> {
-    let mut buf = [0u8; 8];
-    for &cp in codepoints {
-        let len = encode_one(cp, &mut buf);
-        if len == 0 {
-            return Err(encode_error(cp));
-        }
-        out.extend_from_slice(&buf[..len]);
-    }
-    Ok(())
 }

@@ -178,15 +178,16 @@ pub(super) unsafe fn ascii256<V: ByteVector>(p: *const u8) -> bool {
     acc.is_ascii()
 }
 
-/// Validates with `V`: `Ok`, or a sequence boundary to restart the careful decoder from
-/// (the start of the first failing 64-byte block, or of the sequence that runs into
-/// it).
+/// Validates with `V`: `bytes.len()` if `bytes` are valid, or else a sequence boundary
+/// before which they are and after which the first error lies (the start of the first
+/// failing 64-byte block, or of the sequence that runs into it): the validate kernel of
+/// every vector instruction set.
 ///
 /// # Safety
 ///
 /// The CPU runs `V`'s instruction set.
 #[inline(always)]
-pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> {
+pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> usize {
     // The checks read at most `CONTEXT` (≤ 64) bytes before a block.
     debug_assert!(V::CONTEXT <= 64 && 64 % V::LANES == 0);
     let len = bytes.len();
@@ -205,7 +206,7 @@ pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> 
         // SAFETY: the blocks and their context are the 192 bytes of `buffer`; the CPU by
         // this function's contract.
         if !unsafe { full::<V>(b.add(64)) && full::<V>(b.add(128)) } {
-            return Err(super::restart_point(bytes, 0));
+            return super::restart_point(bytes, 0);
         }
         at = 64 + (ptr as usize).wrapping_neg() % 64;
     } else if len >= 64 {
@@ -213,7 +214,7 @@ pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> 
         // SAFETY: the block and its context are in the 192 bytes of `buffer`; the CPU by
         // this function's contract.
         if !unsafe { full::<V>(buffer.as_ptr().add(64)) } {
-            return Err(super::restart_point(bytes, 0));
+            return super::restart_point(bytes, 0);
         }
         at = 64;
     }
@@ -243,7 +244,7 @@ pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> 
             for block in (at..at + 256).step_by(64) {
                 // SAFETY: as above, for a sub-range.
                 if !unsafe { full::<V>(ptr.add(block)) } {
-                    return Err(super::restart_point(bytes, block));
+                    return super::restart_point(bytes, block);
                 }
             }
         }
@@ -253,7 +254,7 @@ pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> 
         // SAFETY: at >= 64 >= CONTEXT and at + 64 <= len; the CPU by this function's
         // contract.
         if !unsafe { full::<V>(ptr.add(at)) } {
-            return Err(super::restart_point(bytes, at));
+            return super::restart_point(bytes, at);
         }
         at += 64;
     }
@@ -266,7 +267,7 @@ pub(super) unsafe fn validate<V: ByteVector>(bytes: &[u8]) -> Result<(), usize> 
     // SAFETY: the block and its context are the first 128 bytes of `buffer`; the CPU by
     // this function's contract.
     if !unsafe { full::<V>(buffer.as_ptr().add(64)) } {
-        return Err(super::restart_point(bytes, at));
+        return super::restart_point(bytes, at);
     }
-    Ok(())
+    len
 }

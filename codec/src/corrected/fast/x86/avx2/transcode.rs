@@ -1,6 +1,8 @@
-//! AVX2 transcoding between Corrected UTF-8 and UTF-8 of input the validator has
-//! accepted, without a UTF-32 buffer; each loop stops exactly before the first code
-//! point that has no encoding in the target.
+//! AVX2 transcoding between Corrected UTF-8 and UTF-8, a stretch of up to 16 KiB at a
+//! time: validated (Corrected UTF-8 with the validator, UTF-8 with [`utf8_is_valid`]) and
+//! then converted while it is in the cache, without a UTF-32 buffer; each loop stops
+//! exactly before the first code point that has no encoding in the target. The output of
+//! 1 KiB of input is reserved at once and written with a cursor.
 //!
 //! Per step at a sequence boundary, on the 32 bytes from there:
 //!
@@ -9,23 +11,27 @@
 //!   leads below `DD`, UTF-8 with no C1 control): converted in place, byte by byte. The
 //!   2-byte rows differ by 160 = 2 · 64 + 32, so each continuation byte flips bit 5 and
 //!   each lead adds (or takes) 2, and 1 more where that flip carries (or borrows).
-//! - 8 three-byte sequences (CJK) in 24 bytes, or 8 four-byte ones (emoji) in 32:
-//!   fixed layouts, each sequence into a 32-bit lane, decoded with multiply-adds, the
-//!   row offset added or taken off, re-encoded in the lane and the lanes packed by a
-//!   fixed `pshufb`, when every code point keeps its length.
+//! - 8 three-byte sequences (CJK) in 24 bytes, and 8 more in the next 24 when they are
+//!   there too, or 8 four-byte ones (emoji) in 32: fixed layouts, each sequence into a
+//!   32-bit lane, decoded with multiply-adds, the row offset added or taken off,
+//!   re-encoded in the lane and the lanes packed by a fixed `pshufb`, when every code
+//!   point keeps its length.
 //! - Otherwise the sequences that start in the first 16 bytes, 8 at a time, gathered into
 //!   32-bit lanes by the decoder's `pshufb` table, decoded there, re-encoded in the lanes
 //!   (the 4-byte form's 6-bit groups shifted right by whole bytes for shorter ones) and
 //!   packed by the encoder's table indexed by the lengths.
 //! - A step with a code point that has no encoding in the target (or, Corrected UTF-8, a
-//!   lead of 5 or 6 bytes) goes to the scalar converter for its 16 bytes, which stops
+//!   lead of 5 or 6 bytes) goes to the portable converter for its 16 bytes, which stops
 //!   exactly there.
 
-use super::{
-    decode_lanes, four_groups, spread, table8, COMPACT, COMPACT_LEN, DECODE_SHR, ENCODE_MARK,
-    ENCODE_OFFSET, ENCODE_SHR, GATHER,
+use super::decode::{decode_lanes, DECODE_SHR, GATHER};
+use super::encode::{
+    four_groups, spread, COMPACT, COMPACT_LEN, ENCODE_MARK, ENCODE_OFFSET, ENCODE_SHR,
 };
-use crate::corrected::fast::{is_continuation, transcode as scalar};
+use super::vector::{self, table8, Avx2};
+use crate::corrected::fast::simd::{self, ByteVector};
+use crate::corrected::fast::{is_continuation, portable, restart_point};
+use crate::utf8;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -51,37 +57,95 @@ static UTF8_ADJUST: [u32; 8] = [
 /// bytes before it).
 const ROOM: usize = 64;
 
-/// Converts `valid` (whole valid Corrected UTF-8 sequences) to UTF-8 up to its first
-/// code point above U+10FFFF; returns where it stopped (the end if there is none).
+/// Input bytes per chunk of [`convert`], whose output room it reserves at once.
+const CHUNK: usize = 1024;
+
+/// The room of a chunk: its steps read at most `CHUNK + 31` bytes, valid input grows by
+/// half at most (a 2-byte Corrected UTF-8 sequence of U+0800 to U+089F is 3 bytes of
+/// UTF-8; nothing grows from UTF-8), and the last step stores up to [`ROOM`] bytes.
+const CHUNK_ROOM: usize = (CHUNK + 32) * 3 / 2 + ROOM;
+
+/// Bytes validated and then converted at a time: small enough that the converter reads
+/// them again from the cache (at 1 MiB a whole validation pass first reads the input
+/// twice from memory), large enough that a stretch's ends cost little.
+const STRETCH: usize = 16384;
+
+/// The to-UTF-8 kernel: Corrected UTF-8 a stretch at a time, validated (the validate
+/// kernel) and then converted to UTF-8, up to the last 63 bytes, the first problem, or
+/// the first code point above U+10FFFF; returns how far it got.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
-    // SAFETY: the caller's contract.
-    unsafe { convert::<true>(valid, out) }
+pub(super) unsafe fn to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
+    // SAFETY: the caller's contract (each time).
+    unsafe { by_stretches::<true>(bytes, out, |s| vector::validate(s)) }
 }
 
-/// Converts `valid` (whole valid UTF-8 sequences) to Corrected UTF-8 up to its first C1
-/// control; returns where it stopped (the end if there is none).
+/// The from-UTF-8 kernel: UTF-8 a stretch at a time, validated ([`utf8_is_valid`], or
+/// std's validation where it says no) and then converted to Corrected UTF-8, up to the
+/// last 63 bytes, the first problem, or the first C1 control; returns how far it got.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
+pub(super) unsafe fn from_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
+    let validate = |s: &[u8]| {
+        // SAFETY: the caller's contract.
+        if unsafe { utf8_is_valid(s) } {
+            s.len()
+        } else {
+            // Not valid: std's validation, then the first error span by Table 3-7.
+            utf8::validate(s).map_or_else(|e| e.offset as usize, |()| s.len())
+        }
+    };
     // SAFETY: the caller's contract.
-    unsafe { convert::<false>(valid, out) }
+    unsafe { by_stretches::<false>(bytes, out, validate) }
 }
 
-/// The loop of both directions (`TO_UTF8`: from Corrected UTF-8).
+/// Both kernels: from the start, a stretch of up to [`STRETCH`] bytes that ends at a
+/// sequence boundary (if the input is valid; else `validate` finds the problem within
+/// it or the next stretch starts there), the prefix `validate` accepts converted by
+/// [`convert`]; the next stretch starts where the conversion stopped (the last bytes of
+/// a stretch are validated again with the next). Returns where it stopped: before a
+/// problem, or the last 63 bytes.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn by_stretches<const TO_UTF8: bool>(
+    bytes: &[u8],
+    out: &mut Vec<u8>,
+    validate: impl Fn(&[u8]) -> usize,
+) -> usize {
+    let len = bytes.len();
+    let mut done = 0;
+    loop {
+        let end = if len - done <= STRETCH {
+            len
+        } else {
+            restart_point(bytes, done + STRETCH)
+        };
+        let stretch = &bytes[done..end];
+        let valid = validate(stretch);
+        // SAFETY: the caller's contract; `stretch[..valid]` is whole valid sequences.
+        let reached = unsafe { convert::<TO_UTF8>(&stretch[..valid], out) };
+        // Stopped before a problem (a code point without an encoding, or the end of what
+        // is valid), or at the end of the input: the finishing code goes on from there.
+        if end == len || valid < stretch.len() || reached + 64 <= valid {
+            return done + reached;
+        }
+        done += reached;
+    }
+}
+
+/// The loop of both directions (`TO_UTF8`: from Corrected UTF-8) on whole valid
+/// sequences: converts them up to the last 63 bytes or the first code point without an
+/// encoding in the target; returns how far it got.
 ///
 /// # Safety
 ///
@@ -89,54 +153,69 @@ pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid(
 #[target_feature(enable = "avx2")]
 unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize {
     let len = valid.len();
+    let ptr = valid.as_ptr();
     let mut i = 0;
     // Each step reads at most 64 bytes from `i` (33 for the in-place step, the byte
-    // after the block for the fixed layouts); the scalar converter finishes.
+    // after the block for the fixed layouts); the portable converter finishes.
     while i + 64 <= len {
-        out.reserve(ROOM);
-        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
-        let p = valid[i..].as_ptr();
-        // SAFETY: i + 32 <= len.
-        let v = unsafe { _mm256_loadu_si256(p.cast()) };
-        // SAFETY (for every step below): `p .. p + 64` is in `valid`; `dst` has ROOM
-        // bytes of spare capacity, reserved above, and `set_len` counts only the bytes
-        // the step reports written, all written by then.
-        let step = if _mm256_movemask_epi8(v) == 0 {
-            debug_assert!(out.capacity() - out.len() >= 32);
-            // SAFETY: 32 of the ROOM bytes.
-            unsafe { _mm256_storeu_si256(dst.cast(), v) };
-            Some((32, 32))
-        } else {
-            // SAFETY: as above.
-            unsafe { vector_step::<TO_UTF8>(v, p, dst, is_continuation(valid[i + 32])) }
-        };
-        match step {
-            Some((used, written)) => {
-                debug_assert!(written <= ROOM && written <= out.capacity() - out.len());
-                // SAFETY: the step wrote `written` bytes after the length.
-                unsafe { out.set_len(out.len() + written) };
-                i += used;
-            }
-            None => {
-                // A code point without an encoding in the target, or a 5- or 6-byte
-                // sequence, among these: the scalar converter, which stops exactly.
-                let (j, stopped) = if TO_UTF8 {
-                    scalar::corrected_to_utf8_until(valid, i, i + 16, out)
-                } else {
-                    scalar::utf8_to_corrected_until(valid, i, i + 16, out)
-                };
-                if stopped {
-                    return j;
+        // A chunk: the room of its output reserved at once, written with a cursor.
+        let chunk_end = (i + CHUNK).min(len - 63);
+        out.reserve(CHUNK_ROOM);
+        let base = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+        let mut written = 0;
+        let mut stopped = false;
+        // While a step's stores (ROOM bytes from where it writes) fit the room. (Valid
+        // input grows by half at most, so the chunk's steps always do; the test keeps
+        // every store in bounds whatever the input.)
+        while i < chunk_end && written <= CHUNK_ROOM - ROOM {
+            // SAFETY: written + ROOM <= CHUNK_ROOM: `dst` has ROOM bytes of the spare
+            // capacity reserved above.
+            let dst = unsafe { base.add(written) };
+            // SAFETY: i + 64 <= len (i < chunk_end <= len − 63).
+            let (p, v) = unsafe { (ptr.add(i), _mm256_loadu_si256(ptr.add(i).cast())) };
+            // SAFETY (for every step below): `p .. p + 64` is in `valid`, and `dst` has
+            // ROOM bytes; `set_len` below counts only the bytes the steps report
+            // written, all written by then.
+            let step = if _mm256_movemask_epi8(v) == 0 {
+                // SAFETY: 32 of the ROOM bytes.
+                unsafe { _mm256_storeu_si256(dst.cast(), v) };
+                Some((32, 32))
+            } else {
+                // SAFETY: as above; byte i + 32 is in `valid`.
+                let cont32 = is_continuation(unsafe { *ptr.add(i + 32) });
+                // SAFETY: as above.
+                unsafe { vector_step::<TO_UTF8>(v, p, dst, cont32) }
+            };
+            match step {
+                Some((used, w)) => {
+                    i += used;
+                    written += w;
                 }
-                i = j;
+                None => {
+                    stopped = true;
+                    break;
+                }
             }
         }
+        debug_assert!(written <= out.capacity() - out.len());
+        // SAFETY: the steps wrote `written` bytes after the length.
+        unsafe { out.set_len(out.len() + written) };
+        if stopped {
+            // A code point without an encoding in the target, or a 5- or 6-byte
+            // sequence, among the next 16 bytes: the portable converter, which stops
+            // exactly.
+            let (j, stopped) = if TO_UTF8 {
+                portable::corrected_to_utf8(valid, i, i + 16, out)
+            } else {
+                portable::utf8_to_corrected(valid, i, i + 16, out)
+            };
+            if stopped {
+                return j;
+            }
+            i = j;
+        }
     }
-    if TO_UTF8 {
-        scalar::corrected_to_utf8_until(valid, i, len, out).0
-    } else {
-        scalar::utf8_to_corrected_until(valid, i, len, out).0
-    }
+    i
 }
 
 /// One step on the block `v` at `p` (not ASCII), whose byte 32 is a continuation if
@@ -163,7 +242,17 @@ unsafe fn vector_step<const TO_UTF8: bool>(
     if leads & 0x1FF_FFFF == 0x124_9249 {
         // SAFETY: p .. p + 28 readable, 32 bytes at `dst`.
         if unsafe { three8::<TO_UTF8>(p, dst) } {
-            return Some((24, 24));
+            // CJK text: 8 more in the next 24 bytes (and byte 48 a lead), converted in
+            // the same step.
+            // SAFETY: p + 32 .. p + 64 is readable.
+            let next = unsafe { _mm256_loadu_si256(p.add(32).cast()) };
+            let next_leads =
+                _mm256_movemask_epi8(_mm256_cmpgt_epi8(next, _mm256_set1_epi8(-65))) as u32;
+            let leads48 = u64::from(leads) | u64::from(next_leads) << 32;
+            let more = leads48 & 0x1_FFFF_FFFF_FFFF == 0x1_2492_4924_9249
+                // SAFETY: p + 24 .. p + 52 readable, 28 bytes at dst + 24 (of ROOM = 64).
+                && unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };
+            return Some(if more { (48, 48) } else { (24, 24) });
         }
     } else if leads == 0x1111_1111 && !cont32 {
         // SAFETY: 32 bytes at `dst`.
@@ -494,4 +583,116 @@ unsafe fn store_lanes(
         );
     }
     len_lo + usize::from(COMPACT_LEN[x_hi]) - (4 - n_hi)
+}
+
+/// Whether `bytes` are valid UTF-8, 32 bytes a step: the validators' structural check
+/// (3 bytes back: a continuation exactly where a lead covers it), then the values by
+/// each lead and the byte after it (Table 3-7 of the Unicode Standard: no lead `C0`,
+/// `C1`, `F5–FF`; after `E0` at least `A0`, after `ED` at most `9F` (no surrogates),
+/// after `F0` at least `90`, after `F4` at most `8F`). The last 64 bytes or fewer, from
+/// the last sequence start before them, are `core::str::from_utf8`'s.
+///
+/// # Safety
+///
+/// The CPU must have AVX2.
+#[target_feature(enable = "avx2")]
+unsafe fn utf8_is_valid(bytes: &[u8]) -> bool {
+    let len = bytes.len();
+    let mut i = 0;
+    let mut bad = _mm256_setzero_si256();
+    if len >= 64 {
+        // The first block, with 5 bytes of context in front.
+        let mut first = [0u8; 5 + 33];
+        first[5..].copy_from_slice(&bytes[..33]);
+        // SAFETY: first + 5 − 5 .. first + 5 + 33 is the array.
+        bad = unsafe { utf8_bad(first.as_ptr().add(5)) };
+        i = 32;
+        while i + 64 <= len {
+            // SAFETY: i ≥ 32 > 5 and i + 33 <= len: p − 5 .. p + 33 is in `bytes`.
+            bad = _mm256_or_si256(bad, unsafe { utf8_bad(bytes.as_ptr().add(i)) });
+            i += 32;
+        }
+    }
+    if _mm256_testz_si256(bad, bad) == 0 {
+        return false;
+    }
+    // From the start of the sequence that holds byte i − 1: the blocks checked that every
+    // byte before `i` is a continuation exactly where a lead covers it, not that the
+    // sequences they start are whole.
+    let start = if i == 0 {
+        0
+    } else {
+        // A sequence is at most 4 bytes: its lead is at most 3 before its last byte.
+        match (i - 4..i).rev().find(|&p| !is_continuation(bytes[p])) {
+            Some(p) => p,
+            None => return false,
+        }
+    };
+    core::str::from_utf8(&bytes[start..]).is_ok()
+}
+
+/// Non-zero in each byte of the 32 at `p` that breaks UTF-8 as [`utf8_is_valid`]
+/// says.
+///
+/// # Safety
+///
+/// `p − 5 .. p + 33` must be readable.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn utf8_bad(p: *const u8) -> __m256i {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    // SAFETY: p − 5 .. p + 33 is readable by the caller's contract, and so are the 32
+    // bytes at p and at p + 1.
+    let (v, next) = unsafe { (Avx2::load(p), _mm256_loadu_si256(p.add(1).cast())) };
+    // The shared validator's check, 3 bytes back (a lead F8–FF is not valid UTF-8,
+    // found below): good where covered exactly at continuations.
+    // SAFETY: as above; the CPU has AVX2 (this function's contract).
+    let good = unsafe { simd::right_lanes::<Avx2, false>(p, Avx2::before(p), v) }.0;
+    let v = v.0;
+    let is = |b: u8| _mm256_cmpeq_epi8(v, set(b));
+    // `next` as a continuation, signed: 80 is −128, 90 −112, A0 −96, BF −65.
+    let next_below = |b: u8| _mm256_cmpgt_epi8(set(b), next);
+    let next_from = |b: u8| _mm256_cmpgt_epi8(next, set(b.wrapping_sub(1)));
+    let overlong2 = _mm256_cmpeq_epi8(_mm256_and_si256(v, set(0xFE)), set(0xC0));
+    let too_big = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xF5)), v);
+    let pairs = _mm256_or_si256(
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xE0), next_below(0xA0)),
+            _mm256_and_si256(is(0xED), next_from(0xA0)),
+        ),
+        _mm256_or_si256(
+            _mm256_and_si256(is(0xF0), next_below(0x90)),
+            _mm256_and_si256(is(0xF4), next_from(0x90)),
+        ),
+    );
+    _mm256_or_si256(
+        _mm256_andnot_si256(good, set(0xFF)),
+        _mm256_or_si256(_mm256_or_si256(overlong2, too_big), pairs),
+    )
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    /// Valid text is valid for the vector check whatever sequence its last checked block
+    /// ends in: otherwise every such input is validated twice (the caller falls back to
+    /// std on `false`), a hidden slowdown no result shows.
+    #[test]
+    fn the_avx2_utf8_check_accepts_valid_text_at_every_block_boundary() {
+        if !crate::corrected::fast::InstructionSet::Avx2.is_available() {
+            return;
+        }
+        for text in ["é", "大", "🦀", "a🦀大é"] {
+            for prefix in 0..4 {
+                let mut bytes = "x".repeat(prefix).into_bytes();
+                while bytes.len() < 300 {
+                    bytes.extend_from_slice(text.as_bytes());
+                    // SAFETY: the CPU has AVX2 (checked above).
+                    let valid = unsafe { utf8_is_valid(&bytes) };
+                    assert!(valid, "{text:?} × {} after {prefix} ASCII", bytes.len());
+                }
+            }
+        }
+    }
 }

@@ -13,13 +13,15 @@
 //! 6-bit groups, a shift drops the unused bytes, the lead's mark is OR'ed in), and the
 //! lanes' bytes packed by one `vpcompressb`.
 //!
-//! Two versions of each loop: one that checks validity (the entry points, which return
-//! `false` on anything wrong so that the careful path in `fast::transcode` takes over),
-//! and one for input already known valid, which stops exactly at the first code point
-//! that has no encoding in the target.
+//! Two versions of the loop: one that checks validity (what the kernels run first; on
+//! anything wrong they validate, then run the other), and one for input already known
+//! valid, which stops exactly at the first code point that has no encoding in the
+//! target.
 
-use super::{bad_avx512, decode16, has_avx512, table, IOTA};
-use crate::corrected::fast::transcode as scalar;
+use super::decode::decode16;
+use super::tables::{table, BYTE_INDEX, DUP, FOUR_GROUPS, IOTA, REV};
+use super::vector::{self, bad_avx512};
+use crate::utf8;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -46,27 +48,6 @@ static LEN_BYTES: [u32; 16] = [
     0,
     0,
 ];
-/// For `vpmultishiftqb`: the bit offsets of the 6-bit groups c0–c3 (value bits 18, 12,
-/// 6, 0) of the low and the high dword of each qword, c0 first.
-static FOUR_GROUPS: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = [18, 12, 6, 0, 50, 44, 38, 32][i % 8];
-        i += 1;
-    }
-    t
-};
-/// Byte k of each dword is k: compared with a lane's length, it keeps its bytes.
-static BYTE_INDEX: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut i = 0;
-    while i < 64 {
-        t[i] = (i % 4) as u8;
-        i += 1;
-    }
-    t
-};
 /// UTF-8, by the lead's count of leading ones (0 for ASCII, else the length): how far
 /// `w = b0 << 18 | c1 << 12 | c2 << 6 | c3` shifts right to drop the bytes after the
 /// sequence, what to add (wrapping) to take the lead's marker bits off, and the
@@ -409,8 +390,8 @@ unsafe fn short_in_place(
 #[inline]
 fn decode16_utf8(block: __m512i, next: __m512i, positions: __m512i, g: usize) -> (__m512i, u16) {
     let set = _mm512_set1_epi32;
-    let spread = _mm512_permutexvar_epi8(table(&super::DUP[g]), positions);
-    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&super::REV)), next);
+    let spread = _mm512_permutexvar_epi8(table(&DUP[g]), positions);
+    let lanes = _mm512_permutex2var_epi8(block, _mm512_add_epi8(spread, table(&REV)), next);
     let bits = _mm512_and_si512(lanes, set(0xFF3F_3F3Fu32 as i32));
     let w = _mm512_madd_epi16(
         _mm512_maddubs_epi16(bits, set(0x4001_4001)),
@@ -428,96 +409,74 @@ fn decode16_utf8(block: __m512i, next: __m512i, positions: __m512i, g: usize) ->
     (cp, bad)
 }
 
-/// Appends the UTF-8 of Corrected UTF-8 `bytes` to `out`, validating, up to a
-/// sequence boundary near the end: `Some(done)` when `bytes[..done]` is valid, has a
-/// UTF-8 encoding and is what `out` got (the caller finishes the rest, fewer than 200
-/// bytes); `None` when something is not valid or has no UTF-8, with `out` holding
-/// anything after what it held (the caller truncates it and takes the careful path).
+/// The to-UTF-8 kernel: converts Corrected UTF-8 `bytes` to UTF-8, validating as it
+/// goes, up to a sequence boundary in the last 200 bytes; when something is not valid or
+/// has no UTF-8, validates first (the validate kernel) and converts the valid prefix up
+/// to its first code point above U+10FFFF. Returns how far it got.
 ///
 /// # Safety
 ///
-/// The CPU must have every feature of `has_avx512`: the caller has checked
-/// `InstructionSet::Avx512.is_available()`.
-pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_avx512(
-    bytes: &[u8],
-    out: &mut Vec<u8>,
-) -> Option<usize> {
-    debug_assert!(has_avx512());
+/// The CPU must have every feature of `has_avx512`.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
+    let start = out.len();
     out.reserve(bytes.len() + bytes.len() / 2);
-    // SAFETY: this function's contract.
-    finish(
-        unsafe { blocks::<true>(Direction::CorrectedToUtf8, bytes, out) },
-        out,
-    )
-}
-
-/// What a checking loop's outcome means to its caller (see [`corrected_to_utf8_avx512`]).
-fn finish(outcome: Outcome, out: &mut Vec<u8>) -> Option<usize> {
-    match outcome {
+    // SAFETY: the caller's contract.
+    match unsafe { blocks::<true>(Direction::CorrectedToUtf8, bytes, out) } {
         Outcome::Tail { input, output } => {
             out.truncate(output);
-            Some(input)
+            input
         }
-        _ => None,
+        _ => {
+            out.truncate(start);
+            // SAFETY: the caller's contract.
+            let valid = unsafe { vector::validate(bytes) };
+            // SAFETY: the caller's contract; `bytes[..valid]` is whole valid sequences.
+            unsafe { convert_valid(Direction::CorrectedToUtf8, &bytes[..valid], out) }
+        }
     }
 }
 
-/// Converts `valid`, whole valid Corrected UTF-8 sequences, to UTF-8 up to its first
-/// code point above U+10FFFF; returns where it stopped (the end if there is none).
-///
-/// # Safety
-///
-/// As [`corrected_to_utf8_avx512`].
-pub(in crate::corrected::fast) unsafe fn corrected_to_utf8_valid_avx512(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
-    // SAFETY: this function's contract.
-    match unsafe { blocks::<false>(Direction::CorrectedToUtf8, valid, out) } {
-        Outcome::Stopped(at) => at,
-        Outcome::Tail { input, output } => {
-            out.truncate(output);
-            scalar::corrected_to_utf8_until(valid, input, valid.len(), out).0
-        }
-        Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
-    }
-}
-
-/// [`corrected_to_utf8_avx512`] from UTF-8 to Corrected UTF-8 (a C1 control has no
+/// The from-UTF-8 kernel: [`to_utf8`] from UTF-8 to Corrected UTF-8 (validating with
+/// std's validation where the checking loop finds something wrong; a C1 control has no
 /// encoding).
 ///
 /// # Safety
 ///
-/// As [`corrected_to_utf8_avx512`].
-pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_avx512(
-    bytes: &[u8],
-    out: &mut Vec<u8>,
-) -> Option<usize> {
-    debug_assert!(has_avx512());
+/// The CPU must have every feature of `has_avx512`.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn from_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
+    let start = out.len();
     out.reserve(bytes.len());
-    // SAFETY: this function's contract.
-    finish(
-        unsafe { blocks::<true>(Direction::Utf8ToCorrected, bytes, out) },
-        out,
-    )
+    // SAFETY: the caller's contract.
+    match unsafe { blocks::<true>(Direction::Utf8ToCorrected, bytes, out) } {
+        Outcome::Tail { input, output } => {
+            out.truncate(output);
+            input
+        }
+        _ => {
+            out.truncate(start);
+            let valid = utf8::validate(bytes).map_or_else(|e| e.offset as usize, |()| bytes.len());
+            // SAFETY: the caller's contract; `bytes[..valid]` is whole valid sequences.
+            unsafe { convert_valid(Direction::Utf8ToCorrected, &bytes[..valid], out) }
+        }
+    }
 }
 
-/// Converts `valid`, whole valid UTF-8 sequences, to Corrected UTF-8 up to its first C1
-/// control; returns where it stopped (the end if there is none).
+/// Converts `valid` (whole valid sequences) up to the first code point without an
+/// encoding in the target or a sequence boundary in the last 200 bytes; returns how far
+/// it got.
 ///
 /// # Safety
 ///
-/// As [`corrected_to_utf8_avx512`].
-pub(in crate::corrected::fast) unsafe fn utf8_to_corrected_valid_avx512(
-    valid: &[u8],
-    out: &mut Vec<u8>,
-) -> usize {
-    // SAFETY: this function's contract.
-    match unsafe { blocks::<false>(Direction::Utf8ToCorrected, valid, out) } {
+/// The CPU must have every feature of `has_avx512`.
+unsafe fn convert_valid(direction: Direction, valid: &[u8], out: &mut Vec<u8>) -> usize {
+    // SAFETY: the caller's contract.
+    match unsafe { blocks::<false>(direction, valid, out) } {
         Outcome::Stopped(at) => at,
         Outcome::Tail { input, output } => {
             out.truncate(output);
-            scalar::utf8_to_corrected_until(valid, input, valid.len(), out).0
+            input
         }
         Outcome::Bad => unreachable!("the unchecked loop gives no Bad"),
     }

@@ -1,0 +1,353 @@
+//! The portable encoder, and [`Output`], which it and the transcoder loops write
+//! through.
+
+use crate::corrected;
+use crate::error::EncodeError;
+use alloc::vec::Vec;
+
+/// Bytes [`Output`] adds to the `Vec` at a time (zero-filled, then written over).
+const ROOM: usize = 512;
+
+/// What the portable loops write through, in safe code and without a capacity check per
+/// code point: each code point's bytes (the low bytes of a little-endian word) are
+/// stored as one 8-byte word straight into the `Vec`, whatever their length, into room
+/// it was grown by (zeros, [`ROOM`] bytes at a time, then written over; the room left is
+/// cut off when the `Output` is dropped, so an early return keeps exactly the bytes of
+/// everything before it). Nothing is read back (a block on the stack copied out would
+/// load what the word stores just wrote, which the CPU cannot forward).
+pub(in crate::corrected::fast) struct Output<'a> {
+    out: &'a mut Vec<u8>,
+    /// Bytes written: `out.len()` less the room.
+    len: usize,
+}
+
+impl<'a> Output<'a> {
+    /// Writes after what `out` holds.
+    pub(super) fn new(out: &'a mut Vec<u8>) -> Self {
+        let len = out.len();
+        Output { out, len }
+    }
+
+    /// Appends the low `n` bytes (at most 8) of the little-endian `word`.
+    #[inline(always)]
+    pub(super) fn push(&mut self, word: u64, n: usize) {
+        debug_assert!(n <= 8);
+        if self.len + 8 > self.out.len() {
+            self.grow();
+        }
+        self.out[self.len..self.len + 8].copy_from_slice(&word.to_le_bytes());
+        self.len += n;
+    }
+
+    /// More room, [`ROOM`] bytes past what was written.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        self.out.resize(self.len + ROOM, 0);
+    }
+
+    /// Appends `ascii` (code points below U+0080), one byte each.
+    #[inline]
+    pub(super) fn extend_ascii(&mut self, ascii: &[u32]) {
+        self.out.truncate(self.len);
+        // A loop LLVM vectorizes (the truncation to bytes is exact below U+0080).
+        self.out.extend(ascii.iter().map(|&c| c as u8));
+        self.len = self.out.len();
+    }
+}
+
+impl Drop for Output<'_> {
+    fn drop(&mut self) {
+        self.out.truncate(self.len);
+    }
+}
+
+/// The 2-byte form `110xxxxx 10xxxxxx` of an 11-bit raw value, as the low bytes of a
+/// little-endian word.
+#[inline(always)]
+fn two_bytes(raw: u32) -> u32 {
+    0x80C0 | raw >> 6 | (raw & 0x3F) << 8
+}
+
+/// The 3-byte form `1110xxxx 10xxxxxx 10xxxxxx` of a 16-bit raw value: its 6-bit groups
+/// moved into place by shifts (no loop over the bytes).
+#[inline(always)]
+pub(super) fn three_bytes(raw: u32) -> u32 {
+    0x80_80E0 | raw >> 12 | (raw << 2 & 0x3F00) | (raw << 16 & 0x3F_0000)
+}
+
+/// The 4-byte form `11110xxx 10xxxxxx 10xxxxxx 10xxxxxx` of a 21-bit raw value.
+#[inline(always)]
+pub(super) fn four_bytes(raw: u32) -> u32 {
+    0x8080_80F0
+        | raw >> 18
+        | (raw >> 4 & 0x3F00)
+        | (raw << 10 & 0x3F_0000)
+        | raw << 24 & 0x3F00_0000
+}
+
+/// The raw value of a code point of the 3-byte rows (U+08A0 to U+1109F, not a
+/// surrogate): its offset is 2,048 more past the surrogates.
+#[inline(always)]
+fn raw3(cp: u32) -> u32 {
+    cp - corrected::TABLE[2].offset
+        - u32::from(cp >= 0xE000) * (corrected::TABLE[3].offset - corrected::TABLE[2].offset)
+}
+
+/// Whether `cp` is in the 3-byte rows (U+08A0 to U+1109F) and not a surrogate.
+#[inline(always)]
+fn is_three(cp: u32) -> bool {
+    (cp.wrapping_sub(0x8A0) < 0x1_10A0 - 0x8A0) & (cp.wrapping_sub(0xD800) >= 0x800)
+}
+
+/// Whether `cp` is in the 4-byte row (U+110A0 to U+21109F).
+#[inline(always)]
+fn is_four(cp: u32) -> bool {
+    cp.wrapping_sub(0x1_10A0) < 0x21_10A0 - 0x1_10A0
+}
+
+/// The Corrected UTF-8 of `cp` (U+00A0 to U+2110_9F, not a surrogate) as the low bytes
+/// of a little-endian word, and its length; `cp - offset` of its row (see
+/// [`corrected::TABLE`]) is the raw value the bytes carry.
+#[inline(always)]
+pub(super) fn corrected_word(cp: u32) -> (u32, usize) {
+    if cp < 0x8A0 {
+        (two_bytes(cp - corrected::TABLE[1].offset), 2)
+    } else if cp < 0x1_10A0 {
+        (three_bytes(raw3(cp)), 3)
+    } else {
+        (four_bytes(cp - corrected::TABLE[4].offset), 4)
+    }
+}
+
+/// The offset of each row from 2 bytes on (index: length − 2), the 3-byte rows' first
+/// (the second is 2,048 more).
+const OFFSET: [u32; 5] = [
+    corrected::TABLE[1].offset,
+    corrected::TABLE[2].offset,
+    corrected::TABLE[4].offset,
+    corrected::TABLE[5].offset,
+    corrected::TABLE[6].offset,
+];
+
+/// The Corrected UTF-8 of a code point above ASCII as the low bytes of a little-endian
+/// word, and its length; `None` if it has none (a C1 control, a surrogate, above
+/// U+8421109F). Without a branch on the length, so that text of mixed lengths costs no
+/// mispredictions: the row by compares, the 6-byte form of the raw value by shifts,
+/// shifted right by whole bytes to the length, and the lead's mark.
+#[inline(always)]
+fn encoded_word(cp: u32) -> Option<(u64, usize)> {
+    let at_least = |first: u32| u32::from(cp >= first);
+    // Length − 2, 0 to 4 (also 0 for a C1 control, caught below).
+    let row = at_least(0x8A0) + at_least(0x1_10A0) + at_least(0x21_10A0) + at_least(0x421_10A0);
+    let bad = (cp < 0xA0) | (cp.wrapping_sub(0xD800) < 0x800) | (cp > corrected::MAX_CODEPOINT);
+    if bad {
+        return None;
+    }
+    let past_surrogates = u32::from(row == 1) & at_least(0xE000);
+    let raw = u64::from(cp - OFFSET[row as usize % 5] - (past_surrogates << 11));
+    let six = 0x8080_8080_8080
+        | raw >> 30
+        | (raw >> 16 & 0x3F00)
+        | (raw >> 2 & 0x3F_0000)
+        | (raw << 12 & 0x3F00_0000)
+        | (raw << 26 & 0x3F_0000_0000)
+        | (raw << 40 & 0x3F00_0000_0000);
+    let len = row as usize + 2;
+    Some((six >> (8 * (6 - len)) | (0xFF00 >> len & 0xFF), len))
+}
+
+/// The error for a code point that [`encoded_word`] rejected.
+#[cold]
+fn encode_error(cp: u32) -> EncodeError {
+    match corrected::encoded_len(cp) {
+        Err(e) => e,
+        // Unreachable: encoded_word and encoded_len agree (tested exhaustively).
+        Ok(_) => EncodeError {
+            kind: crate::ErrorKind::OutOfRange,
+            codepoint: cp,
+        },
+    }
+}
+
+/// Appends the encoding of `codepoints` to `out`, or fails at the first code point that
+/// has none (with the code points before it encoded): 8 at a time while they are ASCII,
+/// two at a time while they are of the same 3- or 4-byte row (CJK, emoji), else one
+/// word per code point through [`Output`].
+pub(in crate::corrected::fast) fn encode(
+    codepoints: &[u32],
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    out.reserve(codepoints.len());
+    let mut output = Output::new(out);
+    let mut i = 0;
+    while let Some(&cp) = codepoints.get(i) {
+        // By the class of this code point, a run of its class if the next are too (the
+        // runs also keep a lone ASCII character), else this one alone.
+        let next = |n: usize| codepoints.get(i + 1..i + n);
+        if is_short(cp) {
+            // (One test of the three, not a branch on each.)
+            if next(4).is_some_and(|n| n.iter().fold(true, |all, &c| all & is_short(c))) {
+                i = short_run(codepoints, i, &mut output);
+            } else {
+                let (word, n) = short_word(cp);
+                output.push(u64::from(word), n);
+                i += 1;
+            }
+            continue;
+        }
+        if is_three(cp) && next(2).is_some_and(|n| is_three(n[0])) {
+            i = three_run(codepoints, i, &mut output);
+            continue;
+        }
+        if is_four(cp) && next(2).is_some_and(|n| is_four(n[0])) {
+            i = four_run(codepoints, i, &mut output);
+            continue;
+        }
+        let Some((word, n)) = encoded_word(cp) else {
+            return Err(encode_error(cp));
+        };
+        output.push(word, n);
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Whether `cp` has 1 or 2 bytes (ASCII, or U+00A0 to U+089F).
+#[inline(always)]
+fn is_short(cp: u32) -> bool {
+    (cp < 0x80) | (cp.wrapping_sub(0xA0) < 0x8A0 - 0xA0)
+}
+
+/// The 1- or 2-byte encoding of `cp` (see [`is_short`]) and its length, without a branch.
+#[inline(always)]
+fn short_word(cp: u32) -> (u32, usize) {
+    let two = cp >= 0x80;
+    let word = if two {
+        two_bytes(cp.wrapping_sub(corrected::TABLE[1].offset))
+    } else {
+        cp
+    };
+    (word, 1 + usize::from(two))
+}
+
+/// Encodes the run of 1- and 2-byte code points from `i` (Latin text, ASCII), four at a
+/// time while all four are, each without a branch on its length (in Latin text the
+/// lengths alternate at random, and a branch on each would be mispredicted often) and
+/// the four written as one word; once 16 ASCII came in a row, the rest of the ASCII run
+/// is found 8 at a time and narrowed in bulk straight into the `Vec`. Returns where it
+/// stopped.
+#[inline(always)]
+fn short_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
+    let mut ascii_fours = 0u32;
+    while let Some(&[a, b, c, d]) = codepoints.get(i..i + 4) {
+        let not_short = |cp: u32| u32::from(cp >= 0x80) & u32::from(cp.wrapping_sub(0xA0) >= 0x800);
+        if not_short(a) | not_short(b) | not_short(c) | not_short(d) != 0 {
+            break;
+        }
+        let [(wa, na), (wb, nb), (wc, nc), (wd, nd)] = [a, b, c, d].map(short_word);
+        let word = u64::from(wa)
+            | u64::from(wb) << (8 * na)
+            | u64::from(wc) << (8 * (na + nb))
+            | u64::from(wd) << (8 * (na + nb + nc));
+        output.push(word, na + nb + nc + nd);
+        i += 4;
+        // Fours of ASCII in a row, counted without a branch.
+        ascii_fours = (ascii_fours + 1) * u32::from((a | b | c | d) < 0x80);
+        if ascii_fours == 4 {
+            let ascii = |cps: &[u32]| cps.iter().fold(0, |any, &c| any | c) < 0x80;
+            let mut end = i;
+            while codepoints.get(end..end + 8).is_some_and(ascii) {
+                end += 8;
+            }
+            output.extend_ascii(&codepoints[i..end]);
+            i = end;
+            ascii_fours = 0;
+        }
+    }
+    i
+}
+
+/// `x` in both 32-bit halves of a word.
+const fn both(x: u32) -> u64 {
+    x as u64 * 0x1_0000_0001
+}
+
+/// Encodes the run of code points of the 3-byte rows (CJK text) from `i`, two at a time
+/// while both are: in the two 32-bit halves of a word (SWAR), the row offset taken off
+/// (2,048 more past the surrogates: where bit 16 of `cp + 0x2000` is set), the 6-bit
+/// groups moved into place, the halves' 3 bytes put together. Returns where it stopped.
+#[inline(always)]
+fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
+    while let Some(&[a, b]) = codepoints.get(i..i + 2) {
+        if !(is_three(a) & is_three(b)) {
+            // A newline or another ASCII character among them stays in the run (leaving
+            // it and coming back costs more than this).
+            let one = |c: u32| match c {
+                0..=0x7F => Some((c, 1)),
+                _ if is_three(c) => Some((three_bytes(raw3(c)), 3)),
+                _ => None,
+            };
+            let (Some((a, n)), Some((b, m))) = (one(a), one(b)) else {
+                break;
+            };
+            output.push(u64::from(a) | u64::from(b) << (8 * n), n + m);
+            i += 2;
+            continue;
+        }
+        let x = u64::from(a) | u64::from(b) << 32;
+        let past_surrogates = ((x + both(0x2000)) >> 16) & both(1);
+        let raw = x - both(corrected::TABLE[2].offset) - (past_surrogates << 11);
+        let w = both(0x80_80E0)
+            | ((raw >> 12) & both(0xF))
+            | ((raw << 2) & both(0x3F00))
+            | ((raw << 16) & both(0x3F_0000));
+        output.push((w & 0xFF_FFFF) | ((w >> 8) & 0xFFFF_FF00_0000), 6);
+        i += 2;
+    }
+    i
+}
+
+/// Encodes the run of code points of the 4-byte row (emoji) from `i`, two at a time
+/// while both are, in the two 32-bit halves of a word as [`three_run`]: 8 bytes a step.
+#[inline(always)]
+fn four_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
+    while let Some(&[a, b]) = codepoints.get(i..i + 2) {
+        if !(is_four(a) & is_four(b)) {
+            // A space or another ASCII character among them stays in the run.
+            let one = |c: u32| match c {
+                0..=0x7F => Some((c, 1)),
+                _ if is_four(c) => Some((four_bytes(c - corrected::TABLE[4].offset), 4)),
+                _ => None,
+            };
+            let (Some((a, n)), Some((b, m))) = (one(a), one(b)) else {
+                break;
+            };
+            output.push(u64::from(a) | u64::from(b) << (8 * n), n + m);
+            i += 2;
+            continue;
+        }
+        let raw = (u64::from(a) | u64::from(b) << 32) - both(corrected::TABLE[4].offset);
+        let w = both(0x8080_80F0)
+            | ((raw >> 18) & both(0x7))
+            | ((raw >> 4) & both(0x3F00))
+            | ((raw << 10) & both(0x3F_0000))
+            | ((raw << 24) & both(0x3F00_0000));
+        output.push(w, 8);
+        i += 2;
+    }
+    i
+}
+
+/// Appends the encoding of `codepoints` to `out` if every one has an encoding, and
+/// returns `true`; else appends nothing and returns `false`. (NEON's encoder takes a
+/// group of code points of mixed lengths so.)
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+pub(in crate::corrected::fast) fn encode_whole(codepoints: &[u32], out: &mut Vec<u8>) -> bool {
+    let before = out.len();
+    let whole = encode(codepoints, out).is_ok();
+    if !whole {
+        out.truncate(before);
+    }
+    whole
+}
