@@ -43,7 +43,8 @@ pub(crate) fn file_summary(
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         writeln!(
             out,
-            "{name}: {}, {}",
+            "{}: {}, {}",
+            io::printable(&name),
             plural(t.errors, "error"),
             plural(t.warnings, "warning")
         )
@@ -99,6 +100,7 @@ pub(crate) fn check_file(
 /// error is kept, the findings after it are only counted.
 struct Reporter<'a> {
     out: &'a mut dyn Write,
+    /// The input's name as shown to a person ([`io::printable`]).
     name: String,
     totals: &'a mut Totals,
     /// The end of the bytes before the chunk being checked, to show findings on their
@@ -120,14 +122,16 @@ impl<'a> Reporter<'a> {
         totals: &'a mut Totals,
         format: CheckFormat,
     ) -> Self {
+        // The human and short formats show the name with its control characters
+        // escaped; JSON escapes them itself, keeping the exact name.
         let lines = match format {
             CheckFormat::Human => None,
-            CheckFormat::Short => Some(Lines::new(false, name)),
+            CheckFormat::Short => Some(Lines::new(false, &io::printable(name))),
             CheckFormat::Json => Some(Lines::new(true, name)),
         };
         Reporter {
             out,
-            name: name.to_string(),
+            name: io::printable(name).into_owned(),
             totals,
             context: Context::default(),
             runs: Runs::default(),
@@ -563,5 +567,5 @@ struct JsonFileSummary<'a> {
 
 /// One line of JSON (serializing these structs cannot fail).
 pub(super) fn json_line<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+    io::json_escaped(serde_json::to_string(value).unwrap_or_default())
 }
