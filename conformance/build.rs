@@ -4,10 +4,10 @@
 //!
 //! Only the targets whose layout `conformance fuzz` reads are embedded ([`TARGETS`], the
 //! ones `conformance_checks::generate::corpus_payload` knows; a test keeps the two in
-//! step): about 0.5 MB of the corpus's 0.65 MB. `corpus` in this crate is a symbolic link
-//! to the repository's top-level `corpus/`; in a package it is the files themselves
-//! (`cargo package` follows the link, and the manifest's `exclude` leaves the other
-//! targets out). A checkout made without symbolic links has a small text file there
+//! step); the README states their number and size (a docs test checks them). `corpus`
+//! in this crate is a symbolic link to the repository's top-level `corpus/`; in a package
+//! it is the files themselves (`cargo package` follows the link, and the manifest's
+//! `exclude` leaves the other targets out). A checkout made without symbolic links has a small text file there
 //! instead: then the repository's folder is read directly. A missing target folder is a
 //! build error, never a binary that silently fuzzes without its corpus.
 

@@ -1,5 +1,6 @@
 //! Failures and exit statuses, reading inputs in fixed chunks, writing standard output.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -221,10 +222,50 @@ pub(crate) fn io_message(e: &io::Error) -> String {
     }
 }
 
-/// Writes the one line a failure prints on stderr. A failure to write it is ignored:
-/// there is nowhere left to report it.
+/// Writes the one line a failure prints on stderr, its control characters escaped
+/// ([`printable`]: a file name in it cannot drive the terminal). A failure to write it
+/// is ignored: there is nowhere left to report it.
 pub(crate) fn report(message: &str) {
-    let _ = writeln!(io::stderr().lock(), "cutf8: error: {message}");
+    let _ = writeln!(io::stderr().lock(), "cutf8: error: {}", printable(message));
+}
+
+/// `text` as shown to a person (a file name in the human and short formats, a message on
+/// stderr): each control character, C0 (ESC included), DEL and C1 (CSI, OSC…), written
+/// as its escape `\u{1b}`, so that a name holding escape sequences reaches the terminal
+/// as text and not as commands. Everything else is kept as it is. (The JSON formats
+/// escape with JSON's own `\u001b`, which keeps the name's exact text.)
+pub(crate) fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            shown += &format!("\\u{{{:x}}}", u32::from(c));
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
+}
+
+/// A JSON text with DEL and the C1 controls escaped too (`\u009b`): serde_json escapes
+/// only C0, and a raw C1 such as CSI (U+009B) or OSC (U+009D) in a file name would
+/// reach a terminal that shows the JSON. The same JSON value: control characters occur
+/// only inside strings, where an escape means the character itself.
+pub(crate) fn json_escaped(json: String) -> String {
+    if !json.chars().any(char::is_control) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 8);
+    for c in json.chars() {
+        if c.is_control() {
+            out += &format!("\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -237,6 +278,27 @@ mod tests {
         assert_eq!(io_message(&e), "No such file or directory");
         let custom = io::Error::other("plain");
         assert_eq!(io_message(&custom), "plain");
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_nothing_else() {
+        assert_eq!(printable("plain é✓ \\ name.txt"), "plain é✓ \\ name.txt");
+        assert_eq!(
+            printable("a\u{1b}]0;pwned\u{7}b\u{1b}[31mc\td\u{7f}e\u{9b}2Jf\u{9d}g\n"),
+            "a\\u{1b}]0;pwned\\u{7}b\\u{1b}[31mc\\u{9}d\\u{7f}e\\u{9b}2Jf\\u{9d}g\\u{a}"
+        );
+        assert!(!printable("\u{0}\u{1f}\u{7f}\u{80}\u{9f}")
+            .chars()
+            .any(char::is_control));
+    }
+
+    #[test]
+    fn json_keeps_its_value_with_del_and_c1_escaped() {
+        let name = "a\u{1b}]0;t\u{7}\u{7f}\u{9b}2J\u{9d}é";
+        let json = json_escaped(serde_json::to_string(name).unwrap());
+        assert_eq!(json, r#""a\u001b]0;t\u0007\u007f\u009b2J\u009dé""#);
+        assert_eq!(serde_json::from_str::<String>(&json).unwrap(), name);
+        assert_eq!(json_escaped("{\"a\":1}".into()), "{\"a\":1}");
     }
 
     #[test]

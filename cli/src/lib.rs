@@ -16,7 +16,6 @@ mod io;
 mod lines;
 mod stretch;
 mod transcode;
-mod tree;
 
 use args::{Cli, Command};
 use clap::error::ErrorKind as ClapErrorKind;
@@ -111,7 +110,7 @@ mod tests {
     use super::*;
 
     /// `cli/README.md`'s "Limits" table states the constants of the code (the two
-    /// memory rows are the caps `cli/tests/limits.rs` runs under, and checks).
+    /// memory rows are the caps `cli/tests/it/limits.rs` runs under, and checks).
     #[test]
     fn the_readme_limits_are_the_code_s() {
         let readme = include_str!("../README.md");
@@ -132,32 +131,36 @@ mod tests {
         has("read size", format!("{} KiB a chunk", io::CHUNK >> 10));
         has(
             "files checked at once (`check DIR`)",
-            format!("at most {}", tree::MAX_DEFAULT_JOBS),
+            format!("at most {}", check::tree::MAX_DEFAULT_JOBS),
         );
         has(
             "files checked at once (`check DIR`)",
-            format!("1 to {}", tree::MAX_JOBS),
+            format!("1 to {}", args::MAX_JOBS),
         );
         let held = "a file's output held before its turn (`check DIR`)";
-        has(held, format!("{} KiB", tree::SLOT_BYTES >> 10));
-        has(held, format!("{} MiB in all", tree::OUTPUT_BYTES >> 20));
-        let full_slots = tree::OUTPUT_BYTES / tree::SLOT_BYTES / tree::WINDOW_PER_JOB;
+        has(held, format!("{} KiB", check::tree::SLOT_BYTES >> 10));
+        has(
+            held,
+            format!("{} MiB in all", check::tree::OUTPUT_BYTES >> 20),
+        );
+        let full_slots =
+            check::tree::OUTPUT_BYTES / check::tree::SLOT_BYTES / check::tree::WINDOW_PER_JOB;
         has(held, format!("more than {full_slots} jobs"));
         has(
             "files checked ahead of the one printing (`check DIR`)",
-            format!("{} per job", tree::WINDOW_PER_JOB),
+            format!("{} per job", check::tree::WINDOW_PER_JOB),
         );
         has(
             "findings of a run shown (`check`, default format)",
-            format!("{}, then counted", check::SHOWN_PER_RUN),
+            format!("{}, then counted", check::file::SHOWN_PER_RUN),
         );
         has(
             "a line's bytes shown before and after a finding (`check`)",
-            format!("| {} |", check::CONTEXT),
+            format!("| {} |", check::file::CONTEXT),
         );
         has(
             "progress bar (`check`, stderr a terminal)",
-            format!("{} MiB or more", check::PROGRESS_MIN_BYTES >> 20),
+            format!("{} MiB or more", check::file::PROGRESS_MIN_BYTES >> 20),
         );
         let code = corrected_utf8::utf_inf8::DEFAULT_MAX_CODE_LEN;
         has(

@@ -91,7 +91,7 @@ impl Lines {
         let prefix = match json {
             true => format!(
                 "{{\"file\":{},\"line\":",
-                serde_json::to_string(name).unwrap_or_default()
+                crate::io::json_escaped(serde_json::to_string(name).unwrap_or_default())
             ),
             false => format!("{name}:"),
         };

@@ -40,6 +40,9 @@ fn main() -> ExitCode {
         }
     }
     let code = dispatch(command);
+    // Interrupted (SIGINT, SIGTERM, SIGHUP while adapters ran): ends by the signal, not by
+    // an exit status of what ran meanwhile.
+    conformance::adapter::end_if_signalled();
     // Whatever the verdict, output that could not be written is exit 2.
     if console::exit_code("conformance", 0) != 0 {
         return ExitCode::from(2);

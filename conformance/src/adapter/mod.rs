@@ -52,19 +52,20 @@ use crate::protocol::request;
 use crate::protocol::{Answer, Batches, Implementation};
 use crate::text::cut;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::ops::ControlFlow;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+mod stderr;
+use stderr::StderrTail;
+
 /// How long a closing adapter gets to exit after its stdin closes, before it is killed.
 const GRACE: Duration = Duration::from_secs(2);
-/// Lines of stderr kept for crash messages.
-const STDERR_LINES: usize = 8;
 /// Handshakes that time out in a row before the adapter is no longer started (each costs
 /// a whole `--startup-timeout`).
 const HELLO_TIMEOUTS: usize = 2;
@@ -123,7 +124,7 @@ struct Running {
     family: os::Family,
     requests: Option<Sender<Vec<u8>>>,
     msgs: Receiver<Msg>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: StderrTail,
     /// Whether any byte came on stdout since the start (a silent adapter's hint).
     spoke: Arc<AtomicBool>,
 }
@@ -319,6 +320,8 @@ impl Adapter {
     }
 
     fn spawn(&mut self) -> std::io::Result<()> {
+        // After SIGINT, SIGTERM or SIGHUP no adapter starts again: the runner is ending.
+        end_if_signalled();
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -389,28 +392,7 @@ impl Adapter {
             }
         });
 
-        let stderr_pipe = child.stderr.take().expect("piped stderr");
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let tail = Arc::clone(&stderr);
-        spawn(&self.name, "stderr", move || {
-            let mut reader = BufReader::new(stderr_pipe);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                // Lines of any length, kept short.
-                match reader.by_ref().take(64 * 1024).read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim_end().to_string();
-                        let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                        if tail.len() == STDERR_LINES {
-                            tail.pop_front();
-                        }
-                        tail.push_back(cut(&text, QUOTE));
-                    }
-                }
-            }
-        });
+        let stderr = StderrTail::start(&self.name, child.stderr.take().expect("piped stderr"));
 
         self.running = Some(Running {
             child,
@@ -442,13 +424,8 @@ impl Adapter {
             running.child.wait().ok()
         });
         running.family.reap(&left);
-        // Let the stderr thread catch the last lines of a process that just died.
-        thread::sleep(Duration::from_millis(20));
-        let stderr = running
-            .stderr
-            .lock()
-            .map(|t| t.iter().cloned().collect::<Vec<_>>().join(" | "))
-            .unwrap_or_default();
+        // Everything that held its stderr is dead: its last lines once the pipe ends.
+        let stderr = running.stderr.last_lines(GRACE);
         status.map(|s| (s, stderr))
     }
 
@@ -881,6 +858,14 @@ impl Drop for Adapter {
 /// reach them). Does nothing where there are no process groups.
 pub fn kill_adapters_on_signal() {
     os::kill_adapters_on_signal();
+}
+
+/// Once SIGINT, SIGTERM or SIGHUP has come (after [`kill_adapters_on_signal`]): ends what
+/// the adapters left and the runner by that signal, and never returns. The killed adapters
+/// look like crashes; without this the run could print a verdict and exit 1 first. Returns
+/// at once when no signal came.
+pub fn end_if_signalled() {
+    os::end_if_signalled();
 }
 
 // What an adapter started: a process group and its tree on Unix, a job object on Windows,

@@ -245,6 +245,8 @@ fn run_one(
     let declared = imp.declared();
     let batches = imp.batches();
     drop(imp); // ends an adapter's process before the report is written
+               // A run interrupted by a signal ends by it, with no verdict printed.
+    adapter::end_if_signalled();
     ImplResult {
         name: tally.name,
         describe,

@@ -1026,7 +1026,10 @@ fn fuzz_finds_its_corpus_inside_the_binary() {
     std::fs::copy(env!("CARGO_BIN_EXE_conformance"), &bin).unwrap();
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let adapter = format!("py={}", honest());
+    // An adapter with a bug the fuzzer finds: the run ends when it has (`--max-failures
+    // 1`), an event, not after a time; `--seconds` only bounds it. (An honest adapter runs
+    // the whole `--seconds`, and under load answered nothing in 1 s: NOT CHECKED.)
+    let adapter = format!("broken={}", broken(&["--bug", "swallow"]));
     let fuzz = |extra: &[&str]| {
         Command::new(&bin)
             .current_dir(&empty)
@@ -1037,6 +1040,8 @@ fn fuzz_finds_its_corpus_inside_the_binary() {
                 "--seed",
                 SEED,
                 "--seconds",
+                "600",
+                "--max-failures",
                 "1",
             ])
             .args([
@@ -1058,7 +1063,11 @@ fn fuzz_finds_its_corpus_inside_the_binary() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert_eq!(out.status.code(), Some(1), "{text}");
+        assert!(
+            text.contains("disagreement 1: corrected-utf8 decode"),
+            "{text}"
+        );
         corpus_line(&text)
     };
     let built_in = header(&[]);

@@ -24,3 +24,5 @@ pub(crate) fn signal(_status: ExitStatus) -> Option<i32> {
 }
 
 pub(crate) fn kill_adapters_on_signal() {}
+
+pub(crate) fn end_if_signalled() {}

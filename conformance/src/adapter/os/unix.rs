@@ -195,7 +195,11 @@ fn reap_group(pgid: i32) {
 /// The write end of the pipe that wakes the signal watcher (-1: none).
 static WAKE: AtomicI32 = AtomicI32::new(-1);
 
+/// The signal that came (0: none yet).
+static SIGNALLED: AtomicI32 = AtomicI32::new(0);
+
 extern "C" fn on_signal(sig: libc::c_int) {
+    SIGNALLED.store(sig, Ordering::SeqCst);
     for pgid in registered() {
         kill_group(pgid);
     }
@@ -236,15 +240,7 @@ pub(crate) fn kill_adapters_on_signal() {
                             _ => return,
                         }
                     }
-                    let prefix = format!("{TOKEN_VAR}={}.", std::process::id());
-                    linux::kill_family(&prefix, true);
-                    let sig = libc::c_int::from(byte[0]);
-                    // SAFETY: signal(2) and raise(3) with a signal number the handler
-                    // received; the default action ends the runner by that signal.
-                    unsafe {
-                        libc::signal(sig, libc::SIG_DFL);
-                        libc::raise(sig);
-                    }
+                    end_by(libc::c_int::from(byte[0]));
                 });
             if watcher.is_ok() {
                 WAKE.store(fd, Ordering::SeqCst);
@@ -258,6 +254,34 @@ pub(crate) fn kill_adapters_on_signal() {
             }
         }
     });
+}
+
+/// Once a signal has come: ends what the adapters left and the runner by that signal
+/// ([`end_by`]); returns at once when none came. The signal watcher does the same; the
+/// thread that calls this (the run, which saw its adapters die as crashes) does it too
+/// rather than wait for the watcher, so that it cannot print a verdict and exit first.
+pub(crate) fn end_if_signalled() {
+    let sig = SIGNALLED.load(Ordering::SeqCst);
+    if sig != 0 {
+        end_by(sig);
+    }
+}
+
+/// Kills every process carrying one of this runner's tokens (until none is alive, at
+/// most a second), then ends the runner by `sig`. Two threads may do it at once (the
+/// signal watcher and [`end_if_signalled`]): whichever ends the runner first has seen
+/// the adapters' processes gone.
+fn end_by(sig: libc::c_int) -> ! {
+    let prefix = format!("{TOKEN_VAR}={}.", std::process::id());
+    linux::kill_family(&prefix, true);
+    // SAFETY: signal(2) and raise(3) with a signal number the handler received; the
+    // default action of SIGINT, SIGTERM and SIGHUP ends the runner by that signal.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+    // Not reached (the signal is not blocked); the shell's convention otherwise.
+    std::process::exit(128 + sig)
 }
 
 /// Finding an adapter's processes in `/proc`.

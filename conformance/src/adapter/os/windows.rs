@@ -161,3 +161,6 @@ pub(crate) fn signal(_status: ExitStatus) -> Option<i32> {
 /// Nothing to install: the runner's end closes every job's handle, and kill-on-close
 /// ends each adapter with everything it started.
 pub(crate) fn kill_adapters_on_signal() {}
+
+/// No handler, so no signal to end by.
+pub(crate) fn end_if_signalled() {}

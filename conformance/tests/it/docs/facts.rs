@@ -16,6 +16,10 @@
 //!   tie-break of `FF A1 80 90` (§4.2, whose table lists the kinds in that order); and
 //!   statements that no longer hold do not come back (the first-digit rule "not named"
 //!   in §4.2, UTF-∞-8 "answered `unsupported`" by the reference).
+//! * Every count the docs state of the embedded vectors (cases, files, `encode-string`
+//!   cases, the worst-case hours of `docs/gating.md`, the explorer's vectors) and of the
+//!   fuzz corpus (the files and megabytes built into the binary, the committed files per
+//!   target): what this binary embeds now, never a number written once and left.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -338,4 +342,110 @@ fn retired_statements_do_not_come_back() {
         assert!(decisions.contains(needed), "§4.4 does not say {needed:?}");
     }
     assert!(read(&root.join("docs/sources.md")).contains("<a id=\"rfc2279\"></a>"));
+}
+
+/// Every vector case the binary embeds: `(files, cases, encode-string cases)`.
+fn embedded_vector_counts() -> (usize, usize, usize) {
+    let (mut cases, mut encode_string) = (0, 0);
+    for file in corrected_utf8_vectors::EMBEDDED {
+        let json: Value = serde_json::from_str(file.text).unwrap();
+        let n: usize = json["testGroups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["tests"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(json["numberOfTests"], n, "{}", file.path);
+        cases += n;
+        if json["schema"] == "encode-string" {
+            encode_string += n;
+        }
+    }
+    (corrected_utf8_vectors::EMBEDDED.len(), cases, encode_string)
+}
+
+/// Asserts that `file` (from the repository's root) says `said`, whitespace aside (a
+/// sentence may be wrapped anywhere).
+fn says(file: &str, said: &str) {
+    let text = read(&root().join(file));
+    let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat(&text).contains(&flat(said)),
+        "{file} does not say {said:?} (a count of what the binary embeds now)"
+    );
+}
+
+/// The counts the docs state of the embedded vectors: the numbers this binary embeds.
+#[test]
+fn stated_vector_counts_are_the_embedded_ones() {
+    let (files, cases, encode_string) = embedded_vector_counts();
+    assert!(files >= 8 && cases > 3000, "{files} files, {cases} cases");
+    let version = corrected_utf8_vectors::VERSION;
+    let all = thousands(cases);
+    says(
+        "README.md",
+        &format!("v{version}, [changelog](vectors/CHANGELOG.md)) | {all} cases in {files} files"),
+    );
+    says("README.md", &format!("reference {cases}/{cases}"));
+    // The independent Python adapter declares everything but string encoding.
+    let declared = cases - encode_string;
+    says(
+        "README.md",
+        &format!(
+            "independent Python {declared}/{declared} (it does not declare string encoding: \
+             the {encode_string} `encode-string` cases are not sent)"
+        ),
+    );
+    // The worst case of one adapter that hangs on every case: cases × the default 5 s.
+    let hours = (cases * 5 + 1800) / 3600;
+    says(
+        "docs/gating.md",
+        &format!("With the embedded vectors ({all} cases) and the default 5 s, that is about {hours} hours"),
+    );
+    says(
+        "docs/explorer.md",
+        &format!("checks for every one of the {all} vectors natively"),
+    );
+}
+
+/// The counts the docs state of the fuzz corpus: the files built into the binary (and
+/// their size), and the committed corpus's files per target.
+#[test]
+fn stated_corpus_counts_are_the_embedded_ones() {
+    let embedded = conformance::seed_corpus::EMBEDDED;
+    let bytes: usize = embedded.iter().map(|(_, b)| b.len()).sum();
+    let targets: std::collections::BTreeSet<&str> = embedded.iter().map(|(t, _)| *t).collect();
+    assert!(embedded.len() > 1000, "{} files", embedded.len());
+    let count = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    says(
+        "conformance/README.md",
+        &format!(
+            "the {} targets whose layout is read",
+            count.get(targets.len()).copied().unwrap_or("many")
+        ),
+    );
+    says(
+        "conformance/README.md",
+        &format!(
+            "{} files, {:.1} MB of the binary",
+            thousands(embedded.len()),
+            bytes as f64 / 1e6
+        ),
+    );
+    // The committed corpus, per target (`regressions` holds a few files by hand).
+    let mut sizes = Vec::new();
+    for dir in std::fs::read_dir(root().join("corpus")).unwrap() {
+        let dir = dir.unwrap().path();
+        if dir.is_dir() && dir.file_name().unwrap() != "regressions" {
+            sizes.push(std::fs::read_dir(&dir).unwrap().count());
+        }
+    }
+    let (min, max) = (sizes.iter().min().unwrap(), sizes.iter().max().unwrap());
+    says(
+        "fuzz/README.md",
+        &format!("between {min} and {max} files per target (`regressions` aside)"),
+    );
 }

@@ -190,24 +190,44 @@ fn a_fifo_as_a_report_never_blocks() {
         "{}",
         out.stderr
     );
-    // A reader gets the report through it; the FIFO stays a FIFO.
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    // A reader gets the report through it; the FIFO stays a FIFO. The read end is open
+    // before the run starts (O_NONBLOCK: the open does not wait for a writer), so the
+    // runner finds a reader whenever it looks; it is read while the runner writes, until
+    // the runner has ended and nothing is left in it.
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut read_end = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let runner = {
+        let dir = dir.clone();
+        std::thread::spawn(move || run_in(&dir, &["--json", "fifo"]))
     };
-    // The reader's open blocks until the runner opens the FIFO for writing; the runner
-    // opens it after the run, so the reader is waiting by then (or comes soon after:
-    // retry the run until it has been met).
-    let mut out = run_in(&dir, &["--json", "fifo"]);
-    for _ in 0..100 {
-        if !out.stderr.contains("no process is reading") {
-            break;
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let ended = runner.is_finished();
+        match read_end.read(&mut buf) {
+            Ok(n) if n > 0 => bytes.extend_from_slice(&buf[..n]),
+            // Nothing there now (no writer yet, or one that has not written): read again
+            // once the runner has ended, else wait for it a little.
+            Ok(_) => {
+                if ended {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => panic!("reading the FIFO: {e}"),
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-        out = run_in(&dir, &["--json", "fifo"]);
     }
+    let out = runner.join().unwrap();
     assert_eq!(out.code(), Some(0), "{}", out.stderr);
-    let text = reader.join().unwrap();
+    let text = String::from_utf8(bytes).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(json["summary"]["passed"], 4);
     use std::os::unix::fs::FileTypeExt;

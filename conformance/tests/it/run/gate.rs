@@ -11,7 +11,9 @@ use crate::common::fixtures;
 use crate::common::process::{self, conformance_in as conformance};
 use crate::common::sh::{self, HELLO_P1, HELLO_VALID, RIGHT};
 use serde_json::Value;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// A fresh folder under the target directory.
@@ -261,6 +263,8 @@ fn no_vectors_at_all_exits_2() {
 
 #[test]
 fn a_slow_start_gets_the_startup_allowance() {
+    // The start-up takes at least 6 s (`sleep` never ends early), more than the per-case
+    // timeout of 5 s, which is a bound for cases answered at once on a loaded machine.
     let dir = setup("slow-start", 4, &format!("{HELLO_VALID}\n  {RIGHT}"));
     let (code, stdout, _) = run(
         &dir,
@@ -268,9 +272,9 @@ fn a_slow_start_gets_the_startup_allowance() {
             "--vectors",
             "vectors",
             "--adapter",
-            "t=sleep 1.5; exec sh adapter.sh",
+            "t=sleep 6; exec sh adapter.sh",
             "--timeout",
-            "1",
+            "5",
         ],
     );
     assert_eq!(code, Some(0), "{stdout}");
@@ -283,7 +287,7 @@ fn a_slow_start_gets_the_startup_allowance() {
             "--vectors",
             "vectors",
             "--adapter",
-            "t=sleep 1.5; exec sh adapter.sh",
+            "t=sleep 6; exec sh adapter.sh",
             "--startup-timeout",
             "0.5",
             "--give-up-after",
@@ -300,15 +304,24 @@ fn a_slow_start_gets_the_startup_allowance() {
 #[test]
 fn a_silent_adapter_is_asked_whether_it_flushed() {
     let dir = setup("silent", 4, "");
-    std::fs::write(dir.join("adapter.sh"), "exec cat > /dev/null\n").unwrap();
+    // Each start is logged: the count, not the time taken, says how many allowances the
+    // runner gave.
+    std::fs::write(
+        dir.join("adapter.sh"),
+        "echo start >> starts\nexec cat > /dev/null\n",
+    )
+    .unwrap();
     let start = Instant::now();
     let (code, stdout, _) = run_t(&dir, &["--startup-timeout", "0.5"]);
     assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("did it flush stdout"), "{stdout}");
     // Two start-up allowances, not one per case.
     assert!(stdout.contains("not started again"), "{stdout}");
+    let starts = std::fs::read_to_string(dir.join("starts")).unwrap();
+    assert_eq!(starts.lines().count(), 2, "{starts}\n{stdout}");
+    // A bound against a run that waits on, not a measurement.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() < Duration::from_secs(30),
         "{:?}",
         start.elapsed()
     );
@@ -727,25 +740,47 @@ fn require_names_the_adapter_it_applies_to() {
 
 #[test]
 fn a_silent_adapter_gets_the_flush_hint_at_once_while_the_timeout_still_decides() {
-    // Alive and silent for 6 s, then it answers: the run passes, and the hint was printed
-    // on the way (not only in a timeout's message).
+    // Alive and silent until the hint has been printed, then it answers: the run passes,
+    // and the hint was printed on the way (not only in a timeout's message). The adapter
+    // waits for the file `go`, which this test creates when it reads the hint.
     let dir = setup("flush-hint", 2, &format!("{HELLO_VALID}\n  {RIGHT}"));
-    let (code, stdout, stderr) = conformance(
-        &dir,
-        &[
+    let mut child = process::conformance()
+        .current_dir(&dir)
+        .args([
             "run",
             "--vectors",
             "vectors",
             "--adapter",
-            "t=sleep 6; exec sh adapter.sh",
+            "t=while [ ! -e go ]; do sleep 0.05; done; exec sh adapter.sh",
             "--startup-timeout",
             "60",
-        ],
-    );
-    assert_eq!(code, Some(0), "{stdout}{stderr}");
-    assert!(
-        stderr.contains("[t] has run 5 s and nothing at all came on its stdout since it started: did it flush stdout after each line?"),
-        "{stderr}"
-    );
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout_pipe = child.stdout.take().unwrap();
+    let stdout = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout_pipe.read_to_string(&mut text).unwrap();
+        text
+    });
+    let hint = "[t] has run 5 s and nothing at all came on its stdout since it started: did it \
+                flush stdout after each line?";
+    let mut stderr = String::new();
+    // Until the end of stderr: the runner's exit (the start-up allowance bounds it).
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line.contains(hint) {
+            std::fs::write(dir.join("go"), "").unwrap();
+        }
+        stderr += &line;
+        stderr.push('\n');
+    }
+    let status = child.wait().unwrap();
+    let stdout = stdout.join().unwrap();
+    assert_eq!(status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stderr.contains(hint), "{stderr}");
     assert!(stdout.ends_with("2 passed, 0 failed\n"), "{stdout}");
 }

@@ -102,6 +102,11 @@ fn run_wrong(
         "run",
         "--adapter",
         &adapter,
+        // An answer of almost 16 MiB, made by Python and read by the runner, on a loaded
+        // machine: the default 5 s per case is a bound too tight for it (it timed out
+        // under load). These tests are about memory; the timeout only bounds a hang.
+        "--timeout",
+        "300",
         "--max-line-bytes",
         &cap,
         "--json",

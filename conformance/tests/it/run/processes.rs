@@ -63,13 +63,14 @@ fn wait_ended(pids: &[i32], limit: Duration) -> Vec<i32> {
     }
 }
 
-/// Waits for a file holding a pid, and reads it.
+/// Waits (at most a minute: a bound) for a file holding a pid and a newline, as `echo`
+/// writes it in one write, and reads it: a file being written is not read half.
 fn read_pid(path: &Path) -> i32 {
     let start = Instant::now();
     loop {
         if let Some(pid) = std::fs::read_to_string(path)
             .ok()
-            .and_then(|s| s.trim().parse().ok())
+            .and_then(|s| s.strip_suffix('\n')?.parse().ok())
         {
             return pid;
         }
@@ -92,13 +93,20 @@ fn kill(pid: i32, sig: libc::c_int) {
 #[test]
 fn a_grandchild_that_left_the_process_group_is_killed_with_its_adapter() {
     // Case #2 starts a grandchild in a session (and process group) of its own: the group
-    // kill cannot reach it.
+    // kill cannot reach it. The adapter answers only once the grandchild has written its
+    // pid (written whole, then renamed): the run cannot end, and kill everything, before
+    // the grandchild exists as the `sleep` the test looks for.
     let dir = setup(
         "setsid",
         4,
-        "setsid sh -c 'echo $$ > grandchild.pid; exec sleep 1000' >/dev/null 2>&1 < /dev/null &",
+        "setsid sh -c 'echo $$ > grandchild.tmp && mv grandchild.tmp grandchild.pid && exec sleep 1000' >/dev/null 2>&1 < /dev/null &\n    \
+         while [ ! -e grandchild.pid ]; do sleep 0.01; done",
     );
-    let out = runner(&dir, "t=sh adapter.sh", &[]).output().unwrap();
+    // The per-case timeout only bounds a hang: a loaded machine may take its time to start
+    // the grandchild.
+    let out = runner(&dir, "t=sh adapter.sh", &["--timeout", "60"])
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     let grandchild = read_pid(&dir.join("grandchild.pid"));

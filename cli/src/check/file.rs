@@ -1,13 +1,14 @@
-//! `cutf8 check`: Corrected UTF-8 document checks, printed like a compiler's messages.
+//! One file (or standard input) checked: its findings printed like a compiler's
+//! messages (`--format human`), a line each (`short`) or as JSON lines (`json`), and
+//! counted.
 
-use crate::args::{CheckArgs, CheckFormat};
-use crate::io::{self, Failure, Input, Result, Status, WriteResult};
+use crate::args::CheckFormat;
+use crate::io::{self, Input, Result};
 use crate::lines::Lines;
-use crate::tree;
 use annotate_snippets::{Level, Renderer, Snippet};
 use corrected_utf8::{corrected, DocumentChecker, Event, Finding, FindingKind, Severity};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// Files at least this large get a progress bar (when stderr is a terminal): smaller
@@ -21,45 +22,6 @@ pub(crate) struct Totals {
     pub errors: u64,
     pub warnings: u64,
     pub unreadable: u64,
-}
-
-pub(crate) fn run(args: &CheckArgs) -> Result<Status> {
-    let mut out = io::stdout();
-    let mut totals = Totals::default();
-    let terminal = std::io::stderr().is_terminal();
-    for path in &args.files {
-        if path.is_dir() {
-            match tree::jobs(args.jobs.map(usize::from)) {
-                1 => tree::check_tree_here(path, args.format, &mut out, &mut totals)?,
-                jobs => tree::check_tree(path, args.format, jobs, &mut out, &mut totals)?,
-            }
-            continue;
-        }
-        match check_file(path, args.format, &mut out, &mut totals, terminal) {
-            Ok(()) => totals.files += 1,
-            // One unreadable file does not hide the findings of the others; it makes the
-            // exit status 2 at the end.
-            Err(Failure::Trouble(message)) => {
-                out.flush().out()?;
-                io::report(&message);
-                totals.unreadable += 1;
-            }
-            Err(other) => return Err(other),
-        }
-    }
-    if args.format == CheckFormat::Json {
-        let t = &totals;
-        writeln!(out, "{}", json_line(&JsonTotals::from(t))).out()?;
-    } else {
-        writeln!(out, "{}", summary(&totals)).out()?;
-    }
-    out.flush().out()?;
-    if totals.unreadable > 0 {
-        // Each unreadable file has had its line on stderr already.
-        return Ok(Status::Trouble);
-    }
-    let failing = totals.errors > 0 || (args.strict && totals.warnings > 0);
-    Ok(if failing { Status::Invalid } else { Status::Ok })
 }
 
 /// `FILE: 1 error, 2 warnings` (or its JSON object), after a file of a tree.
@@ -81,7 +43,8 @@ pub(crate) fn file_summary(
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         writeln!(
             out,
-            "{name}: {}, {}",
+            "{}: {}, {}",
+            io::printable(&name),
             plural(t.errors, "error"),
             plural(t.warnings, "warning")
         )
@@ -137,6 +100,7 @@ pub(crate) fn check_file(
 /// error is kept, the findings after it are only counted.
 struct Reporter<'a> {
     out: &'a mut dyn Write,
+    /// The input's name as shown to a person ([`io::printable`]).
     name: String,
     totals: &'a mut Totals,
     /// The end of the bytes before the chunk being checked, to show findings on their
@@ -158,14 +122,16 @@ impl<'a> Reporter<'a> {
         totals: &'a mut Totals,
         format: CheckFormat,
     ) -> Self {
+        // The human and short formats show the name with its control characters
+        // escaped; JSON escapes them itself, keeping the exact name.
         let lines = match format {
             CheckFormat::Human => None,
-            CheckFormat::Short => Some(Lines::new(false, name)),
+            CheckFormat::Short => Some(Lines::new(false, &io::printable(name))),
             CheckFormat::Json => Some(Lines::new(true, name)),
         };
         Reporter {
             out,
-            name: name.to_string(),
+            name: io::printable(name).into_owned(),
             totals,
             context: Context::default(),
             runs: Runs::default(),
@@ -537,24 +503,18 @@ fn progress_bar(terminal: bool, len: Option<u64>) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// `2 files: 1 error, 3 warnings`, and how many could not be read, if any.
-fn summary(t: &Totals) -> String {
-    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    let mut s = format!(
-        "{}: {}, {}",
-        plural(t.files, "file"),
-        plural(t.errors, "error"),
-        plural(t.warnings, "warning")
-    );
-    if t.unreadable > 0 {
-        s += &format!(" ({} not readable)", t.unreadable);
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn check_help_states_the_run_length() {
+        use clap::CommandFactory;
+        let mut cli = crate::args::Cli::command();
+        let help = cli.find_subcommand_mut("check").unwrap().render_long_help();
+        let shown = format!("the first {} of a run", SHOWN_PER_RUN);
+        assert!(help.to_string().contains(&shown));
+    }
 
     #[test]
     fn progress_only_for_large_files_on_a_terminal() {
@@ -592,51 +552,10 @@ mod tests {
             }
         }
     }
-
-    #[test]
-    fn summary_counts_in_words() {
-        let t = Totals {
-            files: 1,
-            errors: 2,
-            warnings: 1,
-            unreadable: 0,
-        };
-        assert_eq!(summary(&t), "1 file: 2 errors, 1 warning");
-        let t = Totals {
-            files: 2,
-            errors: 0,
-            warnings: 0,
-            unreadable: 1,
-        };
-        assert_eq!(
-            summary(&t),
-            "2 files: 0 errors, 0 warnings (1 not readable)"
-        );
-    }
 }
 
 // `--format json`: structs rather than `json!` maps, so that the keys come in this order
 // whatever features of serde_json the build unifies (`preserve_order` or not).
-
-/// The totals line.
-#[derive(serde::Serialize)]
-struct JsonTotals {
-    files: u64,
-    errors: u64,
-    warnings: u64,
-    unreadable: u64,
-}
-
-impl From<&Totals> for JsonTotals {
-    fn from(t: &Totals) -> Self {
-        JsonTotals {
-            files: t.files,
-            errors: t.errors,
-            warnings: t.warnings,
-            unreadable: t.unreadable,
-        }
-    }
-}
 
 /// One file's summary line (`check DIR`).
 #[derive(serde::Serialize)]
@@ -647,6 +566,6 @@ struct JsonFileSummary<'a> {
 }
 
 /// One line of JSON (serializing these structs cannot fail).
-fn json_line<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+pub(super) fn json_line<T: serde::Serialize>(value: &T) -> String {
+    io::json_escaped(serde_json::to_string(value).unwrap_or_default())
 }

@@ -11,8 +11,8 @@
 //! temporary file for outputs that outgrow memory would have bounded memory too, but
 //! not disk: `--format json` writes ~90 bytes per byte of a file of NUL bytes.)
 
+use super::file::{check_file, file_summary, Totals};
 use crate::args::CheckFormat;
-use crate::check::{self, Totals};
 use crate::io::{self, Failure, Result, WriteResult};
 use std::collections::VecDeque;
 use std::io::Write;
@@ -42,10 +42,6 @@ pub(crate) const MAX_DEFAULT_JOBS: usize = 8;
 /// would make 64 jobs reserve 128 MiB of address space in stacks alone, and the heap
 /// then fails under a 64 MiB address-space limit (the memory ceiling in the README).
 const WORKER_STACK_BYTES: usize = 256 * 1024;
-
-/// The most `--jobs` takes. Threads that cannot start (under a process or memory
-/// limit) are done without.
-pub(crate) const MAX_JOBS: u16 = 64;
 
 /// How many files are checked at once: `--jobs`, else the cores (at most
 /// [`MAX_DEFAULT_JOBS`]).
@@ -163,7 +159,7 @@ pub(crate) fn check_tree_here(
         match item {
             Item::File(path) => {
                 let mut t = Totals::default();
-                let result = check::check_file(&path, format, out, &mut t, false);
+                let result = check_file(&path, format, out, &mut t, false);
                 finish_file(out, format, &path, &t, result, totals)?;
             }
             Item::Unwalkable(message) => unwalkable(out, &message, totals)?,
@@ -184,7 +180,7 @@ fn finish_file(
     match result {
         Ok(()) => {
             totals.files += 1;
-            check::file_summary(out, format, path, t).out()?;
+            file_summary(out, format, path, t).out()?;
         }
         Err(Failure::Trouble(message)) => {
             out.flush().out()?;
@@ -316,7 +312,7 @@ impl Shared {
                 piece: Vec::with_capacity(PIECE),
             };
             let mut t = Totals::default();
-            let mut result = check::check_file(&path, format, &mut writer, &mut t, false);
+            let mut result = check_file(&path, format, &mut writer, &mut t, false);
             if let Err(e) = writer.flush() {
                 result = result.and(Err(io::write_failed(e)));
             }
