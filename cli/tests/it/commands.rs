@@ -1,47 +1,12 @@
 //! End-to-end runs of `cutf8`: each subcommand and each error path, snapshotted as exit
 //! status, stdout and stderr.
 
+use crate::common::inputs::{drafts, unhex, DRAFT_EXAMPLES, INF_ERRORS};
 use crate::common::{run_in, run_with, scratch, transcript};
 use corrected_utf8::{corrected, utf8, utf_inf8, BigCodePoint, Event};
 use std::path::PathBuf;
 
 const MAGIC: [u8; 8] = corrected::MAGIC;
-
-/// The UTF-∞-8 draft's examples (UTF-∞-8 draft §4) but the longest, as the codec's tests
-/// have them.
-#[rustfmt::skip]
-const DRAFT_EXAMPLES: [(&str, &str); 16] = [
-    ("U+0041", "41"),
-    ("U+10FFFF", "F4 8F BF BF"),
-    ("U+110000", "F4 90 80 80"),
-    ("U+7FFFFFFF", "FD BF BF BF BF BF"),
-    ("U+80000000", "FE 82 80 80 80 80 80"),
-    ("U+FFFFFFFFF", "FE BF BF BF BF BF BF"),
-    ("U+1000000000", "FF 80 80 80 80 80 81 80 80 80 80 80 80"),
-    ("U+7FFFFFFFFFFFFFFF", "FF 80 87 BF BF BF BF BF BF BF BF BF BF"),
-    ("U+8000000000000000", "FF 80 88 80 80 80 80 80 80 80 80 80 80"),
-    ("U+7FFFFFFFFFFFFFFFFF", "FF 9F BF BF BF BF BF BF BF BF BF BF BF"),
-    ("U+800000000000000000", "FF A0 A0 80 80 80 80 80 80 80 80 80 80 80"),
-    ("U+FFFFFFFFFFFFFFFFFF", "FF A0 BF BF BF BF BF BF BF BF BF BF BF BF"),
-    ("U+1000000000000000000", "FF A1 80 81 80 80 80 80 80 80 80 80 80 80 80 80"),
-    ("U+FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF", "FF AF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF BF"),
-    ("U+1000000000000000000000000000000000", "FF B4 A1 A0 80 81 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80 80"),
-    ("U+AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "FF B4 A2 A1 AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA AA"),
-];
-
-fn unhex(text: &str) -> Vec<u8> {
-    text.split_whitespace()
-        .map(|pair| u8::from_str_radix(pair, 16).unwrap())
-        .collect()
-}
-
-/// Every draft example's bytes, one after another.
-fn drafts() -> Vec<u8> {
-    DRAFT_EXAMPLES.iter().flat_map(|(_, b)| unhex(b)).collect()
-}
-
-/// UTF-∞-8 with one error of each kind, in the order of `docs/semantics.md` §4.2.
-const INF_ERRORS: &[u8] = b"\x80A\xFF\xA0\xA0\x80\n\xC0\xAF\xE0\x9F\xBF\xED\xA0\x80\xFF\xB4\xA0\xFF\xA0\x9F\xFF\xB0\xFF\xA1\x81\xFF\xB4\xB4\xB4\xB4\xB4\xFF";
 
 /// A directory with the files the tests read.
 fn files(name: &str) -> PathBuf {

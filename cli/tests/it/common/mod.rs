@@ -1,6 +1,8 @@
 //! Running the `cutf8` binary from tests.
 #![allow(dead_code)] // each test file uses part of this
 
+pub mod inputs;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
