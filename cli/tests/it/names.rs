@@ -33,7 +33,11 @@ fn control_characters_in_file_names_are_escaped_in_every_format() {
             let out = run_in(&dir, &["check", "--format", format, target], b"");
             let stdout = String::from_utf8(out.stdout).unwrap();
             assert_eq!(out.status.code(), Some(1), "{format} {target}: {stdout:?}");
-            assert_eq!(raw_controls(&stdout), [], "{format} {target}: {stdout:?}");
+            assert_eq!(
+                raw_controls(&stdout),
+                Vec::<char>::new(),
+                "{format} {target}: {stdout:?}"
+            );
             assert!(
                 stdout.contains(&format!("tree/{SHOWN}")),
                 "{format} {target}: {stdout:?}"
@@ -52,7 +56,11 @@ fn control_characters_in_file_names_are_escaped_in_every_format() {
     for target in [file.as_str(), "tree"] {
         let out = run_in(&dir, &["check", "--format", "json", target], b"");
         let stdout = String::from_utf8(out.stdout).unwrap();
-        assert_eq!(raw_controls(&stdout), [], "json {target}: {stdout:?}");
+        assert_eq!(
+            raw_controls(&stdout),
+            Vec::<char>::new(),
+            "json {target}: {stdout:?}"
+        );
         let names: Vec<String> = stdout
             .lines()
             .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -80,7 +88,11 @@ fn control_characters_in_file_names_are_escaped_in_every_format() {
         let out = run_in(&dir, &args, b"");
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr:?}");
-        assert_eq!(raw_controls(&stderr), [], "{args:?}: {stderr:?}");
+        assert_eq!(
+            raw_controls(&stderr),
+            Vec::<char>::new(),
+            "{args:?}: {stderr:?}"
+        );
         assert!(
             stderr.contains(&format!("tree/{SHOWN}.missing")),
             "{args:?}: {stderr:?}"
