@@ -5,46 +5,8 @@ use super::{
     byte_label, bytes_label, cp_label, leak, Bound, Case, CodePointRange, Planter, Probe, Subject,
 };
 use conformance_literal::corrected::{raw_value, Tables, SPEC};
-use conformance_literal::Event;
 
-struct Mutant(Tables);
-
-impl Subject for Mutant {
-    fn decode(&self, input: &[u8]) -> Vec<String> {
-        self.0
-            .decode(input)
-            .into_iter()
-            .map(|e| match e {
-                Event::CodePoint(cp) => format!("U+{cp:04X}"),
-                Event::Error {
-                    kind,
-                    offset,
-                    length,
-                } => format!("{kind}@{offset}+{length}"),
-                Event::Reserved { offset, length } => format!("reserved@{offset}+{length}"),
-            })
-            .collect()
-    }
-
-    fn encode(&self, cp: &str) -> Option<String> {
-        let cp = u32::from_str_radix(cp.strip_prefix("U+")?, 16).ok()?;
-        Some(match self.0.encode(cp) {
-            Ok(b) => format!("bytes:{}", conformance_literal::hex(&b, "")),
-            Err(k) => format!("error:{k}"),
-        })
-    }
-
-    fn encode_string(&self, cps: &[String]) -> Option<String> {
-        let cps: Vec<u32> = cps
-            .iter()
-            .map(|c| u32::from_str_radix(c.strip_prefix("U+")?, 16).ok())
-            .collect::<Option<_>>()?;
-        Some(match self.0.encode_string(&cps) {
-            Ok(b) => format!("bytes:{}", conformance_literal::hex(&b, "")),
-            Err((i, k)) => format!("error:{k}@{i}"),
-        })
-    }
-}
+mutant_subject!();
 
 /// The n-byte sequence with raw value `raw` (RFC 2044 layout), if it fits n bytes.
 fn sequence(n: usize, raw: u128) -> Option<Vec<u8>> {

@@ -22,6 +22,53 @@
 //! markers; `CONFORMANCE_BLESS_DOCS=1 cargo test -p conformance-literal --test boundaries`
 //! rewrites it, and the test fails when it is stale.
 
+/// `struct Mutant(Tables)` and its [`Subject`] for an encoding whose `Tables` has the
+/// spec-literal `decode`, `encode` and `encode_string` (Corrected UTF-8's and UTF-8's).
+macro_rules! mutant_subject {
+    () => {
+        struct Mutant(Tables);
+
+        impl Subject for Mutant {
+            fn decode(&self, input: &[u8]) -> Vec<String> {
+                self.0
+                    .decode(input)
+                    .into_iter()
+                    .map(|e| match e {
+                        conformance_literal::Event::CodePoint(cp) => format!("U+{cp:04X}"),
+                        conformance_literal::Event::Error {
+                            kind,
+                            offset,
+                            length,
+                        } => format!("{kind}@{offset}+{length}"),
+                        conformance_literal::Event::Reserved { offset, length } => {
+                            format!("reserved@{offset}+{length}")
+                        }
+                    })
+                    .collect()
+            }
+
+            fn encode(&self, cp: &str) -> Option<String> {
+                let cp = u32::from_str_radix(cp.strip_prefix("U+")?, 16).ok()?;
+                Some(match self.0.encode(cp) {
+                    Ok(b) => format!("bytes:{}", conformance_literal::hex(&b, "")),
+                    Err(k) => format!("error:{k}"),
+                })
+            }
+
+            fn encode_string(&self, cps: &[String]) -> Option<String> {
+                let cps: Vec<u32> = cps
+                    .iter()
+                    .map(|c| u32::from_str_radix(c.strip_prefix("U+")?, 16).ok())
+                    .collect::<Option<_>>()?;
+                Some(match self.0.encode_string(&cps) {
+                    Ok(b) => format!("bytes:{}", conformance_literal::hex(&b, "")),
+                    Err((i, k)) => format!("error:{k}@{i}"),
+                })
+            }
+        }
+    };
+}
+
 mod corrected;
 mod utf8;
 mod utf_inf8;
