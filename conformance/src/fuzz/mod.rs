@@ -134,7 +134,6 @@ impl Findings {
     }
 }
 
-/// Bytes: their length; a code point: 0 (never replaced by another).
 /// The decode target of `target`'s encoding when `target` is a document target: the one
 /// that can tell whether a document disagreement is the decoder's.
 fn decoder_of<'a>(targets: &'a [Target], target: &Target) -> Option<&'a Target> {
@@ -146,6 +145,7 @@ fn decoder_of<'a>(targets: &'a [Target], target: &Target) -> Option<&'a Target> 
         .find(|t| t.op == Op::Decode && t.encoding == target.encoding)
 }
 
+/// Bytes: their length; a code point: 0 (never replaced by another).
 fn size(p: &Probe) -> usize {
     match p {
         Probe::Bytes(b) => b.len(),
