@@ -127,8 +127,14 @@ mutation fast-transcode-avx512-short-offset fast_transcode codec/src/corrected/f
     's/_mm512_maskz_mov_epi32(two, set(160))/_mm512_maskz_mov_epi32(two, set(161))/' \
     "AVX-512 UTF-8 -> Corrected UTF-8 transcoder: 2-byte code points come out 1 too low"
 mutation fast-transcode-avx2-latin-carry fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
-    's/_mm256_cmpgt_epi8(next, set(-97))/_mm256_cmpgt_epi8(next, set(-96))/' \
-    "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 1- and 2-byte runs in place: a continuation A0 no longer carries into its lead"
+    's/let carry = |n: __m256i| gt(n, set(0x9F));/let carry = |n: __m256i| gt(n, set(0xA0));/' \
+    "AVX2 Corrected UTF-8 -> UTF-8 transcoder, 1- to 3-byte runs in place: a continuation A0 no longer carries into the byte before"
+mutation fast-transcode-avx2-in-place-cjk-offset fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
+    's/let step = |x: __m256i| _mm256_add_epi8(set(34), and(at_least(x, 0xEE), set(0xE0)));/let step = |x: __m256i| _mm256_add_epi8(set(35), and(at_least(x, 0xEE), set(0xE0)));/' \
+    "AVX2 UTF-8 -> Corrected UTF-8 transcoder, 1- to 3-byte runs in place: below U+E000 a 3-byte code point's middle byte takes 35, not 34"
+mutation fast-transcode-avx512-in-place-cjk-offset fast_transcode codec/src/corrected/fast/x86/avx512/transcode.rs \
+    's/let step = |high: u64| _mm512_mask_mov_epi8(byte(34), high, byte(2));/let step = |high: u64| _mm512_mask_mov_epi8(byte(34), high, byte(3));/' \
+    "AVX-512 transcoders, 1- to 3-byte blocks in place: from U+E000 (the surrogates skipped) a 3-byte code point's middle byte moves by 3, not 2"
 mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(23)) };/' \
     "AVX2 transcoders, 16 three-byte sequences in one step: the second 8 are written one byte early, over the first 8's last byte"

@@ -762,3 +762,64 @@ fn transcoder_runs_with_a_change_of_length_or_a_problem_at_every_position() {
         }
     }
 }
+
+/// Every code point below U+110A0 that both encodings have, in order, after 0 to 3 ASCII
+/// bytes and mixed with ASCII and Latin text, transcoded both ways: the in-place step
+/// converts each byte by its neighbours, so every lead, carry and borrow (the surrogate
+/// gap's edge at Corrected UTF-8 `EC BD A0`, U+E000) must meet the references', and it
+/// must leave every sequence that changes length to the other steps (U+0800 to U+089F,
+/// from `E0 A0 80` in UTF-8 and `DD A0` in Corrected UTF-8; U+10000 to U+1109F, from
+/// `EE BD A0` in Corrected UTF-8).
+#[test]
+#[cfg_attr(miri, ignore = "too slow under Miri")]
+fn every_code_point_below_u_110a0_transcoded_among_ascii_and_latin() {
+    let imps = implementations();
+    let both = |cp: &u32| !(0x80..0xA0).contains(cp) && !(0xD800..0xE000).contains(cp);
+    let all: Vec<u32> = (0..0x1_10A0).filter(both).collect();
+    let mut rng = Rng(31);
+    for prefix in 0..4 {
+        let mut text: Vec<u32> = vec![u32::from(b'a'); prefix];
+        text.extend(&all);
+        let mut mixed: Vec<u32> = vec![u32::from(b'a'); prefix];
+        for &cp in &all {
+            mixed.push(cp);
+            match rng.below(8) {
+                0 => mixed.push(u32::from(b' ')),
+                1 => mixed.push(0xE9),
+                _ => {}
+            }
+        }
+        for cps in [&text, &mixed] {
+            check_transcode_all(&imps, &corrected::encode(cps.iter().copied()).unwrap());
+            check_transcode_all(&imps, &utf8::encode(cps.iter().copied()).unwrap());
+        }
+    }
+    // Each row's edges at every place in a 64-byte block (the AVX-512 step converts the
+    // sequence that a block cuts by its code point), among CJK text.
+    let edges = [
+        0xA0, 0xBF, 0xC0, 0x7DF, 0x7E0, 0x7FF, 0x800, 0x89F, 0x8A0, 0x8BF, 0x8C0, 0xD7FF, 0xE000,
+        0xE03F, 0xE040, 0xFF5F, 0xFF60, 0xFFFF, 0x1_0000, 0x1_109F,
+    ];
+    for cp in edges {
+        for at in 0..140 {
+            let mut cps = vec![u32::from(b'a'); at];
+            cps.push(cp);
+            cps.extend((0..120).map(|k| 0x4E00 + k * 97));
+            check_transcode_all(&imps, &corrected::encode(cps.iter().copied()).unwrap());
+            check_transcode_all(&imps, &utf8::encode(cps.iter().copied()).unwrap());
+        }
+    }
+    // And UTF-8's 2- and 3-byte forms that are not valid (overlong, surrogates) there.
+    let cjk = utf8::encode((0..120).map(|k| 0x4E00 + k * 97)).unwrap();
+    for bad in [
+        &b"\xC1\xBF"[..],
+        b"\xE0\x80\x80",
+        b"\xE0\x9F\xBF",
+        b"\xED\xA0\x80",
+        b"\xED\xBF\xBF",
+    ] {
+        for at in 0..140 {
+            check_transcode_all(&imps, &[&b"a".repeat(at)[..], bad, &cjk].concat());
+        }
+    }
+}

@@ -7,10 +7,13 @@
 //! Per step at a sequence boundary, on the 32 bytes from there:
 //!
 //! - ASCII: copied.
-//! - 1- and 2-byte sequences only (Latin text), when no length changes (Corrected UTF-8
-//!   leads below `DD`, UTF-8 with no C1 control): converted in place, byte by byte. The
-//!   2-byte rows differ by 160 = 2 · 64 + 32, so each continuation byte flips bit 5 and
-//!   each lead adds (or takes) 2, and 1 more where that flip carries (or borrows).
+//! - 1- to 3-byte sequences only (Latin and CJK text, and both with ASCII), when no
+//!   length changes: converted in place, byte by byte, each byte's role told by its
+//!   neighbours. The rows differ by whole 6-bit groups plus carries: 2-byte by
+//!   160 = 2 · 64 + 32, so the last byte flips bit 5 and the lead adds (or takes) 2, and
+//!   1 more where that flip carries (or borrows); 3-byte by 2208 = 34 · 64 + 32 (4256 =
+//!   4096 + 2 · 64 + 32 past the surrogates), so the middle byte adds or takes 34 (or 2)
+//!   and the carry, and the lead the carry (and 1).
 //! - 8 three-byte sequences (CJK) in 24 bytes, and 8 more in the next 24 when they are
 //!   there too, or 8 four-byte ones (emoji) in 32: fixed layouts, each sequence into a
 //!   32-bit lane, decoded with multiply-adds, the row offset added or taken off,
@@ -155,7 +158,7 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
     let len = valid.len();
     let ptr = valid.as_ptr();
     let mut i = 0;
-    // Each step reads at most 64 bytes from `i` (33 for the in-place step, the byte
+    // Each step reads at most 64 bytes from `i` (34 for the in-place step, the byte
     // after the block for the fixed layouts); the portable converter finishes.
     while i + 64 <= len {
         // A chunk: the room of its output reserved at once, written with a cursor.
@@ -233,7 +236,7 @@ unsafe fn vector_step<const TO_UTF8: bool>(
     dst: *mut u8,
     cont32: bool,
 ) -> Option<(usize, usize)> {
-    // SAFETY: p .. p + 33 readable, 32 bytes at `dst`.
+    // SAFETY: p .. p + 34 readable, 32 bytes at `dst`.
     if let Some(n) = unsafe { in_place::<TO_UTF8>(v, p, dst) } {
         return Some((n, n));
     }
@@ -276,48 +279,132 @@ unsafe fn vector_step<const TO_UTF8: bool>(
     Some((16 + (leads >> 16).trailing_zeros() as usize, written))
 }
 
-/// The in-place step: if the 32 bytes of `v` are 1- and 2-byte sequences that keep
-/// their lengths, writes their conversion at `dst` and returns how many bytes (32, or 31
-/// when byte 31 is a lead; its byte written is rewritten by the next step).
+/// The in-place step: if the 32 bytes of `v` are 1- to 3-byte sequences that keep
+/// their lengths, writes their conversion at `dst` and returns how many bytes (32, or
+/// up to the end of the last sequence whole in the block; the bytes of one cut there
+/// are written and rewritten by the next step).
+///
+/// A sequence keeps its place, so each byte is converted where it is, with its
+/// neighbours (the bytes one and two before, loaded or shifted in, and one and two
+/// after) telling its role. The rows' offsets, in 6-bit groups (lead, c1, c2):
+/// 2-byte 160 = (2, 32), 3-byte 2208 = (0, 34, 32), and from U+E000 on (Corrected UTF-8
+/// raw `CF60`; UTF-8 lead `EE`) 4256 = (1, 2, 32). The last byte of every sequence adds
+/// or takes 32 (flips bit 5) and carries or borrows into the byte before; the
+/// first continuation of a 3-byte one adds or takes 34 or 2 and that carry or borrow,
+/// and carries or borrows into the lead.
 ///
 /// # Safety
 ///
-/// `p .. p + 33` must be readable and `dst` writable for 32 bytes.
+/// `p .. p + 34` must be readable and `dst` writable for 32 bytes.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn in_place<const TO_UTF8: bool>(v: __m256i, p: *const u8, dst: *mut u8) -> Option<usize> {
-    let set = _mm256_set1_epi8;
-    // Corrected UTF-8: leads up to DC (U+0800 on, from DD 80 + 160, has 3 bytes in
-    // UTF-8); UTF-8: leads up to DF.
-    let top = if TO_UTF8 { 0xDC } else { 0xDF };
-    let above = _mm256_subs_epu8(v, set(top as i8));
-    if _mm256_testz_si256(above, above) == 0 {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    let gt = _mm256_cmpgt_epi8;
+    let and = _mm256_and_si256;
+    let or = _mm256_or_si256;
+    // Bytes 80–FF in signed order as 00–7F: `x > b ^ 80` is "at least b + 1".
+    let x = _mm256_xor_si256(v, set(0x80));
+    let at_least = |x: __m256i, b: u8| gt(x, set((b ^ 0x80).wrapping_sub(1)));
+    // SAFETY: p + 1 .. p + 34 is readable.
+    let (n1, n2) = unsafe {
+        (
+            _mm256_loadu_si256(p.add(1).cast()),
+            _mm256_loadu_si256(p.add(2).cast()),
+        )
+    };
+    // The byte one and two before (byte 0 is a lead: what is before it counts as a
+    // continuation, `x` = 0).
+    let carried = _mm256_permute2x128_si256::<0x08>(x, x);
+    let (x1, x2) = (
+        _mm256_alignr_epi8::<15>(x, carried),
+        _mm256_alignr_epi8::<14>(x, carried),
+    );
+    let lead = at_least(x, 0xC0);
+    let lead3 = at_least(x, 0xE0);
+    let lead2 = _mm256_andnot_si256(lead3, lead);
+    let first3 = at_least(x1, 0xE0);
+    let last = or(
+        _mm256_andnot_si256(first3, at_least(x1, 0xC0)),
+        at_least(x2, 0xE0),
+    );
+    // `n` as a continuation, signed: 80 is −128, A0 −96, BF −65.
+    let (converted, bad) = if TO_UTF8 {
+        // Continuation A0–BF (bit 5 set) carries.
+        let carry = |n: __m256i| gt(n, set(0x9F));
+        // A lead `lead` with BD A0 or more after it.
+        let from_bd_a0 = |x: __m256i, lead: u8, c1: __m256i, c2: __m256i| {
+            and(
+                _mm256_cmpeq_epi8(x, set(lead ^ 0x80)),
+                or(
+                    gt(c1, set(0xBD)),
+                    and(_mm256_cmpeq_epi8(c1, set(0xBD)), carry(c2)),
+                ),
+            )
+        };
+        // UTF-8 has 3 bytes from U+0800 (Corrected UTF-8 DD A0 on) and 4 from U+10000
+        // (raw EF60, EE BD A0, on): a lead DD–DF, EE BD A0 on, or a lead from EF on
+        // changes length.
+        let bad = or(
+            or(at_least(x, 0xEF), from_bd_a0(x, 0xEE, n1, n2)),
+            _mm256_andnot_si256(lead3, at_least(x, 0xDD)),
+        );
+        // Raw CF60 on (lead ED on, or EC BD A0 on) skips the surrogates.
+        let high = |x: __m256i, c1: __m256i, c2: __m256i| {
+            or(at_least(x, 0xED), from_bd_a0(x, 0xEC, c1, c2))
+        };
+        // 34, or 2 when high (−1).
+        let step = |high: __m256i| _mm256_add_epi8(set(34), and(high, set(0xE0)));
+        let high_lead = high(x, n1, n2);
+        let c1_sum = _mm256_sub_epi8(_mm256_add_epi8(n1, step(high_lead)), carry(n2));
+        let c1_carry = gt(c1_sum, set(0xBF));
+        let lead_add = or(
+            and(lead2, _mm256_sub_epi8(set(2), carry(n1))),
+            and(
+                lead3,
+                _mm256_sub_epi8(_mm256_setzero_si256(), _mm256_add_epi8(high_lead, c1_carry)),
+            ),
+        );
+        let c1 = _mm256_sub_epi8(_mm256_add_epi8(v, step(high(x1, v, n1))), carry(n1));
+        let c1 = _mm256_sub_epi8(c1, and(gt(c1, set(0xBF)), set(64)));
+        let rest = _mm256_xor_si256(_mm256_add_epi8(v, lead_add), and(last, set(0x20)));
+        (_mm256_blendv_epi8(rest, c1, first3), bad)
+    } else {
+        // Continuation 80–9F (bit 5 clear) borrows (−1).
+        let borrow = |n: __m256i| gt(set(0xA0), n);
+        // U+0080–U+009F (C2 80–9F, a C1 control) has no Corrected UTF-8, U+0800–U+089F
+        // (E0 A0 80 to E0 A2 9F; the step leaves all of E0 A0–A2 to the others) 2
+        // bytes, U+10000 on (F0 on) 4 bytes or 3.
+        let bad = or(
+            at_least(x, 0xF0),
+            or(
+                and(_mm256_cmpeq_epi8(v, set(0xC2)), borrow(n1)),
+                and(_mm256_cmpeq_epi8(v, set(0xE0)), gt(set(0xA3), n1)),
+            ),
+        );
+        // 34, or 2 from U+E000 (lead EE) on (−1).
+        let step = |x: __m256i| _mm256_add_epi8(set(34), and(at_least(x, 0xEE), set(0xE0)));
+        let high_lead = at_least(x, 0xEE);
+        let c1_diff = _mm256_add_epi8(_mm256_sub_epi8(n1, step(x)), borrow(n2));
+        // Borrowed below 80: non-negative.
+        let c1_borrow = gt(c1_diff, set(0xFF));
+        let lead_add = or(
+            and(lead2, _mm256_add_epi8(set(0xFE), borrow(n1))),
+            and(lead3, _mm256_add_epi8(high_lead, c1_borrow)),
+        );
+        let c1 = _mm256_add_epi8(_mm256_sub_epi8(v, step(x1)), borrow(n1));
+        let c1 = _mm256_add_epi8(c1, and(gt(c1, set(0xFF)), set(64)));
+        let rest = _mm256_xor_si256(_mm256_add_epi8(v, lead_add), and(last, set(0x20)));
+        (_mm256_blendv_epi8(rest, c1, first3), bad)
+    };
+    // Bit k: byte k ends a sequence (byte k + 1 is not a continuation).
+    let ends = _mm256_movemask_epi8(gt(n1, set(0xBF))) as u32;
+    if _mm256_testz_si256(bad, bad) == 0 || ends == 0 {
         return None;
     }
-    // SAFETY: p + 1 .. p + 33 is readable.
-    let next = unsafe { _mm256_loadu_si256(p.add(1).cast()) };
-    let lead = _mm256_cmpeq_epi8(_mm256_max_epu8(v, set(0xC0u8 as i8)), v);
-    let cont = _mm256_cmpgt_epi8(set(-64), v);
-    let flip = _mm256_and_si256(cont, set(0x20));
-    let two = _mm256_and_si256(lead, set(2));
-    let converted = if TO_UTF8 {
-        // Continuation A0–BF (bit 5 set) carries: the lead adds 3 (−1 in `carry`).
-        let carry = _mm256_and_si256(lead, _mm256_cmpgt_epi8(next, set(-97)));
-        _mm256_xor_si256(_mm256_sub_epi8(_mm256_add_epi8(v, two), carry), flip)
-    } else {
-        // Continuation 80–9F borrows: the lead takes 3.
-        let borrow = _mm256_and_si256(lead, _mm256_cmpgt_epi8(set(-96), next));
-        // C2 80–9F: a C1 control, which has no Corrected UTF-8.
-        let c1 = _mm256_and_si256(borrow, _mm256_cmpeq_epi8(v, set(0xC2u8 as i8)));
-        if _mm256_testz_si256(c1, c1) == 0 {
-            return None;
-        }
-        _mm256_xor_si256(_mm256_add_epi8(_mm256_sub_epi8(v, two), borrow), flip)
-    };
     // SAFETY: 32 bytes at `dst`.
     unsafe { _mm256_storeu_si256(dst.cast(), converted) };
-    let last_lead = (_mm256_movemask_epi8(lead) as u32 >> 31) as usize;
-    Some(32 - last_lead)
+    Some(32 - ends.leading_zeros() as usize)
 }
 
 /// 8 three-byte sequences in the 24 bytes at `p`: if each keeps 3 bytes in the target,

@@ -5,13 +5,16 @@
 //! a block with a byte `F8–FF` leaving the vector path, since every such sequence is
 //! above U+10FFFF or not valid; UTF-8: the same structural check, then each sequence's
 //! value against its length's range, the surrogates and U+10FFFF), accumulated and
-//! tested at the end. An ASCII block is copied. Otherwise the positions of the sequence
-//! starts are compressed into one vector (`vpcompressb`), and 16 at a time each lead and
-//! the bytes after it are gathered into a 32-bit lane (`vpermt2b`) and decoded there
-//! (two multiply-adds and a shift and an offset looked up by the lead's count of leading
-//! ones), re-encoded in the lane in the other encoding (`vpmultishiftqb` spreads the
-//! 6-bit groups, a shift drops the unused bytes, the lead's mark is OR'ed in), and the
-//! lanes' bytes packed by one `vpcompressb`.
+//! tested at the end. An ASCII block is copied. A block of 1- to 3-byte sequences that
+//! keep their lengths (Latin and CJK text) is converted in place, byte by byte, by the
+//! masks of what precedes each byte, in a loop of its own while the blocks are such text
+//! (a call per block costs the spilling of every vector register). Otherwise the
+//! positions of the sequence starts are compressed into one vector (`vpcompressb`), and
+//! 16 at a time each lead and the bytes after it are gathered into a 32-bit lane
+//! (`vpermt2b`) and decoded there (two multiply-adds and a shift and an offset looked up
+//! by the lead's count of leading ones), re-encoded in the lane in the other encoding
+//! (`vpmultishiftqb` spreads the 6-bit groups, a shift drops the unused bytes, the
+//! lead's mark is OR'ed in), and the lanes' bytes packed by one `vpcompressb`.
 //!
 //! Two versions of the loop: one that checks validity (what the kernels run first; on
 //! anything wrong they validate, then run the other), and one for input already known
@@ -221,14 +224,31 @@ unsafe fn blocks<const CHECK: bool>(
             i += 64;
             continue;
         }
-        if stop == 0 {
-            debug_assert!(65 <= out.capacity() - out.len());
-            // SAFETY: i + 65 <= len; 65 bytes at most into the ≥ ROOM bytes of spare
-            // capacity reserved above.
-            if let Some(written) = unsafe { short_in_place(direction, block, p, dst) } {
-                // SAFETY: the `written` bytes after the length were written.
-                unsafe { out.set_len(out.len() + written) };
-                i += 64;
+        // Leads that never keep their length (or are not valid): Corrected UTF-8 from EF
+        // on (mostly 4 bytes in UTF-8), UTF-8 from F0 on.
+        let long = match direction {
+            Direction::CorrectedToUtf8 => 0xEF,
+            Direction::Utf8ToCorrected => 0xF0,
+        };
+        if stop == 0 && i >= 64 && _mm512_cmpge_epu8_mask(block, _mm512_set1_epi8(long as i8)) == 0
+        {
+            // Latin and CJK text: converted in place, in a loop of its own while the
+            // blocks are such text (or ASCII).
+            let mut safe = (safe_in, safe_out);
+            // SAFETY: the caller's contract; i >= 64.
+            let reached = unsafe {
+                match direction {
+                    Direction::CorrectedToUtf8 => {
+                        in_place_run::<CHECK, true>(bytes, i, out, &mut bad, &mut safe)
+                    }
+                    Direction::Utf8ToCorrected => {
+                        in_place_run::<CHECK, false>(bytes, i, out, &mut bad, &mut safe)
+                    }
+                }
+            };
+            if reached > i {
+                (safe_in, safe_out) = safe;
+                i = reached;
                 continue;
             }
         }
@@ -309,6 +329,76 @@ unsafe fn blocks<const CHECK: bool>(
     }
 }
 
+/// From the block at `i` (not the first) on, while each block is ASCII or converts in
+/// place ([`short_in_place`], [`in_place`]) and has no sequence without an encoding in
+/// the target: converts it, with the checking loop's validity check and record of the
+/// last block converted (`bad`, `safe`) as [`blocks`] keeps them. Returns where it
+/// stopped: the first block it did not convert, or where fewer than 128 bytes are
+/// left.
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`; `i >= 64`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+unsafe fn in_place_run<const CHECK: bool, const TO_UTF8: bool>(
+    bytes: &[u8],
+    mut i: usize,
+    out: &mut Vec<u8>,
+    bad: &mut u64,
+    safe: &mut (usize, usize),
+) -> usize {
+    let (direction, len) = if TO_UTF8 {
+        (Direction::CorrectedToUtf8, bytes.len())
+    } else {
+        (Direction::Utf8ToCorrected, bytes.len())
+    };
+    let byte = |b: u8| _mm512_set1_epi8(b as i8);
+    while i + 128 <= len {
+        out.reserve(66);
+        let p = bytes.as_ptr().wrapping_add(i);
+        // SAFETY: i + 128 <= len.
+        let block = unsafe { _mm512_loadu_si512(p as *const __m512i) };
+        // As in `blocks`: Corrected UTF-8 leads F8–FF, UTF-8 C1 controls.
+        let stop = if TO_UTF8 {
+            _mm512_cmpge_epu8_mask(block, byte(0xF8))
+        } else {
+            // SAFETY: i + 65 <= len.
+            let after = unsafe { _mm512_loadu_si512(p.add(1) as *const __m512i) };
+            _mm512_cmpeq_epi8_mask(block, byte(0xC2)) & _mm512_cmplt_epu8_mask(after, byte(0xA0))
+        };
+        if stop != 0 {
+            break;
+        }
+        let dst = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
+        let written = if _mm512_movepi8_mask(block) == 0 {
+            // SAFETY: 64 of the ≥ 66 bytes of spare capacity reserved above.
+            unsafe { _mm512_storeu_si512(dst as *mut __m512i, block) };
+            64
+        } else {
+            // SAFETY: i + 66 <= len; 66 bytes at most into the spare capacity.
+            let converted = match unsafe { short_in_place(direction, block, p, dst) } {
+                Some(written) => Some(written),
+                // SAFETY: as above.
+                None => unsafe { in_place::<TO_UTF8>(block, p, dst) },
+            };
+            match converted {
+                Some(written) => written,
+                None => break,
+            }
+        };
+        if CHECK {
+            // SAFETY: i >= 64 > 3 and i + 64 <= len: p − 3 .. p + 64 is in `bytes`.
+            *bad |= unsafe { bad_avx512::<false>(p) };
+        }
+        let leads = !_mm512_cmplt_epi8_mask(block, byte(0xC0));
+        *safe = (i + leads.trailing_zeros() as usize, out.len());
+        // SAFETY: the `written` bytes after the length were written.
+        unsafe { out.set_len(out.len() + written) };
+        i += 64;
+    }
+    i
+}
+
 /// Converts the block at `p` in place when it holds only 1- and 2-byte sequences whose
 /// length stays the same in the target (Latin text): Corrected UTF-8 leads `C0–DC`
 /// (U+00A0 to U+07FF with the row offset 160 added), UTF-8 leads `C2–DF` (U+00A0 and up:
@@ -380,6 +470,176 @@ unsafe fn short_in_place(
         written += 1;
     }
     Some(written)
+}
+
+/// Converts the block at `p` in place when it holds only 1- to 3-byte sequences whose
+/// length stays the same in the target (Latin and CJK text, with ASCII): each byte is
+/// converted where it is, its role told by the masks of the bytes before it (a mask
+/// shifted left by one is "the byte before is"). The rows' offsets in 6-bit groups
+/// (lead, c1, c2): 2-byte 160 = (2, 32), 3-byte 2208 = (0, 34, 32), and from U+E000
+/// (Corrected UTF-8 raw `CF60`, UTF-8 lead `EE`) 4256 = (1, 2, 32). The last byte of a
+/// sequence flips bit 5 and carries (borrows) into the byte before; a 3-byte sequence's
+/// middle byte adds (takes) 34 or 2 and that carry, and carries into the lead. The
+/// sequence that goes on past the block is converted by its code point. Writes what
+/// the block converts — the sequences whose leads are in it: not the continuation bytes
+/// it starts with (the block before wrote them), and bytes 64 and 65 too when the last
+/// sequence reaches them — to `dst` and returns how many bytes; `None` when the block is
+/// not such text, or (UTF-8) a sequence in it is overlong or a surrogate (the lanes'
+/// checks find which).
+///
+/// # Safety
+///
+/// The CPU must have the features of `has_avx512`; `p .. p + 66` readable; `dst`
+/// writable for 66 bytes.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+#[inline]
+unsafe fn in_place<const TO_UTF8: bool>(
+    block: __m512i,
+    p: *const u8,
+    dst: *mut u8,
+) -> Option<usize> {
+    let byte = |b: u8| _mm512_set1_epi8(b as i8);
+    let ge = |b: u8| _mm512_cmpge_epu8_mask(block, byte(b));
+    let eq = |b: u8| _mm512_cmpeq_epi8_mask(block, byte(b));
+    let lead3 = ge(0xE0);
+    // Leads that change length (or, UTF-8, are not valid) whatever follows them:
+    // Corrected UTF-8 DD–DF and from EF on (3 and 4 bytes in UTF-8); UTF-8 C0, C1
+    // (overlong) and from F0 on (4 bytes, or 3).
+    let other = if TO_UTF8 {
+        ge(0xEF) | (ge(0xDD) & !lead3)
+    } else {
+        ge(0xF0) | _mm512_cmpeq_epi8_mask(_mm512_and_si512(block, byte(0xFE)), byte(0xC0))
+    };
+    if other != 0 {
+        return None;
+    }
+    let lead = ge(0xC0);
+    let lead2 = lead & !lead3;
+    // 80–BF are the signed bytes below −64.
+    let continuation = _mm512_cmplt_epi8_mask(block, byte(0xC0));
+    let middle = continuation & lead3 << 1;
+    let last = continuation & (lead2 << 1 | lead3 << 2);
+    // Bit k: byte k + 1 is A0 or more (bit 63, byte 64, is not known: the sequence that
+    // goes on past the block is converted apart).
+    let next_a0 = ge(0xA0) >> 1;
+    let step = |high: u64| _mm512_mask_mov_epi8(byte(34), high, byte(2));
+    let converted = if TO_UTF8 {
+        // Middle bytes BD with A0 on after, or BE, BF: raw xF60 on.
+        let from_bd_a0 = middle & (ge(0xBE) | eq(0xBD) & next_a0);
+        // UTF-8 has 4 bytes from U+10000 (raw EF60: EE BD A0) on.
+        if eq(0xEE) << 1 & from_bd_a0 != 0 {
+            return None;
+        }
+        // Raw CF60 on (lead ED on, or EC BD A0 on) skips the surrogates.
+        let high = middle & (ge(0xED) << 1 | eq(0xEC) << 1 & from_bd_a0);
+        let c1 = _mm512_add_epi8(block, step(high));
+        let c1 = _mm512_mask_add_epi8(c1, next_a0, c1, byte(1));
+        let carry = middle & _mm512_cmpge_epu8_mask(c1, byte(0xC0));
+        let c1 = _mm512_mask_sub_epi8(c1, carry, c1, byte(64));
+        let add = _mm512_maskz_mov_epi8(lead2, byte(2));
+        let add = _mm512_mask_add_epi8(add, lead2 & next_a0 | lead3 & high >> 1, add, byte(1));
+        let add = _mm512_mask_add_epi8(add, lead3 & carry >> 1, add, byte(1));
+        _mm512_mask_mov_epi8(_mm512_add_epi8(block, add), middle, c1)
+    } else {
+        // U+0800–U+089F (E0 A0 80 to E0 A2 9F: all of E0 A0–A2 left to the lanes) has 2
+        // bytes in Corrected UTF-8; E0 80–9F is overlong and ED A0–BF a surrogate.
+        if middle & (eq(0xE0) << 1 & !ge(0xA3) | eq(0xED) << 1 & ge(0xA0)) != 0 {
+            return None;
+        }
+        let high = middle & ge(0xEE) << 1;
+        let c1 = _mm512_sub_epi8(block, step(high));
+        let c1 = _mm512_mask_sub_epi8(c1, !next_a0, c1, byte(1));
+        let borrow = middle & _mm512_cmplt_epu8_mask(c1, byte(0x80));
+        let c1 = _mm512_mask_add_epi8(c1, borrow, c1, byte(64));
+        let sub = _mm512_maskz_mov_epi8(lead2, byte(2));
+        let sub = _mm512_mask_add_epi8(sub, lead2 & !next_a0 | lead3 & high >> 1, sub, byte(1));
+        let sub = _mm512_mask_add_epi8(sub, lead3 & borrow >> 1, sub, byte(1));
+        _mm512_mask_mov_epi8(_mm512_sub_epi8(block, sub), middle, c1)
+    };
+    let converted = _mm512_xor_si512(converted, _mm512_maskz_mov_epi8(last, byte(0x20)));
+    // The continuation bytes the block starts with end a sequence the block before
+    // converted (of any length: its lead is not in this block).
+    let skip = continuation.trailing_ones() as usize;
+    let packed = if skip == 0 {
+        converted
+    } else {
+        _mm512_maskz_compress_epi8(u64::MAX.checked_shl(skip as u32).unwrap_or(0), converted)
+    };
+    // SAFETY: 64 bytes at `dst` (the caller's contract).
+    unsafe { _mm512_storeu_si512(dst as *mut __m512i, packed) };
+    let mut written = 64 - skip;
+    // The last sequence, if it goes on past the block: converted by its code point, over
+    // what the vector wrote for it, and its bytes 64 and 65.
+    if lead >> 62 != 0 {
+        let at = 63 - lead.leading_zeros() as usize;
+        let length = if lead3 >> at & 1 == 1 { 3 } else { 2 };
+        if at + length > 64 {
+            // SAFETY: p + at .. p + at + 3 is within the 66 readable; `dst` has room for
+            // the sequence at `at − skip` (the lead is not among the skipped bytes): up
+            // to 66 − skip bytes.
+            written = unsafe { last_sequence::<TO_UTF8>(p.add(at), length, dst.add(at - skip)) }?
+                + at
+                - skip;
+        }
+    }
+    Some(written)
+}
+
+/// The sequence of `length` bytes at `p` converted by [`converted_sequence`] to `dst`:
+/// how many bytes, or `None`.
+///
+/// # Safety
+///
+/// `p .. p + 3` readable, `dst` writable for `length` bytes.
+#[cold]
+#[inline(never)]
+unsafe fn last_sequence<const TO_UTF8: bool>(
+    p: *const u8,
+    length: usize,
+    dst: *mut u8,
+) -> Option<usize> {
+    // SAFETY: the caller's contract.
+    let bytes = unsafe { [p.read(), p.add(1).read(), p.add(2).read()] };
+    let sequence = converted_sequence::<TO_UTF8>(bytes, length)?;
+    // SAFETY: the caller's contract.
+    unsafe { core::ptr::copy_nonoverlapping(sequence.as_ptr(), dst, length) };
+    Some(length)
+}
+
+/// One 2- or 3-byte sequence (`length`; the first `length` bytes of `bytes`, a lead and
+/// its continuations) converted by its code point (`TO_UTF8`: from Corrected UTF-8), or
+/// `None` if it has no encoding of the same length in the target (or, UTF-8, is
+/// overlong or a surrogate).
+fn converted_sequence<const TO_UTF8: bool>(bytes: [u8; 3], length: usize) -> Option<[u8; 3]> {
+    let [b0, b1, b2] = bytes.map(u32::from);
+    let raw = if length == 2 {
+        (b0 & 0x1F) << 6 | (b1 & 0x3F)
+    } else {
+        (b0 & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)
+    };
+    let value = match (TO_UTF8, length) {
+        // (A 2-byte Corrected UTF-8 lead DD–DF never gets here: `in_place` left the block.)
+        (true, 2) => raw + 160,
+        (true, _) => {
+            Some(raw + if raw >= 0xCF60 { 4256 } else { 2208 }).filter(|&cp| cp <= 0xFFFF)?
+        }
+        (false, 2) => raw.checked_sub(160)?,
+        (false, _) => {
+            if (0xD800..0xE000).contains(&raw) {
+                return None;
+            }
+            raw.checked_sub(if raw >= 0xE000 { 4256 } else { 2208 })?
+        }
+    };
+    Some(if length == 2 {
+        [0xC0 | (value >> 6) as u8, 0x80 | (value & 0x3F) as u8, 0]
+    } else {
+        [
+            0xE0 | (value >> 12) as u8,
+            0x80 | (value >> 6 & 0x3F) as u8,
+            0x80 | (value & 0x3F) as u8,
+        ]
+    })
 }
 
 /// The code points of 16 UTF-8 sequences whose leads are at the block positions in
