@@ -138,6 +138,9 @@ mutation fast-transcode-avx512-in-place-cjk-offset fast_transcode codec/src/corr
 mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(23)) };/' \
     "AVX2 transcoders, 16 three-byte sequences in one step: the second 8 are written one byte early, over the first 8's last byte"
+mutation fast-encode-portable-mixed-ascii-length fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/core::hint::select_unpredictable(ascii, 1, len),/core::hint::select_unpredictable(ascii, 2, len),/' \
+    "portable encoder, text of mixed lengths (no run): an ASCII character is written with the zero byte after it"
 mutation fast-encode-portable-latin-fours fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/            | u64::from(wd) << (8 \* (na + nb + nc));/            | u64::from(wd) << (8 * (na + nb + nb));/' \
     "portable encoder, 1- and 2-byte code points four at a time: the fourth is placed by the second's length instead of the third's"
@@ -190,8 +193,17 @@ fi
 
 ensure_cargo_fuzz
 # The scratch copy: the working tree without build output or .git; its build cache is
-# kept between runs so only the mutated crate and its dependents rebuild.
+# kept between runs so only the mutated crate and its dependents rebuild. Everything
+# else of an earlier copy goes first: a file since moved or deleted would still be
+# there (a module found twice, and the row reported as a mutant that does not build).
 mkdir -p "$scratch"
+find "$scratch" -mindepth 1 -maxdepth 1 ! -name target ! -name fuzz -exec rm -rf {} +
+if [[ -d "$scratch/fuzz" ]]; then
+    find "$scratch/fuzz" -mindepth 1 -maxdepth 1 ! -name target ! -name afl -exec rm -rf {} +
+fi
+if [[ -d "$scratch/fuzz/afl" ]]; then
+    find "$scratch/fuzz/afl" -mindepth 1 -maxdepth 1 ! -name target -exec rm -rf {} +
+fi
 (cd "$root" && tar --exclude=./target --exclude=./fuzz/target --exclude=./fuzz/afl/target \
     --exclude=./.git --exclude=./fuzz/nightly-out --exclude=./fuzz/artifacts \
     --exclude=./fuzz/coverage -cf - .) |

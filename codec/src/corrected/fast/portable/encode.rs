@@ -33,17 +33,24 @@ impl<'a> Output<'a> {
     pub(super) fn push(&mut self, word: u64, n: usize) {
         debug_assert!(n <= 8);
         if self.len + 8 > self.out.len() {
-            self.grow();
+            grow(self.out, self.len);
         }
         self.out[self.len..self.len + 8].copy_from_slice(&word.to_le_bytes());
         self.len += n;
     }
 
-    /// More room, [`ROOM`] bytes past what was written.
-    #[cold]
-    #[inline(never)]
-    fn grow(&mut self) {
-        self.out.resize(self.len + ROOM, 0);
+    /// Appends the low `n` bytes (at most 8) of `first` and then of `second`, with one
+    /// test for room.
+    #[inline(always)]
+    pub(super) fn push2(&mut self, first: u64, second: u64, n: usize) {
+        debug_assert!(n <= 8);
+        if self.len + 16 > self.out.len() {
+            grow(self.out, self.len);
+        }
+        let room = &mut self.out[self.len..self.len + 16];
+        room[..8].copy_from_slice(&first.to_le_bytes());
+        room[n..n + 8].copy_from_slice(&second.to_le_bytes());
+        self.len += 2 * n;
     }
 
     /// Appends `ascii` (code points below U+0080), one byte each.
@@ -54,6 +61,15 @@ impl<'a> Output<'a> {
         self.out.extend(ascii.iter().map(|&c| c as u8));
         self.len = self.out.len();
     }
+}
+
+/// More room in `out`, [`ROOM`] bytes past the `len` written. (Not a method: were the
+/// `Output`'s address passed on, every byte stored into the `Vec` might have changed its
+/// `len`, which would be read back from memory after each.)
+#[cold]
+#[inline(never)]
+fn grow(out: &mut Vec<u8>, len: usize) {
+    out.resize(len + ROOM, 0);
 }
 
 impl Drop for Output<'_> {
@@ -130,22 +146,29 @@ const OFFSET: [u32; 5] = [
     corrected::TABLE[6].offset,
 ];
 
-/// The Corrected UTF-8 of a code point above ASCII as the low bytes of a little-endian
-/// word, and its length; `None` if it has none (a C1 control, a surrogate, above
-/// U+8421109F). Without a branch on the length, so that text of mixed lengths costs no
+/// The Corrected UTF-8 of a code point as the low bytes of a little-endian word, and
+/// its length; `None` if it has none (a C1 control, a surrogate, above U+8421109F).
+/// Without a branch on the length, so that text of mixed lengths costs no
 /// mispredictions: the row by compares, the 6-byte form of the raw value by shifts,
-/// shifted right by whole bytes to the length, and the lead's mark.
+/// shifted right by whole bytes to the length, and the lead's mark; ASCII chosen at the
+/// end (a conditional move).
 #[inline(always)]
 fn encoded_word(cp: u32) -> Option<(u64, usize)> {
     let at_least = |first: u32| u32::from(cp >= first);
-    // Length − 2, 0 to 4 (also 0 for a C1 control, caught below).
+    // Length − 2, 0 to 4 (also 0 for ASCII and a C1 control).
     let row = at_least(0x8A0) + at_least(0x1_10A0) + at_least(0x21_10A0) + at_least(0x421_10A0);
-    let bad = (cp < 0xA0) | (cp.wrapping_sub(0xD800) < 0x800) | (cp > corrected::MAX_CODEPOINT);
+    let bad = (cp.wrapping_sub(0x80) < 0x20)
+        | (cp.wrapping_sub(0xD800) < 0x800)
+        | (cp > corrected::MAX_CODEPOINT);
     if bad {
         return None;
     }
     let past_surrogates = u32::from(row == 1) & at_least(0xE000);
-    let raw = u64::from(cp - OFFSET[row as usize % 5] - (past_surrogates << 11));
+    // (Wraps for ASCII, whose word is chosen below.)
+    let raw = u64::from(
+        cp.wrapping_sub(OFFSET[row as usize % 5])
+            .wrapping_sub(past_surrogates << 11),
+    );
     let six = 0x8080_8080_8080
         | raw >> 30
         | (raw >> 16 & 0x3F00)
@@ -154,7 +177,12 @@ fn encoded_word(cp: u32) -> Option<(u64, usize)> {
         | (raw << 26 & 0x3F_0000_0000)
         | (raw << 40 & 0x3F00_0000_0000);
     let len = row as usize + 2;
-    Some((six >> (8 * (6 - len)) | (0xFF00 >> len & 0xFF), len))
+    let word = six >> (8 * (6 - len)) | (0xFF00 >> len & 0xFF);
+    let ascii = cp < 0x80;
+    Some((
+        core::hint::select_unpredictable(ascii, u64::from(cp), word),
+        core::hint::select_unpredictable(ascii, 1, len),
+    ))
 }
 
 /// The error for a code point that [`encoded_word`] rejected.
@@ -172,8 +200,9 @@ fn encode_error(cp: u32) -> EncodeError {
 
 /// Appends the encoding of `codepoints` to `out`, or fails at the first code point that
 /// has none (with the code points before it encoded): 8 at a time while they are ASCII,
-/// two at a time while they are of the same 3- or 4-byte row (CJK, emoji), else one
-/// word per code point through [`Output`].
+/// four or two at a time while they are of the same 3- or 4-byte row (CJK, emoji), else
+/// the next [`MIXED`] one word per code point through [`Output`], without a branch on
+/// the length.
 pub(in crate::corrected::fast) fn encode(
     codepoints: &[u32],
     out: &mut Vec<u8>,
@@ -204,14 +233,25 @@ pub(in crate::corrected::fast) fn encode(
             i = four_run(codepoints, i, &mut output);
             continue;
         }
-        let Some((word, n)) = encoded_word(cp) else {
-            return Err(encode_error(cp));
-        };
-        output.push(word, n);
-        i += 1;
+        // None of the runs: text of mixed lengths. The next code points (up to 16) by
+        // the encoder without a branch on the length, before looking for runs again.
+        let end = codepoints.len().min(i + MIXED);
+        for &cp in &codepoints[i..end] {
+            let Some((word, n)) = encoded_word(cp) else {
+                return Err(encode_error(cp));
+            };
+            output.push(word, n);
+            i += 1;
+        }
     }
     Ok(())
 }
+
+/// Code points encoded by [`encoded_word`] once no run was found: in text whose
+/// lengths change at random every test for a run is a mispredicted branch (about 13
+/// cycles on the CPUs measured), and a run found up to this many code points late costs
+/// less than that.
+const MIXED: usize = 16;
 
 /// Whether `cp` has 1 or 2 bytes (ASCII, or U+00A0 to U+089F).
 #[inline(always)]
@@ -223,11 +263,13 @@ fn is_short(cp: u32) -> bool {
 #[inline(always)]
 fn short_word(cp: u32) -> (u32, usize) {
     let two = cp >= 0x80;
-    let word = if two {
-        two_bytes(cp.wrapping_sub(corrected::TABLE[1].offset))
-    } else {
-        cp
-    };
+    // (The hint, or LLVM makes it a branch, mispredicted at every other change of
+    // length in Latin text.)
+    let word = core::hint::select_unpredictable(
+        two,
+        two_bytes(cp.wrapping_sub(corrected::TABLE[1].offset)),
+        cp,
+    );
     (word, 1 + usize::from(two))
 }
 
@@ -279,7 +321,19 @@ const fn both(x: u32) -> u64 {
 /// groups moved into place, the halves' 3 bytes put together. Returns where it stopped.
 #[inline(always)]
 fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
-    while let Some(&[a, b]) = codepoints.get(i..i + 2) {
+    loop {
+        // Four at a time while all four are, the two words stored with one test for
+        // room.
+        while let Some(&[a, b, c, d]) = codepoints.get(i..i + 4) {
+            if !(is_three(a) & is_three(b) & is_three(c) & is_three(d)) {
+                break;
+            }
+            output.push2(three_pair(a, b), three_pair(c, d), 6);
+            i += 4;
+        }
+        let Some(&[a, b]) = codepoints.get(i..i + 2) else {
+            break;
+        };
         if !(is_three(a) & is_three(b)) {
             // A newline or another ASCII character among them stays in the run (leaving
             // it and coming back costs more than this).
@@ -295,17 +349,26 @@ fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize
             i += 2;
             continue;
         }
-        let x = u64::from(a) | u64::from(b) << 32;
-        let past_surrogates = ((x + both(0x2000)) >> 16) & both(1);
-        let raw = x - both(corrected::TABLE[2].offset) - (past_surrogates << 11);
-        let w = both(0x80_80E0)
-            | ((raw >> 12) & both(0xF))
-            | ((raw << 2) & both(0x3F00))
-            | ((raw << 16) & both(0x3F_0000));
-        output.push((w & 0xFF_FFFF) | ((w >> 8) & 0xFFFF_FF00_0000), 6);
+        output.push(three_pair(a, b), 6);
         i += 2;
     }
     i
+}
+
+/// Two code points of the 3-byte rows (see [`is_three`]) encoded together in the two
+/// 32-bit halves of a word (SWAR): the row offset taken off (2,048 more past the
+/// surrogates: where bit 16 of `cp + 0x2000` is set), the 6-bit groups moved into place,
+/// the halves' 3 bytes put together: 6 bytes.
+#[inline(always)]
+fn three_pair(a: u32, b: u32) -> u64 {
+    let x = u64::from(a) | u64::from(b) << 32;
+    let past_surrogates = ((x + both(0x2000)) >> 16) & both(1);
+    let raw = x - both(corrected::TABLE[2].offset) - (past_surrogates << 11);
+    let w = both(0x80_80E0)
+        | ((raw >> 12) & both(0xF))
+        | ((raw << 2) & both(0x3F00))
+        | ((raw << 16) & both(0x3F_0000));
+    (w & 0xFF_FFFF) | ((w >> 8) & 0xFFFF_FF00_0000)
 }
 
 /// Encodes the run of code points of the 4-byte row (emoji) from `i`, two at a time
