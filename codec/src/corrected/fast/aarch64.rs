@@ -13,7 +13,7 @@
 // Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
 #![deny(unsafe_op_in_unsafe_fn)]
 
-use super::kernels::{Decoded, Kernels};
+use super::kernel::{Decoded, Kernels};
 use super::portable;
 use super::simd::{self, ByteVector};
 #[cfg(feature = "alloc")]

@@ -63,6 +63,7 @@
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 #[allow(unsafe_code)]
 mod aarch64;
+mod kernel;
 #[allow(unsafe_code)]
 mod kernels;
 mod portable;
@@ -78,8 +79,11 @@ mod transcode;
 #[cfg(feature = "alloc")]
 pub use transcode::{
     transcode_to_utf8, transcode_to_utf8_with, utf8_to_corrected, utf8_to_corrected_with,
-    TranscodeError,
 };
+#[cfg(feature = "alloc")]
+mod transcode_error;
+#[cfg(feature = "alloc")]
+pub use transcode_error::TranscodeError;
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86;

@@ -12,7 +12,7 @@
 // Every unsafe operation in an `unsafe fn` gets its own block and SAFETY argument too.
 #![deny(unsafe_op_in_unsafe_fn)]
 
-use super::kernels::Kernels;
+use super::kernel::Kernels;
 use super::portable;
 use super::simd;
 use core::arch::x86_64::*;

@@ -6,7 +6,7 @@
 //! kernel table) has checked that the CPU runs AVX2; or a SIMD load/store, whose bounds
 //! are argued at the block.
 
-use crate::corrected::fast::kernels::Kernels;
+use crate::corrected::fast::kernel::Kernels;
 
 mod decode;
 #[cfg(feature = "alloc")]

@@ -15,7 +15,7 @@
 //! decoding too.
 
 use super::vector::{self, table8};
-use crate::corrected::fast::kernels::Decoded;
+use crate::corrected::fast::kernel::Decoded;
 use crate::corrected::fast::{is_continuation, portable, restart_point};
 use core::arch::x86_64::*;
 

@@ -12,7 +12,7 @@
 
 use super::tables::{table, DUP, DUP2, IOTA, REV, REV2, REV_TAIL};
 use super::vector::{self, bad_avx512};
-use crate::corrected::fast::kernels::Decoded;
+use crate::corrected::fast::kernel::Decoded;
 use crate::corrected::fast::restart_point;
 use core::arch::x86_64::*;
 
