@@ -112,7 +112,7 @@ mutation fast-decode-avx512-ascii-block-shifted fast_decode codec/src/corrected/
     "AVX-512 decoder, an ASCII block after an ASCII block: each 16 bytes widened from one byte too far on"
 mutation fast-encode-portable-cjk-run-surrogate-skip fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/- (past_surrogates << 11);/- (past_surrogates << 10);/' \
-    "portable encoder, runs of 3-byte code points two at a time: past the surrogates the offset is 1,024 more, not 2,048"
+    "portable encoder, runs of 3-byte code points (two to a word): past the surrogates the offset is 1,024 more, not 2,048"
 mutation fast-decode-avx512-short-offset fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
     's/set(0x4001)), set(160))/set(0x4001)), set(161))/' \
     "AVX-512 decoder, a block of 1- and 2-byte sequences: 2-byte code points come out 1 too high"
