@@ -22,70 +22,41 @@ pub(super) trait Keyed: TestCase + Serialize {
         Self: Sized;
 }
 
-impl Keyed for DecodeTest {
-    fn key(&self) -> String {
-        self.input.clone()
-    }
-    fn set_tc_id(&mut self, id: u64) {
-        self.tc_id = id;
-    }
-    fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
-        match file {
-            AnyVectorFile::Decode(f) => Some(f),
-            _ => None,
+/// `impl Keyed` for a test type: its key (from the test `t`), and the variant of
+/// [`AnyVectorFile`] that holds a file of it.
+macro_rules! keyed {
+    ($test:ty, $variant:ident, |$t:ident| $key:expr) => {
+        impl Keyed for $test {
+            fn key(&self) -> String {
+                let $t = self;
+                $key
+            }
+            fn set_tc_id(&mut self, id: u64) {
+                self.tc_id = id;
+            }
+            fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
+                match file {
+                    AnyVectorFile::$variant(f) => Some(f),
+                    _ => None,
+                }
+            }
         }
-    }
+    };
 }
 
-impl Keyed for EncodeTest {
-    fn key(&self) -> String {
-        self.codepoint.clone()
+keyed!(DecodeTest, Decode, |t| t.input.clone());
+keyed!(EncodeTest, Encode, |t| t.codepoint.clone());
+// The code points, space-separated (`(empty)` for none).
+keyed!(
+    EncodeStringTest,
+    EncodeString,
+    |t| if t.codepoints.is_empty() {
+        "(empty)".into()
+    } else {
+        t.codepoints.join(" ")
     }
-    fn set_tc_id(&mut self, id: u64) {
-        self.tc_id = id;
-    }
-    fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
-        match file {
-            AnyVectorFile::Encode(f) => Some(f),
-            _ => None,
-        }
-    }
-}
-
-impl Keyed for EncodeStringTest {
-    /// The code points, space-separated (`(empty)` for none).
-    fn key(&self) -> String {
-        if self.codepoints.is_empty() {
-            "(empty)".into()
-        } else {
-            self.codepoints.join(" ")
-        }
-    }
-    fn set_tc_id(&mut self, id: u64) {
-        self.tc_id = id;
-    }
-    fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
-        match file {
-            AnyVectorFile::EncodeString(f) => Some(f),
-            _ => None,
-        }
-    }
-}
-
-impl Keyed for DocumentTest {
-    fn key(&self) -> String {
-        self.input.clone()
-    }
-    fn set_tc_id(&mut self, id: u64) {
-        self.tc_id = id;
-    }
-    fn from_any(file: AnyVectorFile) -> Option<VectorFile<Self>> {
-        match file {
-            AnyVectorFile::Document(f) => Some(f),
-            _ => None,
-        }
-    }
-}
+);
+keyed!(DocumentTest, Document, |t| t.input.clone());
 
 /// The header line that records the highest tcId ever assigned in a file, so that the
 /// id of a removed case is never given to a new one.
