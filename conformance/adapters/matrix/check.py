@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from matrix import HTML, REPORT, select, vectors  # noqa: E402
+from decoders import HTML, REPORT, select, vectors  # noqa: E402
 
 
 class Adapter:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import causes  # noqa: E402
+import decoders  # noqa: E402
 import matrix  # noqa: E402
 
 FFFD = 0xFFFD
@@ -252,7 +253,7 @@ class Page(unittest.TestCase):
     full table in the data file."""
 
     def ranked(self):
-        cases = matrix.vectors()
+        cases = decoders.vectors()
         # Two inputs of one cause (one U+FFFD per byte): a 3-byte and a 2-byte one.
         three = next(fid for fid, c in cases.items() if c.get("input") == "e08080")
         two = next(fid for fid, c in cases.items() if c.get("input") == "e080")
@@ -293,7 +294,7 @@ class Page(unittest.TestCase):
 
 
     def test_page(self):
-        cases = matrix.vectors()
+        cases = decoders.vectors()
         if not cases:
             self.skipTest("no vectors/utf-8 in this checkout")
         first = next(iter(cases))
@@ -316,7 +317,7 @@ class NotApplicable(unittest.TestCase):
     applicable", never a pass and never a fail."""
 
     def report(self):
-        cases = matrix.vectors()
+        cases = decoders.vectors()
         strings = [fid for fid in cases if fid.startswith("utf-8/encode-string.json#")]
         if not strings:
             self.skipTest("no vectors/utf-8/encode-string.json in this checkout")
