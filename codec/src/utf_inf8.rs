@@ -105,8 +105,15 @@ enum Part {
     /// `FF` alone.
     AfterFf,
     /// `FF` and `b4` bytes `B4`, then `digits` length digits whose value is `nme`
-    /// (saturating: a value that large is over any limit).
-    Length { b4: u64, digits: u64, nme: u64 },
+    /// (saturating: a value that large is over any limit) and whose value modulo 3 is
+    /// `rem`, exactly (the padding of the storage depends on it, however long the
+    /// length: 16 is 1 modulo 3, so it is the sum of the digits modulo 3).
+    Length {
+        b4: u64,
+        digits: u64,
+        nme: u64,
+        rem: u8,
+    },
     /// The storage bytes: `total` of them make a code of `code_len` bytes; the first
     /// `pad` hex digits are padding and must be 0, and the first significant digit
     /// must be at least `min_first`.
@@ -158,14 +165,16 @@ enum Verdict {
     Reject(ErrorKind),
 }
 
-/// A length-class start: `FF` and length storage give NUD; the storage part follows.
-fn storage(header_len: u64, nme: u64) -> Part {
+/// A length-class start: `FF` and length storage give NUD (NUD − 18 is `nme`,
+/// saturating, and `rem` modulo 3, exactly); the storage part follows.
+fn storage(header_len: u64, nme: u64, rem: u8) -> Part {
     let nud = nme.saturating_add(18);
     let total = (nud.saturating_add(2) / 3).saturating_mul(2);
     Part::Storage {
         code_len: header_len.saturating_add(total),
         total,
-        pad: ((3 - nud % 3) % 3) as u8,
+        // NUD is NUD − 18 modulo 3; from `rem`, since `nme` saturates past 2^64 − 1.
+        pad: ((3 - rem % 3) % 3),
         // 18 digits below 8 × 16^17 = 2^71 fit the `FF 80–9F` form: not shortest.
         min_first: if nud == 18 { 8 } else { 1 },
         seen: 0,
@@ -191,7 +200,8 @@ fn step(part: &mut Part, have: u64, byte: u8) -> Verdict {
                 fixed(13, 2, value)
             }
             0xA0..=0xAF => {
-                *part = storage(2, (byte & 0x0F) as u64);
+                let digit = byte & 0x0F;
+                *part = storage(2, digit as u64, digit % 3);
                 Verdict::Continue
             }
             0xB4 => {
@@ -199,12 +209,18 @@ fn step(part: &mut Part, have: u64, byte: u8) -> Verdict {
                     b4: 1,
                     digits: 0,
                     nme: 0,
+                    rem: 0,
                 };
                 Verdict::Continue
             }
             _ => Verdict::Reject(ErrorKind::InvalidLength),
         },
-        Part::Length { b4, digits, nme } => match byte {
+        Part::Length {
+            b4,
+            digits,
+            nme,
+            rem,
+        } => match byte {
             0xB4 if *digits == 0 => {
                 *b4 = b4.saturating_add(1);
                 Verdict::Continue
@@ -213,8 +229,9 @@ fn step(part: &mut Part, have: u64, byte: u8) -> Verdict {
             0xA0 if *digits == 0 => Verdict::Reject(ErrorKind::Overlong),
             0xA0..=0xAF => {
                 *nme = nme.saturating_mul(16).saturating_add((byte & 0x0F) as u64);
+                *rem = (*rem + (byte & 0x0F)) % 3;
                 if *digits == *b4 {
-                    *part = storage(have.saturating_add(1), *nme);
+                    *part = storage(have.saturating_add(1), *nme, *rem);
                 } else {
                     *digits += 1;
                 }
@@ -298,7 +315,9 @@ fn shortest_completion(part: &Part) -> u64 {
     match part {
         Part::Fixed { len, .. } => *len as u64,
         Part::AfterFf => 13,
-        Part::Length { b4, digits, nme } => {
+        Part::Length {
+            b4, digits, nme, ..
+        } => {
             // No more `B4`: b4 + 1 digits, the missing ones 0 (or a leading 1).
             let missing = b4 + 1 - digits;
             let least = if *digits == 0 {
@@ -306,7 +325,8 @@ fn shortest_completion(part: &Part) -> u64 {
             } else {
                 nme.saturating_mul(16u64.saturating_pow(missing as u32))
             };
-            match storage(1 + b4 + b4 + 1, least) {
+            // (Only the length is read: any remainder will do.)
+            match storage(1 + b4 + b4 + 1, least, 0) {
                 Part::Storage { code_len, .. } => code_len,
                 _ => unreachable!(),
             }

@@ -488,6 +488,40 @@ fn limit_span_ends_before_a_byte_that_cannot_continue_it() {
     );
 }
 
+/// A length field longer than 64 bits (17 length digits, NME 16^16 = 2^64): the
+/// padding of the storage follows NUD modulo 3 exactly, not the saturated NME's. NME ≡ 1
+/// (mod 3), so NUD ≡ 1 and the first storage byte holds 2 padding digits and the top of
+/// the next: it must be `80`, and `BF` cannot continue the code. (A saturated NME,
+/// 2^64 − 1, is ≡ 0: no padding, and `BF` would pass as a first digit of 15. Found by the
+/// fuzz smoke of `utf_inf8_differential_literal`: the spec-literal decoder, in 128 bits,
+/// ended the span there; the reference ran on.)
+#[test]
+fn a_length_over_64_bits_keeps_its_padding() {
+    let mut bytes = vec![0xFF];
+    bytes.extend([0xB4; 16]);
+    bytes.push(0xA1);
+    bytes.extend([0xA0; 16]);
+    let header = bytes.len() as u64;
+    bytes.extend([0xBF, 0x41]);
+    limited_events_are(
+        utf_inf8::DEFAULT_MAX_CODE_LEN,
+        &bytes,
+        &[
+            err(LimitExceeded, 0, header),
+            err(UnexpectedContinuation, header, 1),
+            cp("U+41"),
+        ],
+    );
+    // With `80` (the padding right) the code goes on over the storage bytes.
+    let last = bytes.len() - 2;
+    bytes[last] = 0x80;
+    limited_events_are(
+        utf_inf8::DEFAULT_MAX_CODE_LEN,
+        &bytes,
+        &[err(LimitExceeded, 0, header + 1), cp("U+41")],
+    );
+}
+
 #[test]
 fn a_well_formedness_error_at_the_limit_byte_wins() {
     // Under a limit of 1, `C0` would be over it at its first byte, but it is also
