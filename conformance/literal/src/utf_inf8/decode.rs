@@ -136,13 +136,14 @@ impl Tables {
         let nme = nme_value(&digits);
         let total = self.long_code_len(nme, length_bytes);
         let nud = nme.saturating_add(self.nud_min);
-        if total == u128::MAX || nud == u128::MAX {
-            return Judgement::Open { shortest: total };
-        }
         // §3.5.6–3.5.7: the NUD digits padded on the left with zeros to a multiple of 3; 3
-        // digits per 2 storage bytes of 6 bits each.
+        // digits per 2 storage bytes of 6 bits each. NUD modulo 3 from the digits, exactly
+        // however many there are (16 is 1 modulo 3: NME is the sum of its digits modulo 3),
+        // not from `nud`, which saturates from 33 length digits on (such a code is over
+        // any limit, but its padding and first digit still end its span).
+        let nud_mod3 = (digits.iter().map(|&d| u128::from(d)).sum::<u128>() + self.nud_min % 3) % 3;
         let storage = &after[want..];
-        let pad = ((3 - nud % 3) % 3) as usize;
+        let pad = ((3 - nud_mod3) % 3) as usize;
         let bit = |k: usize| -> Option<u8> {
             let b = storage.get(k / 6)?;
             Some((b >> (5 - k % 6)) & 1)

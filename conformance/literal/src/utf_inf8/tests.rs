@@ -154,3 +154,56 @@ fn strings_encode_to_the_concatenation_or_the_first_failure() {
     mutant.surrogates.1 = "DFFE";
     assert_eq!(mutant.encode_string(&cps[2..3]), Ok(vec![0xED, 0xBF, 0xBF]));
 }
+
+/// A long-form code whose length field is over 128 bits (33 or more length digits) is
+/// over any limit, but its padding and first significant digit still end its span
+/// (`docs/semantics.md` §4.3: "to the first byte that cannot continue it"): NUD modulo 3
+/// comes from the digits, not from the saturated value. With 17 digits (over 64 bits)
+/// and with 33 (over 128).
+#[test]
+fn a_length_over_128_bits_keeps_its_padding_and_first_digit() {
+    for digits in [17, 33, 40] {
+        // NME = 16^(digits − 1): 1 modulo 3, so NUD is 1 modulo 3 and 2 digits (8 bits)
+        // of padding: the first storage byte must be `80`.
+        let mut bytes = vec![0xFF];
+        bytes.extend(vec![0xB4; digits - 1]);
+        bytes.push(0xA1);
+        bytes.extend(vec![0xA0; digits - 1]);
+        let header = bytes.len();
+        let mut padding_wrong = bytes.clone();
+        padding_wrong.extend([0xBF, 0x41]);
+        assert_eq!(
+            dec(&padding_wrong),
+            [
+                err(Kind::LimitExceeded, 0, header),
+                err(Kind::UnexpectedContinuation, header, 1),
+                Event::CodePoint(cp("41")),
+            ],
+            "{digits} digits, padding bits set"
+        );
+        // `80 80`: padding right, then the first significant digit 0 (not shortest): the
+        // second storage byte cannot continue the code.
+        let mut first_zero = bytes.clone();
+        first_zero.extend([0x80, 0x80, 0x41]);
+        assert_eq!(
+            dec(&first_zero),
+            [
+                err(Kind::LimitExceeded, 0, header + 1),
+                err(Kind::UnexpectedContinuation, header + 1, 1),
+                Event::CodePoint(cp("41")),
+            ],
+            "{digits} digits, first digit 0"
+        );
+        // `80 8F`: padding right, the first significant digit F: the code goes on.
+        let mut goes_on = bytes.clone();
+        goes_on.extend([0x80, 0x8F, 0xBF, 0x41]);
+        assert_eq!(
+            dec(&goes_on),
+            [
+                err(Kind::LimitExceeded, 0, header + 3),
+                Event::CodePoint(cp("41")),
+            ],
+            "{digits} digits, the code goes on"
+        );
+    }
+}

@@ -29,7 +29,69 @@ pub(in crate::vectors::generate) fn groups() -> Groups<DecodeTest> {
     crate::vectors::generate::splits::utf_inf8_decode(&mut g);
     cut_short_overlong(&mut g);
     limit_edge(&mut g);
+    wide_length(&mut g);
     g
+}
+
+/// Length fields wider than 64 and 128 bits (vectors 2.6.0): such a code is over any
+/// limit, but its padding and first significant digit still end its one span, and they
+/// hang on NUD modulo 3, which an implementation that saturates the length at its word
+/// size loses (the reference codec did at 64 bits, the spec-literal decoder at 128).
+/// NME = d · 16^(n − 1) is d modulo 3: d = 3, 1, 2 give 0, 2 and 1 padding digits.
+fn wide_length(g: &mut Groups<DecodeTest>) {
+    g.group("Length fields over 64 and 128 bits: the padding and first digit still end the span");
+    for n in [16, 17, 33] {
+        let bits = match n {
+            16 => "just under 2^64",
+            17 => "over 2^64",
+            _ => "over 2^128",
+        };
+        for d in [3u8, 1, 2] {
+            let mut header = vec![0xFF];
+            header.extend(vec![lit::B4; n - 1]);
+            header.push(0xA0 + d);
+            header.extend(vec![0xA0; n - 1]);
+            let pad = [0, 2, 1][usize::from(d % 3)];
+            // Storage bytes of 6 bits: `pad` zero digits, then the first significant
+            // digit, which must not be 0.
+            let (wrong_pad, first_zero, goes_on): (&[u8], &[u8], &[u8]) = match pad {
+                0 => (&[], &[0x80], &[0x84, 0xBF]),
+                1 => (&[0xBF], &[0x80, 0x80], &[0x83, 0xBF]),
+                _ => (&[0xBF], &[0x80, 0x80], &[0x80, 0x8F, 0xBF]),
+            };
+            let what = format!(
+                "FF, {} B4, {} digits A{d} A0…A0 (NME = {d}·16^{}, {bits}; {pad} padding digit{})",
+                n - 1,
+                n,
+                n - 1,
+                if pad == 1 { "" } else { "s" }
+            );
+            let flags = ["LimitExceeded", "LimitSpan", "WideLength"];
+            if !wrong_pad.is_empty() {
+                g.push(dec(
+                    format!("{what}, then BF, whose padding bits are set: the span ends before BF"),
+                    &[&flags[..], &["UnexpectedContinuation"]].concat(),
+                    &cat(&[&header, wrong_pad, &[0x41]]),
+                ));
+            }
+            g.push(dec(
+                format!(
+                    "{what}, then {}: the first significant digit 0 (not shortest): the span ends before the byte that makes it 0",
+                    spaced(first_zero)
+                ),
+                &[&flags[..], &["UnexpectedContinuation"]].concat(),
+                &cat(&[&header, first_zero, &[0x41]]),
+            ));
+            g.push(dec(
+                format!(
+                    "{what}, then {}: padding zero, first digit not 0: one span over all of it",
+                    spaced(goes_on)
+                ),
+                &flags,
+                &cat(&[&header, goes_on, &[0x41]]),
+            ));
+        }
+    }
 }
 
 /// The 13-byte form's overlong codes cut short (issue 41): the verdict falls at the 7th
