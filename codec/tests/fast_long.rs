@@ -57,3 +57,23 @@ fn a_problem_at_every_position_around_the_stretch_ends() {
         }
     }
 }
+
+/// Texts of 256 KiB and more, from which the AVX2 decoder asks for the next stretch's
+/// lines while it decodes one (a hint that must change nothing): each kind whole, and
+/// with a problem near its end, where the prefetches point past the input.
+#[test]
+#[cfg_attr(miri, ignore = "too slow under Miri")]
+fn texts_from_256_kib_on() {
+    let imps = implementations();
+    for kind in 0..5 {
+        let one = long_text(kind);
+        let text = one.repeat((256 << 10) / one.len() + 1);
+        check_all(&imps, &text);
+        let mut bytes = text.clone();
+        let at = (bytes.len() - 100..bytes.len())
+            .find(|&i| (bytes[i] as i8) >= -64)
+            .unwrap();
+        bytes.insert(at, 0x80);
+        check_all(&imps, &bytes);
+    }
+}
