@@ -63,32 +63,60 @@ impl Length {
 
     /// NME, the digits' value (saturating: that large is over any limit anyway).
     fn nme(&self) -> u64 {
+        self.nme_exact().unwrap_or(u64::MAX)
+    }
+
+    /// NME, or `None` if it is over 2^64 − 1 (17 digits or more).
+    fn nme_exact(&self) -> Option<u64> {
         self.digits
             .iter()
-            .fold(0u64, |v, &d| v.saturating_mul(16).saturating_add(d.into()))
+            .try_fold(0u64, |v, &d| v.checked_mul(16)?.checked_add(d.into()))
     }
 
     /// The length of the shortest code these bytes begin: the missing digits as small
-    /// as they may be (a first digit of 1 if none is read yet).
+    /// as they may be (a first digit of 1 if none is read yet), or [`OVER_U64`].
     fn min_code_len(&self) -> u64 {
         let missing = (self.b4 + 1 - self.digits.len()) as u32;
         let least_nme = if self.digits.is_empty() {
-            16u64.saturating_pow(self.b4 as u32)
+            16u64.checked_pow(self.b4 as u32)
         } else {
-            self.nme().saturating_mul(16u64.saturating_pow(missing))
+            self.nme_exact()
+                .and_then(|nme| nme.checked_mul(16u64.checked_pow(missing)?))
         };
-        let header = (1 + 2 * self.b4 + 1) as u64;
-        header.saturating_add(storage_len(nud(least_nme)))
+        least_nme.map_or(OVER_U64, |nme| code_len(self.header_len_of_complete(), nme))
+    }
+
+    /// `FF`, the `B4`s and all `b4 + 1` digits.
+    fn header_len_of_complete(&self) -> u64 {
+        (1 + 2 * self.b4 + 1) as u64
+    }
+}
+
+/// The code length of an NME of 2^64 − 18 or more (a few 16-digit lengths, every longer
+/// one), past what a `u64` computes: more than 2/3 × 2^64 bytes, shown as "more than
+/// 10^19" rather than as a saturated number.
+const OVER_U64: u64 = u64::MAX;
+
+/// The length of a long-form code with a header of `header` bytes and NME `nme`, or
+/// [`OVER_U64`].
+fn code_len(header: u64, nme: u64) -> u64 {
+    nme.checked_add(18)
+        .and_then(|nud| (nud.checked_add(2)? / 3).checked_mul(2))
+        .and_then(|storage| header.checked_add(storage))
+        .unwrap_or(OVER_U64)
+}
+
+/// `len` bytes, with thousands grouped, or "more than 10^19" for [`OVER_U64`].
+fn byte_count(len: u64) -> String {
+    if len == OVER_U64 {
+        "more than 10^19".into()
+    } else {
+        group_digits(len)
     }
 }
 
 fn nud(nme: u64) -> u64 {
     nme.saturating_add(18)
-}
-
-/// Storage bytes for `nud` digits: 3 digits to 2 bytes.
-fn storage_len(nud: u64) -> u64 {
-    (nud.saturating_add(2) / 3).saturating_mul(2)
 }
 
 /// Zero digits before the `nud` digits, to make a multiple of 3.
@@ -146,7 +174,9 @@ fn min_code_len(seq: &[u8]) -> (u64, bool) {
         Form::Ff => (13, false),
         Form::Ff13 => (13, true),
         Form::Length(l) if l.complete() => {
-            let len = (l.header_len() as u64).saturating_add(storage_len(nud(l.nme())));
+            let len = l
+                .nme_exact()
+                .map_or(OVER_U64, |nme| code_len(l.header_len() as u64, nme));
             (len, true)
         }
         Form::Length(l) => (l.min_code_len(), false),
@@ -237,10 +267,14 @@ fn describe(
 /// `needs at least 699 076 bytes; limit 65 536`.
 fn limit_exceeded(limit: u32, seq: &[u8]) -> String {
     let (len, exact) = min_code_len(seq);
-    let at_least = if exact { "" } else { "at least " };
+    let at_least = if exact || len == OVER_U64 {
+        ""
+    } else {
+        "at least "
+    };
     format!(
         "needs {at_least}{} bytes; limit {}",
-        group_digits(len),
+        byte_count(len),
         group_digits(limit.into())
     )
 }
@@ -374,10 +408,14 @@ fn truncated(seq: &[u8]) -> String {
         Form::Length(l) => hex_short(&seq[..l.header_len()]),
         _ => format!("{:02X}", seq[0]),
     };
-    let at_least = if exact { "" } else { "at least " };
+    let at_least = if exact || len == OVER_U64 {
+        ""
+    } else {
+        "at least "
+    };
     format!(
         "{what} needs {at_least}{} bytes, has {}",
-        group_digits(len),
+        byte_count(len),
         seq.len()
     )
 }
@@ -499,7 +537,7 @@ mod tests {
         // §4.3: after 5 B4s the length has at least 6 digits.
         let (len, exact) = min_code_len(&hex("FF B4 B4 B4 B4 B4"));
         assert!(!exact);
-        assert_eq!(len, 1 + 5 + 6 + storage_len(16u64.pow(5) + 18));
+        assert_eq!(len, code_len(1 + 5 + 6, 16u64.pow(5)));
         assert!(len > u64::from(utf_inf8::DEFAULT_MAX_CODE_LEN));
         assert_eq!(min_code_len(&hex("FF A0")), (14, true));
         assert_eq!(min_code_len(&hex("FF")), (13, false));
@@ -683,6 +721,33 @@ mod tests {
                 "error: limit-exceeded (bytes 0-5)",
                 "needs at least 699 076 bytes; limit 65 536"
             ]
+        );
+        // A length of 16 digits still has a number; from 17 on (NME over 2^64 − 1)
+        // "more than 10^19", not a saturated number; cut inside the length or whole.
+        let long = |digits: usize, more: &str| {
+            format!(
+                "FF{} A1{}{more}",
+                " B4".repeat(digits - 1),
+                " A0".repeat(digits - 1)
+            )
+        };
+        assert_eq!(
+            why(&long(16, ""))[1],
+            "needs 768 614 336 404 564 696 bytes; limit 65 536"
+        );
+        for cut in ["", " 80"] {
+            assert_eq!(
+                why(&long(17, cut))[1],
+                "needs more than 10^19 bytes; limit 65 536",
+                "{cut}"
+            );
+        }
+        let mut cut = long(17, "");
+        cut.truncate(cut.len() - 3);
+        assert_eq!(why(&cut)[1], "needs more than 10^19 bytes; limit 65 536");
+        assert_eq!(
+            why("FF B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4 B4")[1],
+            "needs more than 10^19 bytes; limit 65 536"
         );
     }
 }
