@@ -141,6 +141,9 @@ mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/
 mutation fast-encode-portable-mixed-ascii-length fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/core::hint::select_unpredictable(ascii, 1, len),/core::hint::select_unpredictable(ascii, 2, len),/' \
     "portable encoder, text of mixed lengths (no run): an ASCII character is written with the zero byte after it"
+mutation fast-encode-portable-ascii-in-cjk-emoji fast_decode codec/src/corrected/fast/portable/encode.rs \
+    's/    (wa | wb << (8 \* na), na + nb)/    (wa | wb << (8 * nb), na + nb)/' \
+    "portable encoder, CJK and emoji runs with ASCII among them: the second of a pair is placed by its own length instead of the first's"
 mutation fast-encode-portable-latin-fours fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/            | u64::from(wd) << (8 \* (na + nb + nc));/            | u64::from(wd) << (8 * (na + nb + nb));/' \
     "portable encoder, 1- and 2-byte code points four at a time: the fourth is placed by the second's length instead of the third's"
