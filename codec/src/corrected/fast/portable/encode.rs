@@ -316,31 +316,58 @@ const fn both(x: u32) -> u64 {
     x as u64 * 0x1_0000_0001
 }
 
-/// Encodes the run of code points of the 3-byte rows (CJK text) from `i`, four at a time
-/// while each is of those rows or ASCII (a newline now and then in CJK text): four of
-/// those rows as two SWAR pairs packed to 6 bytes ([`three_pair`]); four with ASCII
-/// among them as pairs in 32-bit halves ([`three_lanes`]) with the ASCII chosen per code
-/// point without a branch ([`with_ascii`]; telling the two cases apart costs one
-/// mispredicted branch per line, the old test of each pair for ASCII two or three). Then
-/// two at a time. Returns where it stopped.
+/// Encodes the run of code points of the 3-byte rows (CJK text) from `i` by
+/// [`run_with_ascii`]: four of those rows as two SWAR pairs packed to 6 bytes
+/// ([`three_pair`]), a four with ASCII among them (a newline now and then) as pairs in
+/// 32-bit halves ([`three_lanes`]). Telling the two apart costs one mispredicted branch
+/// per line, the old test of each pair for ASCII two or three. Returns where it stopped.
 ///
 /// (Zen 4, the bench's CJK text: 1 MiB 1.61 → 1.86 GB/s; with every four through
 /// `with_ascii` it was 1.38, the packing of two 3-byte forms costing more than the
 /// branch.)
 #[inline(always)]
-fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
-    let in_run = |c: u32| is_three(c) | (c < 0x80);
+fn three_run(codepoints: &[u32], i: usize, output: &mut Output<'_>) -> usize {
+    run_with_ascii(
+        codepoints,
+        i,
+        output,
+        is_three,
+        three_lanes,
+        3,
+        Some(three_pair),
+    )
+}
+
+/// Encodes the run from `i` of code points of one row (`in_row`: 3 or 4 bytes, `n`) or
+/// ASCII (the newlines and spaces of CJK and emoji text), four at a time while each is,
+/// then two: each pair's forms in the 32-bit halves of a word from `lanes`, the ASCII
+/// chosen per code point without a branch ([`with_ascii`]). With `packed`, four of the
+/// row (no ASCII) are written as two words from it, `2n` bytes each. Returns where it
+/// stopped.
+#[inline(always)]
+fn run_with_ascii(
+    codepoints: &[u32],
+    mut i: usize,
+    output: &mut Output<'_>,
+    in_row: impl Fn(u32) -> bool,
+    lanes: impl Fn(u32, u32) -> u64,
+    n: usize,
+    packed: Option<fn(u32, u32) -> u64>,
+) -> usize {
+    let in_run = |c: u32| in_row(c) | (c < 0x80);
     while let Some(&[a, b, c, d]) = codepoints.get(i..i + 4) {
-        if is_three(a) & is_three(b) & is_three(c) & is_three(d) {
-            output.push2(three_pair(a, b), 6, three_pair(c, d), 6);
-            i += 4;
-            continue;
+        if let Some(packed) = packed {
+            if in_row(a) & in_row(b) & in_row(c) & in_row(d) {
+                output.push2(packed(a, b), 2 * n, packed(c, d), 2 * n);
+                i += 4;
+                continue;
+            }
         }
         if !(in_run(a) & in_run(b) & in_run(c) & in_run(d)) {
             break;
         }
-        let (first, n1) = with_ascii(a, b, three_lanes(a, b), 3);
-        let (second, n2) = with_ascii(c, d, three_lanes(c, d), 3);
+        let (first, n1) = with_ascii(a, b, lanes(a, b), n);
+        let (second, n2) = with_ascii(c, d, lanes(c, d), n);
         output.push2(first, n1, second, n2);
         i += 4;
     }
@@ -348,7 +375,7 @@ fn three_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize
         if !(in_run(a) & in_run(b)) {
             break;
         }
-        let (word, n) = with_ascii(a, b, three_lanes(a, b), 3);
+        let (word, n) = with_ascii(a, b, lanes(a, b), n);
         output.push(word, n);
         i += 2;
     }
@@ -380,31 +407,12 @@ fn three_lanes(a: u32, b: u32) -> u64 {
         | ((raw << 16) & both(0x3F_0000))
 }
 
-/// Encodes the run of code points of the 4-byte row (emoji) from `i`, four at a time
-/// while each is of that row or ASCII (a space now and then in emoji text): two SWAR
-/// pairs ([`four_pair`]), then ASCII chosen per code point without a branch; then two
-/// at a time. Returns where it stopped.
+/// Encodes the run of code points of the 4-byte row (emoji) from `i` by
+/// [`run_with_ascii`], each pair in 32-bit halves ([`four_pair`]), a space now and then
+/// among them. Returns where it stopped.
 #[inline(always)]
-fn four_run(codepoints: &[u32], mut i: usize, output: &mut Output<'_>) -> usize {
-    let in_run = |c: u32| is_four(c) | (c < 0x80);
-    while let Some(&[a, b, c, d]) = codepoints.get(i..i + 4) {
-        if !(in_run(a) & in_run(b) & in_run(c) & in_run(d)) {
-            break;
-        }
-        let (first, n1) = with_ascii(a, b, four_pair(a, b), 4);
-        let (second, n2) = with_ascii(c, d, four_pair(c, d), 4);
-        output.push2(first, n1, second, n2);
-        i += 4;
-    }
-    while let Some(&[a, b]) = codepoints.get(i..i + 2) {
-        if !(in_run(a) & in_run(b)) {
-            break;
-        }
-        let (word, n) = with_ascii(a, b, four_pair(a, b), 4);
-        output.push(word, n);
-        i += 2;
-    }
-    i
+fn four_run(codepoints: &[u32], i: usize, output: &mut Output<'_>) -> usize {
+    run_with_ascii(codepoints, i, output, is_four, four_pair, 4, None)
 }
 
 /// The 4-byte forms of `a` and `b` (of the 4-byte row, or ASCII: then a form of no
