@@ -138,6 +138,9 @@ mutation fast-transcode-avx512-in-place-cjk-offset fast_transcode codec/src/corr
 mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/fast/x86/avx2/transcode.rs \
     's/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(24)) };/                \&\& unsafe { three8::<TO_UTF8>(p.add(24), dst.add(23)) };/' \
     "AVX2 transcoders, 16 three-byte sequences in one step: the second 8 are written one byte early, over the first 8's last byte"
+mutation fast-encode-avx2-latin-lane-order fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
+    's/let rows = (even | even >> 7) \& 0x00FF_00FF;/let rows = (even | even >> 6) \& 0x00FF_00FF;/' \
+    "AVX2 encoder, 1- and 2-byte code points 16 at a time: the packing table's row is read with lanes 4-7 of each 8 one bit off"
 mutation fast-encode-portable-mixed-ascii-length fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/core::hint::select_unpredictable(ascii, 1, len),/core::hint::select_unpredictable(ascii, 2, len),/' \
     "portable encoder, text of mixed lengths (no run): an ASCII character is written with the zero byte after it"

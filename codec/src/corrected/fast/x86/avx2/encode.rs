@@ -77,9 +77,10 @@ pub(super) fn spread(x: u32) -> u32 {
     (x | x << 1) & 0x5555
 }
 
-/// `SHORT_COMPACT[m]`: for 8 sequences of 1 or 2 bytes in 16-bit lanes (bit j of `m`:
-/// lane j has 2), the `pshufb` control that packs them; `SHORT_COMPACT_LEN[m]`, how many
-/// bytes that is.
+/// `SHORT_COMPACT[m]`: for 8 sequences of 1 or 2 bytes in 16-bit lanes, the `pshufb`
+/// control that packs them; `SHORT_COMPACT_LEN[m]`, how many bytes that is. Lane j has
+/// 2 bytes if bit 2j (j < 4) or bit 2(j − 4) + 1 (j ≥ 4) of `m` is set: the order in
+/// which [`two_byte_lanes`] gathers them from a `movemask`.
 const fn short_compact() -> ([[u8; 16]; 256], [u8; 256]) {
     let mut t = [[0x80u8; 16]; 256];
     let mut lens = [0u8; 256];
@@ -89,7 +90,8 @@ const fn short_compact() -> ([[u8; 16]; 256], [u8; 256]) {
         while j < 8 {
             t[m][n] = 2 * j as u8;
             n += 1;
-            if m >> j & 1 != 0 {
+            let bit = if j < 4 { 2 * j } else { 2 * (j - 4) + 1 };
+            if m >> bit & 1 != 0 {
                 t[m][n] = 2 * j as u8 + 1;
                 n += 1;
             }
@@ -387,6 +389,16 @@ unsafe fn encode_ascii32(
     (done, written)
 }
 
+/// The rows of [`SHORT_COMPACT`] for the low and the high 8 of 16 lanes, from the
+/// `movemask` of their 2-byte mask (2 bits per lane): the even bits, lanes 4–7 of each
+/// 8 placed between those of lanes 0–3 (one shift and one mask fewer than in order).
+#[inline(always)]
+fn two_byte_lanes(mask: u32) -> (usize, usize) {
+    let even = mask & 0x5555_5555;
+    let rows = (even | even >> 7) & 0x00FF_00FF;
+    ((rows & 0xFF) as usize, (rows >> 16) as usize)
+}
+
 /// Encodes 16 code points at `dst` if each is below U+10000 and has an encoding (no C1
 /// control, no surrogate), so 1, 2 or 3 bytes: the number of bytes written, or `None`
 /// (and nothing written). (U+10000 to U+1109F have 3 bytes too, but are rare: they take
@@ -427,30 +439,31 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
     }
     // 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7].
     let v = _mm256_packus_epi32(a, b);
-    // C1 controls (80–9F) and surrogates (D800–DFFF) have no encoding.
-    let c1 = _mm256_sub_epi16(v, set(0x80));
-    let c1 = _mm256_cmpeq_epi16(_mm256_min_epu16(c1, set(0x1F)), c1);
     let one_or_two = _mm256_cmpeq_epi16(_mm256_min_epu16(v, set(0x89F)), v);
     let m12 = _mm256_movemask_epi8(one_or_two) as u32;
     if m12 == u32::MAX {
-        if _mm256_testz_si256(c1, c1) == 0 {
-            return None;
-        }
         // 1 and 2 bytes: `110xxxxx 10xxxxxx` in 16-bit lanes (the lead in the low byte),
-        // the halves put in order, packed by `pshufb`s from a table per 8.
+        // the halves put in order, packed by `pshufb`s from a table per 8. Every lane is
+        // below 0x8A0, so signed compares are right; a lane that is neither ASCII nor of
+        // 2 bytes is a C1 control. The row offset (160) is taken from every lane: the
+        // ASCII ones are blended back from `v`.
         let v = _mm256_permute4x64_epi64::<0xD8>(v);
         let two = _mm256_cmpgt_epi16(v, set(0x9F));
-        let raw = _mm256_sub_epi16(v, _mm256_and_si256(two, set(160)));
+        let ascii = _mm256_cmpgt_epi16(set(0x80), v);
+        let m2 = _mm256_movemask_epi8(two) as u32;
+        if m2 | _mm256_movemask_epi8(ascii) as u32 != u32::MAX {
+            return None;
+        }
+        let raw = _mm256_sub_epi16(v, set(160));
         let encoded = _mm256_or_si256(
-            _mm256_or_si256(_mm256_srli_epi16::<6>(raw), set(0xC0)),
-            _mm256_slli_epi16::<8>(_mm256_or_si256(_mm256_and_si256(raw, set(0x3F)), set(0x80))),
+            _mm256_or_si256(
+                _mm256_srli_epi16::<6>(raw),
+                _mm256_and_si256(_mm256_slli_epi16::<8>(raw), set(0x3F00)),
+            ),
+            set(0x80C0u16 as i16),
         );
         let encoded = _mm256_blendv_epi8(v, encoded, two);
-        let m = _mm_movemask_epi8(_mm_packs_epi16(
-            _mm256_castsi256_si128(two),
-            _mm256_extracti128_si256::<1>(two),
-        )) as usize;
-        let (m_lo, m_hi) = (m & 0xFF, m >> 8);
+        let (m_lo, m_hi) = two_byte_lanes(m2);
         // SAFETY: two 16-byte rows of `SHORT_COMPACT`.
         let control = unsafe {
             _mm256_loadu2_m128i(
@@ -470,6 +483,8 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
         }
         return Some(len_lo + usize::from(SHORT_COMPACT_LEN[m_hi]));
     }
+    // C1 controls (80–9F) and surrogates (D800–DFFF) have no encoding.
+    let c1 = _mm256_cmpeq_epi16(_mm256_and_si256(v, set(0xFFE0u16 as i16)), set(0x80));
     let surrogate = _mm256_cmpeq_epi16(
         _mm256_and_si256(v, set(0xF800u16 as i16)),
         set(0xD800u16 as i16),
