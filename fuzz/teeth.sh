@@ -141,6 +141,9 @@ mutation fast-transcode-avx2-cjk-second-half fast_transcode codec/src/corrected/
 mutation fast-encode-avx2-latin-lane-order fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
     's/let rows = (even | even >> 7) \& 0x00FF_00FF;/let rows = (even | even >> 6) \& 0x00FF_00FF;/' \
     "AVX2 encoder, 1- and 2-byte code points 16 at a time: the packing table's row is read with lanes 4-7 of each 8 one bit off"
+mutation fast-encode-avx2-cjk-quarter-length fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
+    's/written += 12 - x.count_ones() as usize;/written += 12 - (x \& 0x55).count_ones() as usize;/' \
+    "AVX2 encoder, 1- to 3-byte code points 16 at a time: a quarter's length counts only its 1-byte lanes, so a 2-byte code point among 3-byte ones takes 3 bytes of room"
 mutation fast-encode-portable-mixed-ascii-length fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/core::hint::select_unpredictable(ascii, 1, len),/core::hint::select_unpredictable(ascii, 2, len),/' \
     "portable encoder, text of mixed lengths (no run): an ASCII character is written with the zero byte after it"

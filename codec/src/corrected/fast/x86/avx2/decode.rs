@@ -16,13 +16,14 @@
 
 use super::vector::{self, table8};
 use crate::corrected::fast::kernel::Decoded;
+use crate::corrected::fast::x86::CacheAligned;
 use crate::corrected::fast::{is_continuation, portable, restart_point};
 use core::arch::x86_64::*;
 
 /// `GATHER[m][h]`: for the leads of an 8-byte stretch (bit p of `m`: a lead at byte p),
 /// the `pshufb` control that puts leads 4h to 4h + 3 and the 3 bytes after each into
 /// 32-bit lanes, the lead in the top byte; lanes past the last lead are zero.
-pub(super) static GATHER: [[[u8; 16]; 2]; 256] = {
+pub(super) static GATHER: CacheAligned<[[[u8; 16]; 2]; 256]> = CacheAligned({
     let mut t = [[[0x80u8; 16]; 2]; 256];
     let mut m = 0;
     while m < 256 {
@@ -41,7 +42,7 @@ pub(super) static GATHER: [[[u8; 16]; 2]; 256] = {
         m += 1;
     }
     t
-};
+});
 
 /// By the lead's top 4 bits, sign-extended and capped at 0 (0 for ASCII; 4, 5 for
 /// `C0–DF`; 6 for `E0–EF`; 7 for `F0–F7`, in the low 3 bits): how far to shift
@@ -144,7 +145,7 @@ static LONG_ADJUST: [u32; 8] = [
 
 /// `SHORT_GATHER[m]`: the `pshufb` control that packs the 16-bit lanes j of 8 where bit
 /// j of `m` is set; the others are zero.
-static SHORT_GATHER: [[u8; 16]; 256] = {
+static SHORT_GATHER: CacheAligned<[[u8; 16]; 256]> = CacheAligned({
     let mut t = [[0x80u8; 16]; 256];
     let mut m = 0;
     while m < 256 {
@@ -160,7 +161,7 @@ static SHORT_GATHER: [[u8; 16]; 256] = {
         m += 1;
     }
     t
-};
+});
 
 /// Decodes the sequences of 1 or 2 bytes whose leads are in the 16 bytes at `p` (bit k
 /// of `leads`: byte k is a lead) into `dst`: the number of code points. Every byte is
