@@ -62,7 +62,7 @@ static DECODE_ADJUST: [u32; 8] = [
 
 /// 3-byte code points from raw `CF60` (U+D800) on skip the surrogates: 2048 more.
 /// `cp` holds code points of up to 4 bytes, before that correction.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 fn skip_surrogates(cp: __m256i) -> __m256i {
     let set = _mm256_set1_epi32;
@@ -76,7 +76,7 @@ fn skip_surrogates(cp: __m256i) -> __m256i {
 
 /// The code points of the sequences of 1 to 4 bytes gathered by [`GATHER`] into
 /// 32-bit lanes (the lead in the top byte, then the bytes after it).
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 pub(super) fn decode_lanes(lanes: __m256i) -> __m256i {
     let set = _mm256_set1_epi32;
@@ -95,7 +95,7 @@ pub(super) fn decode_lanes(lanes: __m256i) -> __m256i {
 
 /// [`decode_lanes`] for sequences of 1 to 6 bytes, given also `tail`: the lanes
 /// gathered 2 bytes further on (the 5th and 6th byte in the low 2 bytes).
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 fn decode_lanes_long(lanes: __m256i, tail: __m256i) -> __m256i {
     let set = _mm256_set1_epi32;
@@ -171,7 +171,7 @@ static SHORT_GATHER: CacheAligned<[[u8; 16]; 256]> = CacheAligned({
 /// # Safety
 ///
 /// `p .. p + 17` must be readable and `dst` writable for 16 lanes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn decode16_short(p: *const u8, leads: u32, dst: *mut u32) -> usize {
     let set = _mm256_set1_epi16;
@@ -237,8 +237,8 @@ const PREFETCH_FROM: usize = 256 << 10;
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn decode(bytes: &[u8], out: &mut [u32]) -> Decoded {
     let len = bytes.len();
     let ptr = bytes.as_ptr();
@@ -290,7 +290,7 @@ pub(super) unsafe fn decode(bytes: &[u8], out: &mut [u32]) -> Decoded {
 /// # Safety
 ///
 /// `p .. p + 64` must be readable and `dst` writable for 64 lanes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn widen64(p: *const u8, dst: *mut u32) {
     for k in 0..8 {
@@ -310,8 +310,8 @@ unsafe fn widen64(p: *const u8, dst: *mut u32) {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn decode_valid(
     bytes: &[u8],
     out: &mut [u32],

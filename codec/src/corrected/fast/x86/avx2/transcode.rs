@@ -79,8 +79,8 @@ const STRETCH: usize = 16384;
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
     // SAFETY: the caller's contract (each time).
     unsafe { by_stretches::<true>(bytes, out, |s| vector::validate(s)) }
@@ -92,8 +92,8 @@ pub(super) unsafe fn to_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn from_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
     let validate = |s: &[u8]| {
         // SAFETY: the caller's contract.
@@ -117,8 +117,8 @@ pub(super) unsafe fn from_utf8(bytes: &[u8], out: &mut Vec<u8>) -> usize {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn by_stretches<const TO_UTF8: bool>(
     bytes: &[u8],
@@ -152,8 +152,8 @@ unsafe fn by_stretches<const TO_UTF8: bool>(
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize {
     let len = valid.len();
     let ptr = valid.as_ptr();
@@ -228,7 +228,7 @@ unsafe fn convert<const TO_UTF8: bool>(valid: &[u8], out: &mut Vec<u8>) -> usize
 /// # Safety
 ///
 /// `p .. p + 64` must be readable and `dst` writable for [`ROOM`] bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn vector_step<const TO_UTF8: bool>(
     v: __m256i,
@@ -296,7 +296,7 @@ unsafe fn vector_step<const TO_UTF8: bool>(
 /// # Safety
 ///
 /// `p .. p + 34` must be readable and `dst` writable for 32 bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn in_place<const TO_UTF8: bool>(v: __m256i, p: *const u8, dst: *mut u8) -> Option<usize> {
     let set = |b: u8| _mm256_set1_epi8(b as i8);
@@ -413,7 +413,7 @@ unsafe fn in_place<const TO_UTF8: bool>(v: __m256i, p: *const u8, dst: *mut u8) 
 /// # Safety
 ///
 /// `p .. p + 28` must be readable and `dst` writable for 28 bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn three8<const TO_UTF8: bool>(p: *const u8, dst: *mut u8) -> bool {
     let set = _mm256_set1_epi32;
@@ -487,7 +487,7 @@ unsafe fn three8<const TO_UTF8: bool>(p: *const u8, dst: *mut u8) -> bool {
 /// # Safety
 ///
 /// `dst` must be writable for 32 bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn four8<const TO_UTF8: bool>(v: __m256i, dst: *mut u8) -> bool {
     let set = _mm256_set1_epi32;
@@ -533,7 +533,7 @@ unsafe fn four8<const TO_UTF8: bool>(v: __m256i, dst: *mut u8) -> bool {
 /// # Safety
 ///
 /// `p .. p + 24` must be readable and `dst` writable for [`ROOM`] bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn general<const TO_UTF8: bool>(p: *const u8, leads: u32, dst: *mut u8) -> Option<usize> {
     let (m_lo, m_hi) = ((leads & 0xFF) as usize, (leads >> 8 & 0xFF) as usize);
@@ -576,7 +576,7 @@ unsafe fn general<const TO_UTF8: bool>(p: *const u8, leads: u32, dst: *mut u8) -
 /// The code points of the sequences gathered into 32-bit lanes (the lead on top),
 /// `None` if one has no encoding in the target (above U+10FFFF; a C1 control). Unused
 /// lanes are zero, and give 0.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 fn decode<const TO_UTF8: bool>(lanes: __m256i) -> Option<__m256i> {
     let set = _mm256_set1_epi32;
@@ -601,7 +601,7 @@ fn decode<const TO_UTF8: bool>(lanes: __m256i) -> Option<__m256i> {
 
 /// The target's encoding of 8 code points that have one, in 32-bit lanes (bytes in
 /// memory order), and for each 128-bit half the index of its lengths in [`COMPACT`].
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 fn encode_lanes<const TO_UTF8: bool>(cp: __m256i) -> (__m256i, usize, usize) {
     let set = _mm256_set1_epi32;
@@ -647,7 +647,7 @@ fn encode_lanes<const TO_UTF8: bool>(cp: __m256i) -> (__m256i, usize, usize) {
 /// # Safety
 ///
 /// `dst` must be writable for 32 bytes.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn store_lanes(
     encoded: __m256i,
@@ -681,8 +681,8 @@ unsafe fn store_lanes(
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 unsafe fn utf8_is_valid(bytes: &[u8]) -> bool {
     let len = bytes.len();
     let mut i = 0;
@@ -724,7 +724,7 @@ unsafe fn utf8_is_valid(bytes: &[u8]) -> bool {
 /// # Safety
 ///
 /// `p − 5 .. p + 33` must be readable.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn utf8_bad(p: *const u8) -> __m256i {
     let set = |b: u8| _mm256_set1_epi8(b as i8);
