@@ -195,8 +195,8 @@ pub(super) unsafe fn quiet_len_avx2(bytes: &[u8]) -> usize {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
+/// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
+#[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn count_newlines_avx2(bytes: &[u8]) -> usize {
     let newline = _mm256_set1_epi8(b'\n' as i8);
     let mut blocks = bytes.chunks_exact(32);
