@@ -119,8 +119,8 @@ pub enum InstructionSet {
     Portable,
     /// x86_64 SSE2 (every x86_64 CPU).
     Sse2,
-    /// x86_64 AVX2 (with POPCNT, which every AVX2 CPU has: the encoder counts lengths
-    /// with it).
+    /// x86_64 AVX2 (with POPCNT, which every AVX2 CPU has: the encoder, decoder and
+    /// transcoders count lengths with it).
     Avx2,
     /// x86_64 AVX-512 F/BW/CD/VL/VBMI/VBMI2 with BMI2 (Ice Lake, Zen 4 and later).
     Avx512,
