@@ -130,7 +130,7 @@ pub(super) mod avx512;
 pub(super) use avx512::has_avx512;
 
 /// Whether the CPU runs AVX2 and POPCNT (cached by `std`'s detection; every AVX2 CPU
-/// has POPCNT, and the AVX2 encoder counts lengths with it).
+/// has POPCNT, and the AVX2 kernels count lengths with it).
 pub(super) fn has_avx2() -> bool {
     #[cfg(feature = "std")]
     {

@@ -9,7 +9,8 @@
 //! bytes are encoded 4 at a time in 64-bit lanes; the kernel stops before a block with a
 //! code point that has no encoding (the portable encoder then finds the exact error).
 //! The output is written with a cursor of its own into room reserved per chunk of 256
-//! code points. The transcoders use the packing table and the lane encoding too.
+//! code points; the lengths of the 16-lane steps are counted with `popcnt`, not looked
+//! up, as the next store waits on them. The transcoders use the packing table and the lane encoding too.
 
 use super::vector::table8;
 use crate::corrected;
@@ -528,8 +529,8 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
         // within the 64 writable bytes.
         unsafe { _mm_storeu_si128(dst.add(written).cast(), _mm_shuffle_epi8(q, control)) };
         // Counted, not looked up: the next store waits on this length, and `popcnt` has
-        // it several cycles before a table load would (Zen 4: CJK from 0.94-0.99x of
-        // simdutf to 1.00-1.07x, Latin from 1.03-1.08x to 1.06-1.12x).
+        // it several cycles before a table load would (Zen 4, CJK at 64 KiB: from
+        // 0.94-0.99x of simdutf to a median of 1.07x; codec/PERFORMANCE.md).
         written += 12 - x.count_ones() as usize;
     }
     Some(written)
