@@ -25,7 +25,7 @@ OUT=$(cd "$OUT" && pwd)
 # Inside the OSS-Fuzz image `cargo` is nightly and a wrapper that adds the flags for
 # $SANITIZER (coverage builds included): call it plainly there. Elsewhere use the
 # nightly toolchain and pass the sanitizer ourselves.
-if cargo --version | grep -q nightly; then
+if [[ $(cargo --version) == *nightly* ]]; then
     cargo_fuzz=(cargo fuzz)
 else
     cargo_fuzz=(cargo +nightly fuzz)

@@ -56,7 +56,7 @@ profiles=()
 for t in "${list[@]}"; do
     fuzz coverage --target-dir "$tdir" "$t" "$root/corpus/$t" >"$out/$t.log" 2>&1 ||
         { cat "$out/$t.log" >&2; exit 1; }
-    bin=$(find "$tdir" -path '*coverage*' -type f -name "$t" -perm -u+x | head -1)
+    bin=$(find "$tdir" -path '*coverage*' -type f -name "$t" -perm -u+x -print -quit)
     profile="$out/$t/coverage.profdata"
     bins+=("$bin")
     profiles+=("$profile")

@@ -54,7 +54,7 @@ for t in "${list[@]}"; do
 
     # The status lines of -fork: "#EXECS: cov: C ft: F corp: N exec/s E oom/timeout/crash:
     # ... time: Ts ..."; the first is the committed corpus, the last the end.
-    first=$(grep -E '^#[0-9]+: cov: ' "$log" | head -1 || true)
+    first=$(grep -m1 -E '^#[0-9]+: cov: ' "$log" || true)
     cov0=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$first")
     ft0=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$first")
     status=$(grep -E '^#[0-9]+: cov: ' "$log" | tail -1 || true)

@@ -28,7 +28,7 @@ EOF
 
 status=0
 for target in "${targets[@]}"; do
-  rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+  grep -qx "$target" <<<"$(rustup target list --installed)" || rustup target add "$target"
   for pass in check clippy; do
     log=$(mktemp)
     case $pass in

@@ -88,10 +88,13 @@ for t in "${targets[@]}"; do
   for bin in conformance cutf8; do
     f=$dir/$bin-$version-$t
     [ -x "$f" ] || fail "$f is not executable"
-    readelf -hW "$f" | grep -q "Machine: *$machine\$" || fail "$f is not a $machine binary"
-    if readelf -lW "$f" | grep -q 'INTERP'; then fail "$f asks for an ELF interpreter (dynamically linked)"; fi
-    if readelf -dW "$f" | grep -q '(NEEDED)'; then
-      fail "$f needs shared libraries: $(readelf -dW "$f" | grep '(NEEDED)')"
+    header=$(readelf -hW "$f")
+    program=$(readelf -lW "$f")
+    dynamic=$(readelf -dW "$f")
+    grep -q "Machine: *$machine\$" <<<"$header" || fail "$f is not a $machine binary"
+    if grep -q 'INTERP' <<<"$program"; then fail "$f asks for an ELF interpreter (dynamically linked)"; fi
+    if grep -q '(NEEDED)' <<<"$dynamic"; then
+      fail "$f needs shared libraries: $(grep '(NEEDED)' <<<"$dynamic")"
     fi
     got=$(cd "$smoke" && "${run[@]}" "$f" --version)
     [ "$got" = "$bin $version" ] || fail "$f --version says '$got', not '$bin $version'"

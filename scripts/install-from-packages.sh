@@ -102,7 +102,8 @@ bin=$work/root/bin
 
 step "the installed binaries, started from /"
 cd /
-"$bin/conformance" run --help | grep -q -- '--require' || fail "run --help has no --require"
+help=$("$bin/conformance" run --help)
+grep -q -- '--require' <<<"$help" || fail "run --help has no --require"
 
 mapfile -t vector_files < <(find "$root/vectors" -name '*.json' ! -name '*.schema.json')
 total=$(jq -s 'map(.numberOfTests) | add' "${vector_files[@]}")

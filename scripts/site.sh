@@ -17,7 +17,7 @@ if [ $# -ne 1 ]; then
 fi
 dir=$1
 target=wasm32-unknown-unknown
-rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+grep -qx "$target" <<<"$(rustup target list --installed)" || rustup target add "$target"
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 target_dir=${CARGO_TARGET_DIR:-$PWD/target}
 # The target directory first: it may be inside the checkout.

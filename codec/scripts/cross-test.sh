@@ -29,7 +29,7 @@ case $target in
   *) echo "cross-test.sh: no recipe for $target" >&2; exit 2 ;;
 esac
 
-rustup target list --installed | grep -qx "$target" || rustup target add "$target"
+grep -qx "$target" <<<"$(rustup target list --installed)" || rustup target add "$target"
 if ! command -v "$gnu-gcc" >/dev/null || ! command -v "$qemu" >/dev/null ||
   [ ! -e "/usr/$gnu/lib/libc.so.6" ]; then
   apt-get update && apt-get install -y "gcc-$gnu" "$libc" qemu-user

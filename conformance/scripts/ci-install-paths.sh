@@ -22,12 +22,12 @@ scripts/install-from-packages.sh
 echo "install from the packages: $((SECONDS - start)) s"
 
 step "static binary ($musl)"
-rustup target list --installed | grep -qx "$musl" || rustup target add "$musl"
+grep -qx "$musl" <<<"$(rustup target list --installed)" || rustup target add "$musl"
 command -v musl-gcc >/dev/null || { apt-get update && apt-get install -y musl-tools; }
 cargo build --locked --release --target "$musl" -p conformance
 bin="$root/target/$musl/release/conformance"
 # glibc's ldd says "not a dynamic executable" or "statically linked" (static-pie).
-if ! ldd "$bin" 2>&1 | grep -qE 'not a dynamic executable|statically linked'; then
+if ! grep -qE 'not a dynamic executable|statically linked' <<<"$(ldd "$bin" 2>&1)"; then
   echo "not statically linked:" >&2
   ldd "$bin" >&2 || true
   exit 1

@@ -23,7 +23,7 @@ want "command -v node" nodejs
 want "command -v python3" python3
 want "command -v ruby" ruby
 want "command -v php" php-cli
-want "php -m 2>/dev/null | grep -qx mbstring" php-mbstring
+want "php -r 'exit(extension_loaded(\"mbstring\") ? 0 : 1);'" php-mbstring
 want "command -v lua5.4" lua5.4
 want "command -v tclsh" tcl
 # (tclsh reading its script from a pipe exits 0 after an error: exit 1 by hand.)
