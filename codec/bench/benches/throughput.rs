@@ -11,7 +11,8 @@
 //! Benchmark names carry the instruction set: `fast-avx2`, `simdutf-haswell`,
 //! `simdutf8-avx2`, `std`, `reference`; the first lines printed say which one our
 //! dispatch detects. Every benchmark turns over 8 different buffers of its class, one
-//! per iteration, so that branch predictors cannot learn one input. The
+//! per iteration, so that the branch predictor cannot learn one input (at 64 KiB it can
+//! learn all 8 for a kernel with few branches per byte: see codec/PERFORMANCE.md). The
 //! `throughput` example prints the same measurements as tables (or JSON lines), one
 //! side-by-side run per instruction set, in a fraction of the time.
 

@@ -30,8 +30,10 @@
 //!
 //! `gbps` is gigabytes of text (Corrected UTF-8 bytes for ours, UTF-8 bytes for the
 //! others, read or written) per second: the fastest of the passes over 8 different
-//! buffers in turn (so that branch predictors cannot learn one) timed in 300 ms, and at
-//! least 15. Before timing, every implementation's result is checked on every buffer.
+//! buffers in turn (so that the branch predictor cannot learn one; at 64 KiB it can
+//! learn all 8 for a kernel with few branches per byte: see codec/PERFORMANCE.md) timed
+//! in 300 ms, and at least 15. Before timing, every implementation's result is checked
+//! on every buffer.
 
 use corrected_utf8::corrected;
 use corrected_utf8::corrected::fast::{self, InstructionSet};
