@@ -88,9 +88,9 @@ for t in "${targets[@]}"; do
   for bin in conformance cutf8; do
     f=$dir/$bin-$version-$t
     [ -x "$f" ] || fail "$f is not executable"
-    header=$(readelf -hW "$f")
-    program=$(readelf -lW "$f")
-    dynamic=$(readelf -dW "$f")
+    header=$(readelf -hW "$f") || fail "readelf cannot read $f"
+    program=$(readelf -lW "$f") || fail "readelf cannot read $f"
+    dynamic=$(readelf -dW "$f") || fail "readelf cannot read $f"
     grep -q "Machine: *$machine\$" <<<"$header" || fail "$f is not a $machine binary"
     if grep -q 'INTERP' <<<"$program"; then fail "$f asks for an ELF interpreter (dynamically linked)"; fi
     if grep -q '(NEEDED)' <<<"$dynamic"; then

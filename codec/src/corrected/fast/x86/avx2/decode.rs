@@ -225,16 +225,15 @@ const STRETCH: usize = 16384;
 /// went from 3.2 to 3.4 GB/s, emoji from 2.2 to 2.35; at 64 KiB, whose stretches are
 /// mostly in the second-level cache already, the prefetches cost CJK 3 to 20 %, so they
 /// are left out below this length. From the same length each step also asks for the
-/// output's line [`OUTPUT_AHEAD`] lanes on, which the stores would otherwise fetch one
-/// at a time from the third-level cache.
+/// output's line [`OUTPUT_AHEAD`] lanes on.
 const PREFETCH_FROM: usize = 256 << 10;
 
 /// How far ahead of the stores (in lanes: 1 KiB) [`decode_valid`] prefetches the output
 /// from [`PREFETCH_FROM`] on. At 1 MiB (Zen 4, `avx2`, the two builds in turn, 4
 /// processes each, quiet): CJK 3.51–3.52 → 3.61–3.62 GB/s, emoji 2.33–2.35 → 2.40–2.41,
 /// Latin 2.56 → 2.60–2.61, mixed 1.97–1.98 → 2.03–2.04; 256 bytes to 4 KiB ahead gave
-/// about the same. (A `prefetchw` would need the unstable `prfchw` feature; on AMD a
-/// read prefetch of a line no other core holds takes it exclusive anyway.)
+/// about the same. A few percent: what holds this decoder at 1 MiB is the branch
+/// predictor on text it has not learned (codec/PERFORMANCE.md), not the memory.
 const OUTPUT_AHEAD: usize = 256;
 
 /// The decode kernel, in one pass where the text is ASCII: a 64-byte ASCII block at a
