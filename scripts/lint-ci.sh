@@ -50,8 +50,17 @@ printf '== no pipe into a reader that stops early (grep -q, grep -m, head)\n'
 # check red one run in twenty, or a guard such as `if cmd | grep -q` silently false.
 # Capture the output first: `out=$(cmd)` then `grep -q x <<<"$out"`.
 early_exit='\|[[:space:]]*(head([[:space:]]|$)|grep([[:space:]]+-[a-zA-Z]+)*[[:space:]]+-[a-zA-Z]*[qm])'
-if hits=$(git ls-files -z -- "${scripts[@]}" '*.yml' '*.yaml' | xargs -0 grep -nE "$early_exit" |
-  grep -vE '^[^:]+:[0-9]+:[[:space:]]*#'); then
+# One grep over every file, its status read apart: "no match" (1) passes, an error (2,
+# say an unreadable file) fails rather than checking less.
+mapfile -d '' -t workflows < <(git ls-files -z -- '*.yml' '*.yaml')
+status=0
+matches=$(grep -nE "$early_exit" -- "${scripts[@]}" "${workflows[@]}") || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "lint-ci: grep over the scripts and workflows failed (status $status)" >&2
+  exit 1
+fi
+hits=$(grep -vE '^[^:]+:[0-9]+:[[:space:]]*#' <<<"$matches" || true)
+if [ -n "$hits" ]; then
   printf '%s\n' "$hits" >&2
   echo "lint-ci: a pipe into grep -q, grep -m or head (above): capture the output, then grep it" >&2
   exit 1

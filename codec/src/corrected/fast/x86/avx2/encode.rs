@@ -10,7 +10,8 @@
 //! code point that has no encoding (the portable encoder then finds the exact error).
 //! The output is written with a cursor of its own into room reserved per chunk of 256
 //! code points; the lengths of the 16-lane steps are counted with `popcnt`, not looked
-//! up, as the next store waits on them. The transcoders use the packing table and the lane encoding too.
+//! up, as the next store waits on them. The transcoders use the packing table and the
+//! lane encoding too.
 
 use super::vector::table8;
 use crate::corrected;
