@@ -546,6 +546,33 @@ fn every_mix_of_sequence_lengths_at_every_position_of_a_vector_step() {
     miri,
     ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
 )]
+fn runs_of_3_and_4_byte_sequences_with_ascii_bytes_at_random_places() {
+    let imps = implementations();
+    let mut rng = Rng(11);
+    // Text like CJK with newlines (or emoji with spaces): no ASCII byte in a step, one
+    // at any of its sequences, two or more; steps after steps of every kind, at every
+    // alignment (the AVX2 decoder's run step and the one it takes after it).
+    for len in [3, 4] {
+        for one_in in [2, 5, 9, 40, 200] {
+            for shift in 0..4 {
+                let mut cps: Vec<u32> = (0..shift).map(|_| codepoint_of_len(&mut rng, 1)).collect();
+                cps.extend((0..1500).map(|_| {
+                    let ascii = rng.below(one_in) == 0;
+                    codepoint_of_len(&mut rng, if ascii { 1 } else { len })
+                }));
+                check_round_trip(&imps, &cps, &|| {
+                    format!("{len}-byte run, ASCII 1 in {one_in}, after {shift}")
+                });
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    miri,
+    ignore = "too slow under Miri; random_inputs_at_every_misalignment runs there"
+)]
 fn runs_of_one_length_with_a_long_sequence_or_another_length_anywhere() {
     let imps = implementations();
     let mut rng = Rng(5);

@@ -202,9 +202,11 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
     // layouts: Latin that the AVX2 transcoder converts in place (Corrected UTF-8 leads
     // up to DC, continuations that carry), CJK (3 bytes, both rows), emoji (4 bytes, up to
     // U+10FFFF, with code points of 3 bytes in Corrected UTF-8 and 4 in UTF-8 early on and
-    // 3 above U+10FFFF later). `fast_transcode` also converts each to UTF-8, which it
-    // transcodes back.
-    let runs: [fn(u32) -> u32; 3] = [
+    // 3 above U+10FFFF later), CJK with a newline every 9 code points (so that it falls
+    // at every place of an 8-code-point step; the AVX2 decoder takes such a step in one
+    // layout, and code points at the surrogates' edges after it). `fast_transcode` also
+    // converts each to UTF-8, which it transcodes back.
+    let runs: [fn(u32) -> u32; 4] = [
         |k| match k % 3 {
             0 => u32::from(b'a') + k % 26,
             _ => 0xA0 + k * 37 % 0x740,
@@ -218,6 +220,11 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
             _ if k % 11 == 0 && k < 60 => 0x1_0000 + k,
             _ if k % 7 == 0 => 0x10_FFFF - k,
             _ => 0x1_F300 + k * 11 % 0x700,
+        },
+        |k| match k % 9 {
+            0 => u32::from(b'\n'),
+            1 => [0xD7FF, 0xE000, 0x8A0, 0x1_109F][(k / 9 % 4) as usize],
+            _ => 0x4E00 + k * 89 % 0x5200,
         },
     ];
     for run in runs {
