@@ -2,20 +2,20 @@
 //! stretch at a time, validated and then decoded per step at a sequence boundary `i`,
 //! on the 32 bytes from there.
 //!
-//! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 four-byte
-//! ones (Latin, emoji runs) have fixed layouts and are decoded with multiply-adds; 8
+//! ASCII (32 or 16 bytes) is widened directly; 16 two-byte sequences or 8 four-byte ones
+//! (Latin, emoji runs) have fixed layouts and are decoded with multiply-adds; 8
 //! three-byte sequences, or 7 and one ASCII byte among them (CJK text and its newlines),
-//! take one step whose `pshufb` is picked by where the ASCII byte is, two such steps
-//! at a time with their lengths from scalar loads (so that neither a branch nor the
-//! vector work follows the text); 16 bytes of 1- and 2-byte sequences are decoded at
-//! every byte in 16-bit lanes, then the leads' lanes packed by a `pshufb` from a table.
-//! Otherwise the leads among the first 16 bytes are taken 8 at a time, and a table
-//! indexed by the 8-bit mask of leads gives the `pshufb` that gathers each sequence's
-//! bytes into a 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift and an offset
-//! looked up by the lead's top 4 bits give the code point. When a lead of 5 or 6 bytes
-//! is among them, a second `pshufb` gathers the last 2 bytes of each sequence and the
-//! length is counted with compares. The transcoders use the gather table and the lane
-//! decoding too.
+//! take one step whose `pshufb` is picked by where the ASCII byte is, two such steps at a
+//! time with their lengths from scalar loads (so that neither a branch nor the vector
+//! work follows the text); 16 bytes of 1- and 2-byte sequences are decoded at every byte
+//! in 16-bit lanes, then the leads' lanes packed by a `pshufb` from a table. Otherwise
+//! the leads among the first 16 bytes are taken 8 at a time, and a table indexed by the
+//! 8-bit mask of leads gives the `pshufb` that gathers each sequence's bytes into a
+//! 32-bit lane (the lead on top). Two multiply-adds pack the 6-bit groups, and a shift
+//! and an offset looked up by the lead's top 4 bits give the code point. When a lead of 5
+//! or 6 bytes is among them, a second `pshufb` gathers the last 2 bytes of each sequence
+//! and the length is counted with compares. The transcoders use the gather table and the
+//! lane decoding too.
 
 use super::vector::{self, table8};
 use crate::corrected::fast::kernel::Decoded;
@@ -147,10 +147,10 @@ static LONG_ADJUST: [u32; 8] = [
 ];
 
 /// A row of [`THREE`]: a step of 8 three-byte sequences, or of 7 and an ASCII byte.
-/// `leads & mask == leads` (bit k of the lead mask: byte k starts a sequence) says the
-/// step is there; `control` is the `pshufb` that puts each sequence into a 32-bit lane
-/// (lead << 16 | c1 << 8 | c2, an ASCII byte as itself) from bytes 0–15 in the low half
-/// and 8–23 in the high half; `offset` is what to add per lane (none for ASCII).
+/// A step's lead mask `m` (bit k: byte k starts a sequence) matches when `m & mask ==
+/// leads`; `control` is the `pshufb` that puts each sequence into a 32-bit lane (lead
+/// << 16 | c1 << 8 | c2, an ASCII byte as itself) from bytes 0–15 in the low half and
+/// 8–23 in the high half; `offset` is what to add per lane (none for ASCII).
 #[repr(C, align(32))]
 struct ThreeRow {
     control: [u8; 32],
