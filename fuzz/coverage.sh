@@ -56,7 +56,11 @@ profiles=()
 for t in "${list[@]}"; do
     fuzz coverage --target-dir "$tdir" "$t" "$root/corpus/$t" >"$out/$t.log" 2>&1 ||
         { cat "$out/$t.log" >&2; exit 1; }
-    bin=$(find "$tdir" -path '*coverage*' -type f -name "$t" -perm -u+x -print -quit)
+    # The binary cargo fuzz just built, not an older one of the same name that a build
+    # script's directory under the same target directory may still hold.
+    bin=$(rustc -vV | sed -n 's/^host: //p')
+    bin="$tdir/$bin/release/$t"
+    [[ -x "$bin" ]] || { echo "coverage.sh: cargo fuzz coverage left no $bin" >&2; exit 1; }
     profile="$out/$t/coverage.profdata"
     bins+=("$bin")
     profiles+=("$profile")
