@@ -110,6 +110,9 @@ mutation fast-decode-avx2-ascii-block-shifted fast_decode codec/src/corrected/fa
 mutation fast-decode-avx2-run-ascii-offset fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
     's/^                    row.offset\[j\] = 0;$/                    row.offset[j] = 2_208;/' \
     "AVX2 decoder, a run of 3-byte sequences with an ASCII byte among them: the ASCII byte gets the 3-byte offset"
+mutation fast-decode-avx2-emoji-half-ascii-offset fast_decode codec/src/corrected/fast/x86/avx2/decode.rs \
+    's/^                row.offset\[ascii\] = 0;$/                row.offset[ascii] = 69_792;/' \
+    "AVX2 decoder, a run of 4-byte sequences with a space among them: the space gets the 4-byte offset"
 mutation fast-decode-avx512-ascii-block-shifted fast_decode codec/src/corrected/fast/x86/avx512/decode.rs \
     's/let sixteen = _mm_loadu_si128(p.add(16 \* k) as \*const __m128i);/let sixteen = _mm_loadu_si128(p.add(16 * k + 1) as *const __m128i);/' \
     "AVX-512 decoder, an ASCII block after an ASCII block: each 16 bytes widened from one byte too far on"

@@ -204,9 +204,10 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
     // U+10FFFF, with code points of 3 bytes in Corrected UTF-8 and 4 in UTF-8 early on and
     // 3 above U+10FFFF later), CJK with a newline every 9 code points (so that it falls
     // at every place of an 8-code-point step; the AVX2 decoder takes such a step in one
-    // layout, and code points at the surrogates' edges after it). `fast_transcode` also
-    // converts each to UTF-8, which it transcodes back.
-    let runs: [fn(u32) -> u32; 4] = [
+    // layout, and code points at the surrogates' edges after it), emoji with a space
+    // every 7 (two in some steps of 8; the 4-byte row's first code points after one).
+    // `fast_transcode` also converts each to UTF-8, which it transcodes back.
+    let runs: [fn(u32) -> u32; 5] = [
         |k| match k % 3 {
             0 => u32::from(b'a') + k % 26,
             _ => 0xA0 + k * 37 % 0x740,
@@ -225,6 +226,11 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
             0 => u32::from(b'\n'),
             1 => [0xD7FF, 0xE000, 0x8A0, 0x1_109F][(k / 9 % 4) as usize],
             _ => 0x4E00 + k * 89 % 0x5200,
+        },
+        |k| match k % 7 {
+            3 => u32::from(b' '),
+            4 => 0x1_10A0 + k % 3,
+            _ => 0x1_F300 + k * 13 % 0x300,
         },
     ];
     for run in runs {
