@@ -166,7 +166,7 @@ struct ThreeRow {
 /// byte among them as the `p / 3`-th (22 bytes, the next a lead); for 24, 8 three-byte
 /// sequences (24 bytes, the next a lead); for the others, a row no lead mask matches
 /// (an ASCII byte there is not between two 3-byte sequences). The step's length is not
-/// kept here: [`decode_valid`] takes it from [`all_high24`].
+/// kept here: [`decode_valid`] takes it from [`all_high`].
 static THREE: [ThreeRow; 25] = {
     let mut t = [const {
         ThreeRow {
@@ -217,20 +217,19 @@ fn three_row(high: u32) -> &'static ThreeRow {
     &THREE[((!high).trailing_zeros() as usize).min(24)]
 }
 
-/// Whether the 24 bytes at `p` are all above 7F (from scalar loads: their latency is
-/// what the next step's address waits on).
+/// Whether the `8 * WORDS` bytes at `p` are all above 7F (from scalar loads: their
+/// latency is what the next step's address waits on).
 ///
 /// # Safety
 ///
-/// `p .. p + 24` must be readable.
+/// `p .. p + 8 * WORDS` must be readable.
 #[inline]
-unsafe fn all_high24(p: *const u8) -> bool {
-    // SAFETY: p .. p + 24 is readable.
-    let and = unsafe {
-        p.cast::<u64>().read_unaligned()
-            & p.add(8).cast::<u64>().read_unaligned()
-            & p.add(16).cast::<u64>().read_unaligned()
-    };
+unsafe fn all_high<const WORDS: usize>(p: *const u8) -> bool {
+    let mut and = u64::MAX;
+    for k in 0..WORDS {
+        // SAFETY: p + 8k .. p + 8k + 8 is readable, k < WORDS.
+        and &= unsafe { p.add(8 * k).cast::<u64>().read_unaligned() };
+    }
     and & 0x8080_8080_8080_8080 == 0x8080_8080_8080_8080
 }
 
@@ -323,18 +322,6 @@ static FOUR_HALF: [FourHalfRow; 17] = {
     }
     t
 };
-
-/// Whether the 16 bytes at `p` are all above 7F.
-///
-/// # Safety
-///
-/// `p .. p + 16` must be readable.
-#[inline]
-unsafe fn all_high16(p: *const u8) -> bool {
-    // SAFETY: p .. p + 16 is readable.
-    let and = unsafe { p.cast::<u64>().read_unaligned() & p.add(8).cast::<u64>().read_unaligned() };
-    and & 0x8080_8080_8080_8080 == 0x8080_8080_8080_8080
-}
 
 /// `SHORT_GATHER[m]`: the `pshufb` control that packs the 16-bit lanes j of 8 where bit
 /// j of `m` is set; the others are zero.
@@ -618,9 +605,9 @@ unsafe fn decode_valid(
             // SAFETY: i + 48 <= len.
             let (h0, h22, h24) = unsafe {
                 (
-                    all_high24(ptr.add(i)),
-                    all_high24(ptr.add(i + 22)),
-                    all_high24(ptr.add(i + 24)),
+                    all_high::<3>(ptr.add(i)),
+                    all_high::<3>(ptr.add(i + 22)),
+                    all_high::<3>(ptr.add(i + 24)),
                 )
             };
             let j = if h0 { i + 24 } else { i + 22 };
@@ -680,9 +667,9 @@ unsafe fn decode_valid(
             // SAFETY: i + 32 <= len.
             let (h0, h13, h16) = unsafe {
                 (
-                    all_high16(ptr.add(i)),
-                    all_high16(ptr.add(i + 13)),
-                    all_high16(ptr.add(i + 16)),
+                    all_high::<2>(ptr.add(i)),
+                    all_high::<2>(ptr.add(i + 13)),
+                    all_high::<2>(ptr.add(i + 16)),
                 )
             };
             let j = if h0 { i + 16 } else { i + 13 };
