@@ -611,10 +611,20 @@ fn an_encoding_error_or_a_long_form_at_every_lane_after_every_prefix() {
         u32::MAX,
         0x21_10A0,
         0x8421_109F,
+        0x1_0000,
     ];
-    for len in 1..=4 {
-        for n in 0..=40 {
-            let cps: Vec<u32> = (0..n).map(|_| codepoint_of_len(&mut rng, len)).collect();
+    // 1 to 4 bytes, then 5: text of 3-byte code points below U+10000 with a newline one
+    // in 12 (CJK), which the AVX2 encoder takes 16 at a time in a loop of its own (the
+    // 3-byte class reaches U+1109F, and one such code point in 16 sends the step
+    // elsewhere); long enough for several of its steps.
+    for len in 1..=5 {
+        for n in 0..=if len == 5 { 72 } else { 40 } {
+            let cps: Vec<u32> = (0..n)
+                .map(|_| match len {
+                    5 => cjk_codepoint(&mut rng),
+                    _ => codepoint_of_len(&mut rng, len),
+                })
+                .collect();
             check_encode_all(&imps, &cps);
             for at in 0..n {
                 for &cp in &unusual {
@@ -629,6 +639,16 @@ fn an_encoding_error_or_a_long_form_at_every_lane_after_every_prefix() {
                 }
             }
         }
+    }
+}
+
+/// A code point of CJK text: 3 bytes and below U+10000, often at the edge of a row or of
+/// the surrogates, or a newline one in 12.
+fn cjk_codepoint(rng: &mut Rng) -> u32 {
+    match rng.below(12) {
+        0 => 0x0A,
+        1 => [0x8A0, 0xD7FF, 0xE000, 0xFFFF][rng.below(4) as usize],
+        _ => 0x4E00 + rng.below(0x5200) as u32,
     }
 }
 

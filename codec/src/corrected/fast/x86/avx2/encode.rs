@@ -3,15 +3,15 @@
 //! encoded in 16-bit lanes and packed by a `pshufb` from a table per 8; 1- to 3-byte ones
 //! (CJK) are encoded in 16-bit lanes as in simdutf's UTF-16 → UTF-8 (on the raw value,
 //! which the 3-byte rows keep within 16 bits) and packed by a `pshufb` from a table per
-//! 4. Otherwise 8 at a time: each code point's class (by compares) gives its row offset,
-//! its bytes are built in a 32-bit lane, and a table indexed by the four lengths of each
-//! 128-bit half gives the `pshufb` that packs them. Blocks with a code point of 5 or 6
-//! bytes are encoded 4 at a time in 64-bit lanes; the kernel stops before a block with a
-//! code point that has no encoding (the portable encoder then finds the exact error).
-//! The output is written with a cursor of its own into room reserved per chunk of 256
-//! code points; the lengths of the 16-lane steps are counted with `popcnt`, not looked
-//! up, as the next store waits on them. The transcoders use the packing table and the
-//! lane encoding too.
+//! 4, in a loop of their own while they last. Otherwise 8 at a time: each code point's
+//! class (by compares) gives its row offset, its bytes are built in a 32-bit lane, and a
+//! table indexed by the four lengths of each 128-bit half gives the `pshufb` that packs
+//! them. Blocks with a code point of 5 or 6 bytes are encoded 4 at a time in 64-bit
+//! lanes; the kernel stops before a block with a code point that has no encoding (the
+//! portable encoder then finds the exact error). The output is written with a cursor of
+//! its own into room reserved per chunk of 256 code points; the lengths of the 16-lane
+//! steps are counted with `popcnt`, not looked up, as the next store waits on them. The
+//! transcoders use the packing table and the lane encoding too.
 
 use super::vector::table8;
 use crate::corrected;
@@ -302,6 +302,11 @@ pub(super) unsafe fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
                         // ASCII (or 16 of 1 byte): on 32 at a time while it lasts.
                         // SAFETY: as above, for each step of 32.
                         (done, written) = unsafe { encode_ascii32(src, done, end, base, written) };
+                    } else if w > 32 {
+                        // Mostly 3-byte code points (CJK): on 16 at a time while the next
+                        // have one of 3 bytes too.
+                        // SAFETY: as above, for each step of 16.
+                        (done, written) = unsafe { encode_bmp_run(src, done, end, base, written) };
                     }
                     continue;
                 }
@@ -365,6 +370,51 @@ unsafe fn encode_ascii32(
         unsafe { _mm256_storeu_si256(base.add(written).cast(), bytes) };
         done += 32;
         written += 32;
+    }
+    (done, written)
+}
+
+/// Encodes 16 code points at a time from `done` on while there are 16 before `end`, each
+/// below U+10000 with an encoding and at least one of 3 bytes among them (CJK text): the
+/// new `done` and `written`. A loop of its own, not steps of the general one: the checks
+/// CJK never needs (16 ASCII, room for only 8) and the jumps between them stay out (Zen 4,
+/// CJK at 1 MiB: 8.5 → 9.1 GB/s; two steps an iteration were no faster).
+///
+/// # Safety
+///
+/// As for [`encode_ascii32`].
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+unsafe fn encode_bmp_run(
+    src: *const u32,
+    mut done: usize,
+    end: usize,
+    base: *mut u8,
+    mut written: usize,
+) -> (usize, usize) {
+    while done + 16 <= end {
+        // SAFETY: done + 16 <= end: 2 × 8 code points.
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(src.add(done).cast()),
+                _mm256_loadu_si256(src.add(done + 8).cast()),
+            )
+        };
+        if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {
+            break;
+        }
+        let v = _mm256_packus_epi32(a, b);
+        let one_or_two = _mm256_cmpeq_epi16(_mm256_min_epu16(v, _mm256_set1_epi16(0x89F)), v);
+        let m12 = _mm256_movemask_epi8(one_or_two) as u32;
+        if m12 == u32::MAX {
+            break;
+        }
+        // SAFETY: 64 bytes at base + written, within the room of these 16 code points.
+        match unsafe { encode16_bmp(v, one_or_two, m12, base.add(written)) } {
+            Some(w) => written += w,
+            None => break,
+        }
+        done += 16;
     }
     (done, written)
 }
@@ -464,6 +514,22 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
         }
         return Some(len_lo + 8 + m_hi.count_ones() as usize);
     }
+    // SAFETY: as for this function.
+    unsafe { encode16_bmp(v, one_or_two, m12, dst) }
+}
+
+/// Encodes 16 code points below U+10000 at `dst`, at least one of them of 3 bytes, if
+/// each has an encoding: the number of bytes written, or `None` (nothing written). `v`
+/// holds them in 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7], `one_or_two` is
+/// −1 in the lanes below U+8A0 and `m12` its `movemask` (see [`encode16`]).
+///
+/// # Safety
+///
+/// `dst` must be writable for 64 bytes.
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+unsafe fn encode16_bmp(v: __m256i, one_or_two: __m256i, m12: u32, dst: *mut u8) -> Option<usize> {
+    let set = _mm256_set1_epi16;
     // C1 controls (80–9F) and surrogates (D800–DFFF) have no encoding.
     let c1 = _mm256_cmpeq_epi16(_mm256_and_si256(v, set(0xFFE0u16 as i16)), set(0x80));
     let surrogate = _mm256_cmpeq_epi16(
