@@ -150,6 +150,9 @@ mutation fast-encode-avx2-latin-lane-order fast_decode codec/src/corrected/fast/
 mutation fast-encode-avx2-cjk-quarter-length fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
     's/written += 12 - x.count_ones() as usize;/written += 12 - (x \& 0x55).count_ones() as usize;/' \
     "AVX2 encoder, 1- to 3-byte code points 16 at a time: a quarter's length counts only its 1-byte lanes, so a 2-byte code point among 3-byte ones takes 3 bytes of room"
+mutation fast-encode-avx2-cjk-run-above-ffff fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
+    's/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x1FFFF)) == 0 {/' \
+    "AVX2 encoder, the loop over CJK text 16 code points at a time: a code point from U+10000 to U+1FFFF (an emoji) stays in it, packed to U+FFFF"
 mutation fast-encode-portable-mixed-ascii-length fast_decode codec/src/corrected/fast/portable/encode.rs \
     's/core::hint::select_unpredictable(ascii, 1, len),/core::hint::select_unpredictable(ascii, 2, len),/' \
     "portable encoder, text of mixed lengths (no run): an ASCII character is written with the zero byte after it"
