@@ -151,7 +151,9 @@ pub(super) unsafe fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
         let mut written = 0;
         let mut stop = false;
         if ascii {
-            // SAFETY: as below, for each step of 64.
+            // SAFETY: `src` is readable up to `end` (≤ n), and `base` has the room
+            // reserved above: 6 bytes for each code point to `end` and 128 more, where
+            // these take 1 each.
             (done, written) = unsafe { encode_ascii64(src, done, end, base, written) };
         }
         while done + 16 <= end {
