@@ -612,16 +612,19 @@ fn an_encoding_error_or_a_long_form_at_every_lane_after_every_prefix() {
         0x21_10A0,
         0x8421_109F,
         0x1_0000,
+        0x8A0,
     ];
     // 1 to 4 bytes, then 5: text of 3-byte code points below U+10000 with a newline one
-    // in 12 (CJK), which the AVX2 encoder takes 16 at a time in a loop of its own (the
-    // 3-byte class reaches U+1109F, and one such code point in 16 sends the step
-    // elsewhere); long enough for several of its steps.
-    for len in 1..=5 {
-        for n in 0..=if len == 5 { 72 } else { 40 } {
+    // in 12 (CJK), and 6: ASCII and 2-byte code points below U+800 (Latin), which the
+    // AVX2 encoder takes 16 at a time in loops of their own (the 3-byte class reaches
+    // U+1109F and the 2-byte one U+89F, and one such code point in 16 sends the step
+    // elsewhere); long enough for several of their steps.
+    for len in 1..=6 {
+        for n in 0..=if len >= 5 { 72 } else { 40 } {
             let cps: Vec<u32> = (0..n)
                 .map(|_| match len {
                     5 => cjk_codepoint(&mut rng),
+                    6 => latin_codepoint(&mut rng),
                     _ => codepoint_of_len(&mut rng, len),
                 })
                 .collect();
@@ -649,6 +652,16 @@ fn cjk_codepoint(rng: &mut Rng) -> u32 {
         0 => 0x0A,
         1 => [0x8A0, 0xD7FF, 0xE000, 0xFFFF][rng.below(4) as usize],
         _ => 0x4E00 + rng.below(0x5200) as u32,
+    }
+}
+
+/// A code point of Latin text: ASCII half the time, else 2 bytes and below U+800, often
+/// at the edge of a row or of that range.
+fn latin_codepoint(rng: &mut Rng) -> u32 {
+    match rng.below(8) {
+        0..=3 => 0x20 + rng.below(0x5F) as u32,
+        4 => [0x7F, 0xA0, 0x7FF][rng.below(3) as usize],
+        _ => 0xC0 + rng.below(0xC0) as u32,
     }
 }
 

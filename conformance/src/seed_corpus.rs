@@ -252,6 +252,20 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
         .flat_map(u32::to_le_bytes)
         .collect();
     seeds.add("fast_decode", [&[0u8][..], &words].concat());
+    // And Latin (ASCII and 2 bytes below U+800), which it takes 16 at a time in a loop of
+    // its own too, then in that loop's third step a code point of 3 bytes or a C1
+    // control.
+    for odd in [0x900, 0x85] {
+        let words: Vec<u8> = (0..48u32)
+            .map(|k| match k {
+                41 => odd,
+                _ if k % 3 == 0 => u32::from(b'a') + k % 26,
+                _ => 0xA0 + k * 37 % 0x740,
+            })
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        seeds.add("fast_decode", [&[0u8][..], &words].concat());
+    }
     Ok(seeds)
 }
 
