@@ -456,7 +456,9 @@ unsafe fn encode_short_run(
                 _mm256_loadu_si256(src.add(done + 8).cast()),
             )
         };
-        if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x7FF)) == 0 {
+        // `!= 1`, not `== 0` (the same test): a mutant of this compare and one of the
+        // `m2 == 0` below then have names of their own (.cargo/mutants-equivalent.txt).
+        if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x7FF)) != 1 {
             break;
         }
         let Some((v, two, m2)) = short_lanes(_mm256_packus_epi32(a, b)) else {
