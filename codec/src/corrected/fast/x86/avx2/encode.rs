@@ -16,7 +16,7 @@
 
 use super::vector::table8;
 use crate::corrected;
-use crate::corrected::fast::x86::CacheAligned;
+use crate::corrected::fast::x86::{CacheAligned, Chunk};
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 
@@ -252,9 +252,10 @@ fn encode_long4(half: __m128i) -> (__m256i, usize, usize) {
     )
 }
 
-/// Code points per chunk of [`encode`]: it reserves 6 bytes for each, and 64 more for
-/// the stores past the encoding, then writes with a cursor of its own.
+/// Code points per chunk of [`encode`], and the most a step stores past where it starts
+/// (see [`Chunk`]).
 const CHUNK: usize = 256;
+const SLACK: usize = 64;
 
 /// The encode kernel: appends the encoding of `codepoints` to `out` up to the last 7
 /// or the first block of 8 with a code point that has no encoding; returns how many it
@@ -265,76 +266,58 @@ const CHUNK: usize = 256;
 /// The CPU must have AVX2 and POPCNT (the AVX2 level asks for both).
 #[target_feature(enable = "avx2,popcnt")]
 pub(super) unsafe fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
-    let n = codepoints.len();
-    let src = codepoints.as_ptr();
     let mut done = 0;
-    out.reserve(n + 32);
-    while done + 8 <= n {
-        // A chunk: room for 6 bytes per code point (the longest encoding) and the 64
-        // bytes a step may store from where it starts. Each step encodes k code points
-        // into at most 6k bytes and stores within 64 bytes of where it starts, so every
-        // store stays in the room reserved here; `set_len` then counts what was written.
-        let end = n.min(done + CHUNK);
-        out.reserve(6 * (end - done) + 64);
-        let base = out.spare_capacity_mut().as_mut_ptr() as *mut u8;
-        let mut written = 0;
+    out.reserve(codepoints.len() + 32);
+    while done + 8 <= codepoints.len() {
+        // Every step below encodes k code points into at most 6k bytes and stores within
+        // SLACK bytes of `at.dst()`: within the chunk's room.
+        let mut at = Chunk::new(codepoints, done, CHUNK, out, SLACK);
         let mut stop = false;
         // No software prefetch of the input: the hardware prefetcher keeps up. One per
         // 16 code points, 1 KiB ahead, cost Latin a tenth at 1 MiB (Zen 4: 4.3 → 3.8
         // GB/s) and CJK 2 %. (The AVX-512 encoder keeps its own: without it, emoji at
         // 1 MiB and ASCII at 64 KiB ran slower.)
-        while done + 8 <= end {
-            // SAFETY: `written` ≤ 6 × the code points of this chunk so far, so `dst` has
-            // the 64 bytes a step stores (see above).
-            let dst = unsafe { base.add(written) };
-            if done + 16 <= end {
-                // SAFETY: done + 16 <= n: 2 × 8 code points of `codepoints`.
-                let (a, b) = unsafe {
-                    (
-                        _mm256_loadu_si256(src.add(done).cast()),
-                        _mm256_loadu_si256(src.add(done + 8).cast()),
-                    )
-                };
-                // SAFETY: `dst` has 64 bytes of room.
-                if let Some(w) = unsafe { encode16(a, b, dst) } {
-                    written += w;
-                    done += 16;
+        while at.has(8) {
+            if at.has(16) {
+                // SAFETY: 16 code points are left.
+                let (a, b) = unsafe { load16(&at) };
+                // SAFETY: `at.dst()` has SLACK bytes of room.
+                if let Some(w) = unsafe { encode16(a, b, at.dst()) } {
+                    at.step(16, w);
                     if w == 16 {
                         // ASCII (or 16 of 1 byte): on 32 at a time while it lasts.
-                        // SAFETY: as above, for each step of 32.
-                        (done, written) = unsafe { encode_ascii32(src, done, end, base, written) };
+                        // SAFETY: a chunk made with SLACK.
+                        unsafe { encode_ascii32(&mut at) };
                     } else if (18..=32).contains(&w) {
                         // At least two code points of 2 bytes, none of 3 (mostly): Latin
                         // text, on 16 at a time while the next are of 1 and 2 bytes too.
                         // (From 17, one accent in text mostly ASCII entered the loop only
                         // to leave it at the next step.)
-                        // SAFETY: as above, for each step of 16.
-                        (done, written) =
-                            unsafe { encode_short_run(src, done, end, base, written) };
+                        // SAFETY: a chunk made with SLACK.
+                        unsafe { encode_short_run(&mut at) };
                     } else if w > 32 {
                         // Mostly 3-byte code points (CJK): on 16 at a time while the next
                         // have one of 3 bytes too.
-                        // SAFETY: as above, for each step of 16.
-                        (done, written) = unsafe { encode_bmp_run(src, done, end, base, written) };
+                        // SAFETY: a chunk made with SLACK.
+                        unsafe { encode_bmp_run(&mut at) };
                     }
                     continue;
                 }
             }
-            // SAFETY: done + 8 <= n.
-            let v = unsafe { _mm256_loadu_si256(src.add(done).cast()) };
-            // SAFETY: `dst` has 64 bytes of room.
-            match unsafe { encode8(v, dst) } {
-                Some(w) => written += w,
+            // SAFETY: 8 code points are left.
+            let v = unsafe { _mm256_loadu_si256(at.src(0).cast()) };
+            // SAFETY: `at.dst()` has SLACK bytes of room.
+            match unsafe { encode8(v, at.dst()) } {
+                Some(w) => at.step(8, w),
                 None => {
                     stop = true;
                     break;
                 }
             }
-            done += 8;
         }
-        // SAFETY: the first `written` bytes of the spare capacity are the encoding of
-        // the code points of this chunk before `done`.
-        unsafe { out.set_len(out.len() + written) };
+        // SAFETY: `out` is the chunk's, and the first `written` bytes of its room are
+        // the encoding of the code points of this chunk before `done`.
+        done = unsafe { at.finish(out) };
         if stop {
             // A code point without an encoding among these 8: the portable encoder
             // finds the exact error.
@@ -344,26 +327,36 @@ pub(super) unsafe fn encode(codepoints: &[u32], out: &mut Vec<u8>) -> usize {
     done
 }
 
-/// Encodes the ASCII from `done` on, 32 code points at a time, while there are 32 before
-/// `end` and they are ASCII: the new `done` and `written`.
+/// The next 16 code points of `at`, 8 in each vector.
 ///
 /// # Safety
 ///
-/// `src` must be readable up to `end`; `base + written` writable for 6 bytes per code
-/// point from `done` to `end` plus 64.
+/// `at` must have 16 code points left.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn encode_ascii32(
-    src: *const u32,
-    mut done: usize,
-    end: usize,
-    base: *mut u8,
-    mut written: usize,
-) -> (usize, usize) {
-    while done + 32 <= end {
-        // SAFETY: done + 32 <= end: 4 × 8 code points.
+unsafe fn load16(at: &Chunk) -> (__m256i, __m256i) {
+    // SAFETY: done + 16 <= end (the caller's promise): 2 × 8 code points.
+    unsafe {
+        (
+            _mm256_loadu_si256(at.src(0).cast()),
+            _mm256_loadu_si256(at.src(8).cast()),
+        )
+    }
+}
+
+/// Encodes the ASCII of `at`, 32 code points at a time, while there are 32 left and they
+/// are ASCII.
+///
+/// # Safety
+///
+/// `at` must have been made with a slack of at least [`SLACK`].
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn encode_ascii32(at: &mut Chunk) {
+    while at.has(32) {
+        // SAFETY: 32 code points are left: 4 × 8.
         let v: [__m256i; 4] =
-            core::array::from_fn(|k| unsafe { _mm256_loadu_si256(src.add(done + 8 * k).cast()) });
+            core::array::from_fn(|k| unsafe { _mm256_loadu_si256(at.src(8 * k).cast()) });
         let any = _mm256_or_si256(_mm256_or_si256(v[0], v[1]), _mm256_or_si256(v[2], v[3]));
         if _mm256_testz_si256(any, _mm256_set1_epi32(!0x7F)) == 0 {
             break;
@@ -375,40 +368,27 @@ unsafe fn encode_ascii32(
             _mm256_packus_epi32(v[2], v[3]),
         );
         let bytes = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-        // SAFETY: 32 bytes at base + written, within the room of these 32 code points.
-        unsafe { _mm256_storeu_si256(base.add(written).cast(), bytes) };
-        done += 32;
-        written += 32;
+        // SAFETY: 32 bytes at `at.dst()`, within the room of these 32 code points.
+        unsafe { _mm256_storeu_si256(at.dst().cast(), bytes) };
+        at.step(32, 32);
     }
-    (done, written)
 }
 
-/// Encodes 16 code points at a time from `done` on while there are 16 before `end`, each
-/// below U+10000 with an encoding and at least one of 3 bytes among them (CJK text): the
-/// new `done` and `written`. A loop of its own, not steps of the general one: the checks
-/// CJK never needs (16 ASCII, room for only 8) and the jumps between them stay out (Zen 4,
-/// CJK at 1 MiB: 8.5 → 9.1 GB/s; two steps an iteration were no faster).
+/// Encodes the code points of `at` 16 at a time while there are 16 left, each below
+/// U+10000 with an encoding and at least one of 3 bytes among them (CJK text). A loop of
+/// its own, not steps of the general one: the checks CJK never needs (16 ASCII, room for
+/// only 8) and the jumps between them stay out (Zen 4, CJK at 1 MiB: 8.5 → 9.1 GB/s; two
+/// steps an iteration were no faster).
 ///
 /// # Safety
 ///
 /// As for [`encode_ascii32`].
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn encode_bmp_run(
-    src: *const u32,
-    mut done: usize,
-    end: usize,
-    base: *mut u8,
-    mut written: usize,
-) -> (usize, usize) {
-    while done + 16 <= end {
-        // SAFETY: done + 16 <= end: 2 × 8 code points.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(src.add(done).cast()),
-                _mm256_loadu_si256(src.add(done + 8).cast()),
-            )
-        };
+unsafe fn encode_bmp_run(at: &mut Chunk) {
+    while at.has(16) {
+        // SAFETY: 16 code points are left.
+        let (a, b) = unsafe { load16(at) };
         if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {
             break;
         }
@@ -418,44 +398,30 @@ unsafe fn encode_bmp_run(
         if m12 == u32::MAX {
             break;
         }
-        // SAFETY: 64 bytes at base + written, within the room of these 16 code points.
-        match unsafe { encode16_bmp(v, one_or_two, m12, base.add(written)) } {
-            Some(w) => written += w,
+        // SAFETY: 64 bytes at `at.dst()`, within the room of these 16 code points.
+        match unsafe { encode16_bmp(v, one_or_two, m12, at.dst()) } {
+            Some(w) => at.step(16, w),
             None => break,
         }
-        done += 16;
     }
-    (done, written)
 }
 
-/// Encodes 16 code points at a time from `done` on while there are 16 before `end`, each
-/// below U+800 with an encoding and at least one of 2 bytes among them (Latin text): the
-/// new `done` and `written`. A loop of its own, as [`encode_bmp_run`]: the general step
-/// checks for 16 ASCII, for code points above U+FFFF and then of 3 bytes before it gets
-/// to these (Zen 4, Latin at 64 KiB: 5.3 → 6.3 GB/s). It leaves at 16 ASCII, which the
-/// general loop goes on with 32 at a time: text mostly ASCII with an accent here and
-/// there ran at 0.6 of its speed in this loop.
+/// Encodes the code points of `at` 16 at a time while there are 16 left, each below
+/// U+800 with an encoding and at least one of 2 bytes among them (Latin text). A loop of
+/// its own, as [`encode_bmp_run`]: the general step checks for 16 ASCII, for code points
+/// above U+FFFF and then of 3 bytes before it gets to these (Zen 4, Latin at 64 KiB: 5.3
+/// → 6.3 GB/s). It leaves at 16 ASCII, which the general loop goes on with 32 at a time:
+/// text mostly ASCII with an accent here and there ran at 0.6 of its speed in this loop.
 ///
 /// # Safety
 ///
 /// As for [`encode_ascii32`].
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn encode_short_run(
-    src: *const u32,
-    mut done: usize,
-    end: usize,
-    base: *mut u8,
-    mut written: usize,
-) -> (usize, usize) {
-    while done + 16 <= end {
-        // SAFETY: done + 16 <= end: 2 × 8 code points.
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(src.add(done).cast()),
-                _mm256_loadu_si256(src.add(done + 8).cast()),
-            )
-        };
+unsafe fn encode_short_run(at: &mut Chunk) {
+    while at.has(16) {
+        // SAFETY: 16 code points are left.
+        let (a, b) = unsafe { load16(at) };
         // `!= 1`, not `== 0` (the same test): a mutant of this compare and one of the
         // `m2 == 0` below then have names of their own (.cargo/mutants-equivalent.txt).
         if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x7FF)) != 1 {
@@ -467,11 +433,10 @@ unsafe fn encode_short_run(
         if m2 == 0 {
             break;
         }
-        // SAFETY: 64 bytes at base + written, within the room of these 16 code points.
-        written += unsafe { encode16_short(v, two, m2, base.add(written)) };
-        done += 16;
+        // SAFETY: 64 bytes at `at.dst()`, within the room of these 16 code points.
+        let w = unsafe { encode16_short(v, two, m2, at.dst()) };
+        at.step(16, w);
     }
-    (done, written)
 }
 
 /// The rows of [`SHORT_COMPACT`] for the low and the high 8 of 16 lanes, from the
