@@ -8,16 +8,18 @@ use alloc::vec::Vec;
 /// 6 bytes for each of its code points (the longest encoding) and `slack` more, the most
 /// a step stores past where it starts. A step that encodes k code points into at most
 /// 6k bytes and stores within `slack` bytes of [`Chunk::dst`] stays in that room, and
-/// [`Chunk::finish`] then counts what was written.
+/// [`Chunk::finish`] then counts what was written. The fields are private: `end` stays
+/// within the code points and `written` counts what the steps wrote, as the `unsafe`
+/// methods rely on.
 pub(crate) struct Chunk {
     src: *const u32,
     /// The code points before it are encoded (an index into `src`).
-    pub(crate) done: usize,
+    done: usize,
     /// Where the chunk ends (an index into `src`).
-    pub(crate) end: usize,
+    end: usize,
     base: *mut u8,
     /// The bytes written at `base`.
-    pub(crate) written: usize,
+    written: usize,
 }
 
 impl Chunk {
