@@ -152,7 +152,7 @@ mutation fast-encode-avx2-cjk-quarter-length fast_decode codec/src/corrected/fas
     "AVX2 encoder, 1- to 3-byte code points 16 at a time: a quarter's length counts only its 1-byte lanes, so a 2-byte code point among 3-byte ones takes 3 bytes of room"
 mutation fast-encode-avx2-cjk-run-above-ffff fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
     's/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x1FFFF)) == 0 {/' \
-    "AVX2 encoder, the loop over CJK text 16 code points at a time: a code point from U+10000 to U+1FFFF (an emoji) stays in it, packed to U+FFFF"
+    "AVX2 encoder, 16 code points at a time below U+10000 (the general step and the loop over CJK text): a code point from U+10000 to U+1FFFF (an emoji) stays in 16-bit lanes, packed to U+FFFF"
 mutation fast-encode-avx2-latin-run-above-7ff fast_decode codec/src/corrected/fast/x86/avx2/encode.rs \
     's/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x7FF)) != 1 {/if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFF)) != 1 {/' \
     "AVX2 encoder, the loop over Latin text 16 code points at a time: a code point from U+8A0 to U+FFF (3 bytes) stays in it, encoded in 2"

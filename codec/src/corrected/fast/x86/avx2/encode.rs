@@ -389,12 +389,9 @@ unsafe fn encode_bmp_run(at: &mut Chunk) {
     while at.has(16) {
         // SAFETY: 16 code points are left.
         let (a, b) = unsafe { load16(at) };
-        if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {
+        let Some((v, one_or_two, m12)) = bmp_lanes(a, b) else {
             break;
-        }
-        let v = _mm256_packus_epi32(a, b);
-        let one_or_two = _mm256_cmpeq_epi16(_mm256_min_epu16(v, _mm256_set1_epi16(0x89F)), v);
-        let m12 = _mm256_movemask_epi8(one_or_two) as u32;
+        };
         if m12 == u32::MAX {
             break;
         }
@@ -470,9 +467,7 @@ fn two_byte_lanes(mask: u32) -> (usize, usize) {
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
-    let set = _mm256_set1_epi16;
-    let any = _mm256_or_si256(a, b);
-    if _mm256_testz_si256(any, _mm256_set1_epi32(!0x7F)) == 1 {
+    if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0x7F)) == 1 {
         // Pack to 16 bits ([a0–3 b0–3 | a4–7 b4–7]), put the halves in order, pack to
         // bytes.
         let words = _mm256_permute4x64_epi64::<0xD8>(_mm256_packus_epi32(a, b));
@@ -484,13 +479,7 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
         unsafe { _mm_storeu_si128(dst.cast(), ascii) };
         return Some(16);
     }
-    if _mm256_testz_si256(any, _mm256_set1_epi32(!0xFFFF)) == 0 {
-        return None;
-    }
-    // 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7].
-    let v = _mm256_packus_epi32(a, b);
-    let one_or_two = _mm256_cmpeq_epi16(_mm256_min_epu16(v, set(0x89F)), v);
-    let m12 = _mm256_movemask_epi8(one_or_two) as u32;
+    let (v, one_or_two, m12) = bmp_lanes(a, b)?;
     if m12 == u32::MAX {
         let (v, two, m2) = short_lanes(v)?;
         // SAFETY: as for this function.
@@ -498,6 +487,21 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
     }
     // SAFETY: as for this function.
     unsafe { encode16_bmp(v, one_or_two, m12, dst) }
+}
+
+/// For 16 code points, 8 in each of `a` and `b`: `None` if one is above U+FFFF;
+/// otherwise they in 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7], −1 in the lanes
+/// below U+8A0 (1 or 2 bytes, or a C1 control) and its `movemask`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn bmp_lanes(a: __m256i, b: __m256i) -> Option<(__m256i, __m256i, u32)> {
+    if _mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32(!0xFFFF)) == 0 {
+        return None;
+    }
+    let v = _mm256_packus_epi32(a, b);
+    let one_or_two = _mm256_cmpeq_epi16(_mm256_min_epu16(v, _mm256_set1_epi16(0x89F)), v);
+    let m12 = _mm256_movemask_epi8(one_or_two) as u32;
+    Some((v, one_or_two, m12))
 }
 
 /// For 16 code points below U+8A0 in 16-bit lanes in the order [a0–3 b0–3 | a4–7
