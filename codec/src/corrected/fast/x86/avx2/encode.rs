@@ -489,8 +489,8 @@ unsafe fn encode16(a: __m256i, b: __m256i, dst: *mut u8) -> Option<usize> {
     unsafe { encode16_bmp(v, one_or_two, m12, dst) }
 }
 
-/// For 16 code points, 8 in each of `a` and `b`: `None` if one is above U+FFFF;
-/// otherwise they in 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7], −1 in the lanes
+/// For 16 code points, 8 in each of `a` and `b`: `None` if one is above U+FFFF; else
+/// them in 16-bit lanes in the order [a0–3 b0–3 | a4–7 b4–7], a mask of −1 in the lanes
 /// below U+8A0 (1 or 2 bytes, or a C1 control) and its `movemask`.
 #[target_feature(enable = "avx2")]
 #[inline]
