@@ -126,9 +126,6 @@ impl<T> core::ops::Deref for CacheAligned<T> {
 
 pub(super) mod avx2;
 pub(super) mod avx512;
-mod encode_chunk;
-
-pub(crate) use encode_chunk::Chunk;
 
 pub(super) use avx512::has_avx512;
 

@@ -8,6 +8,8 @@
 
 use crate::corrected::fast::kernel::Kernels;
 
+#[cfg(feature = "alloc")]
+mod chunk;
 mod decode;
 #[cfg(feature = "alloc")]
 mod encode;

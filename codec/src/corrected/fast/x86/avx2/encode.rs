@@ -14,9 +14,10 @@
 //! with `popcnt`, not looked up, as the next store waits on them. The transcoders use
 //! the packing table and the lane encoding too.
 
+use super::chunk::Chunk;
 use super::vector::table8;
 use crate::corrected;
-use crate::corrected::fast::x86::{CacheAligned, Chunk};
+use crate::corrected::fast::x86::CacheAligned;
 use alloc::vec::Vec;
 use core::arch::x86_64::*;
 

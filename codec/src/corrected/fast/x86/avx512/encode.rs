@@ -113,7 +113,7 @@ fn encode8(v: __m512i) -> (__m512i, usize) {
 
 /// Code points per chunk of [`encode`]: it reserves 6 bytes for each,
 /// and 128 more for the stores past the encoding, then writes with a cursor of its
-/// own. (Not the AVX2 encoder's [`Chunk`](crate::corrected::fast::x86::Chunk): with it,
+/// own. (Not the AVX2 encoder's `Chunk` (`x86/avx2/chunk.rs`): with it,
 /// and the same instructions in the ASCII loop, ASCII at 1 MiB ran 7–10 % slower on Zen 4
 /// in 9 alternating processes, 8.4–8.9 → 7.4–8.3 GB/s, for a reason not found; at
 /// 64 KiB, and in the AVX2 encoder, it made no difference.)

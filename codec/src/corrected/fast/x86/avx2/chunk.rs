@@ -1,4 +1,4 @@
-//! Where the AVX2 encode kernel is in its input and output: a chunk of code points
+//! Where the encode kernel is in its input and output: a chunk of code points
 //! whose room in the output is reserved once, then written with a cursor of its own (a
 //! step's stores need no capacity check, and the length is set once per chunk).
 
@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 /// [`Chunk::finish`] then counts what was written. The fields are private: `end` stays
 /// within the code points and `written` counts what the steps wrote, as the `unsafe`
 /// methods rely on.
-pub(crate) struct Chunk {
+pub(super) struct Chunk {
     src: *const u32,
     /// The code points before it are encoded (an index into `src`).
     done: usize,
@@ -26,7 +26,7 @@ impl Chunk {
     /// The next chunk of `codepoints` from `done` on, of at most `len` code points, with
     /// its room reserved in `out`.
     #[inline(always)]
-    pub(crate) fn new(
+    pub(super) fn new(
         codepoints: &[u32],
         done: usize,
         len: usize,
@@ -46,7 +46,7 @@ impl Chunk {
 
     /// Whether `k` more code points are in the chunk.
     #[inline(always)]
-    pub(crate) fn has(&self, k: usize) -> bool {
+    pub(super) fn has(&self, k: usize) -> bool {
         self.done + k <= self.end
     }
 
@@ -56,7 +56,7 @@ impl Chunk {
     ///
     /// done + k must be at most `end` (and a read through the pointer must end there).
     #[inline(always)]
-    pub(crate) unsafe fn src(&self, k: usize) -> *const u32 {
+    pub(super) unsafe fn src(&self, k: usize) -> *const u32 {
         // SAFETY: done + k ≤ end ≤ the length of the code points (the caller's
         // promise and `new`), so the pointer is within them or one past their end.
         unsafe { self.src.add(self.done + k) }
@@ -66,13 +66,13 @@ impl Chunk {
     /// (6 bytes each, at least) and `slack` bytes more, as `written` is at most 6 × the
     /// code points encoded in this chunk. (Writing through it is what is unsafe.)
     #[inline(always)]
-    pub(crate) fn dst(&self) -> *mut u8 {
+    pub(super) fn dst(&self) -> *mut u8 {
         self.base.wrapping_add(self.written)
     }
 
     /// After a step: `read` code points encoded into `wrote` bytes.
     #[inline(always)]
-    pub(crate) fn step(&mut self, read: usize, wrote: usize) {
+    pub(super) fn step(&mut self, read: usize, wrote: usize) {
         self.done += read;
         self.written += wrote;
     }
@@ -84,7 +84,7 @@ impl Chunk {
     /// `out` must be the `Vec` the chunk was made with, not changed since, and the
     /// `written` bytes at `base` must have been written.
     #[inline(always)]
-    pub(crate) unsafe fn finish(self, out: &mut Vec<u8>) -> usize {
+    pub(super) unsafe fn finish(self, out: &mut Vec<u8>) -> usize {
         // SAFETY: `written` bytes of the spare capacity are initialized (the caller's
         // promise), and `written` is within the capacity reserved by `new`.
         unsafe { out.set_len(out.len() + self.written) };
