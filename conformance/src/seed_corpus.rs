@@ -243,30 +243,36 @@ pub fn collect(vectors: &Path) -> io::Result<Seeds> {
     // `fast_decode` also encodes its data read as little-endian words: CJK below U+10000
     // (a newline every 9), which the AVX2 encoder takes 16 at a time in a loop of its
     // own, then a surrogate in that loop's third step.
-    let words: Vec<u8> = (0..48u32)
-        .map(|k| match k {
+    seeds.add(
+        "fast_decode",
+        le_words((0..48u32).map(|k| match k {
             41 => 0xD800,
             _ if k % 9 == 0 => u32::from(b'\n'),
             _ => 0x4E00 + k * 89 % 0x5200,
-        })
-        .flat_map(u32::to_le_bytes)
-        .collect();
-    seeds.add("fast_decode", [&[0u8][..], &words].concat());
+        })),
+    );
     // And Latin (ASCII and 2 bytes below U+800), which it takes 16 at a time in a loop of
     // its own too, then in that loop's third step a code point of 3 bytes or a C1
     // control.
     for odd in [0x900, 0x85] {
-        let words: Vec<u8> = (0..48u32)
-            .map(|k| match k {
+        seeds.add(
+            "fast_decode",
+            le_words((0..48u32).map(|k| match k {
                 41 => odd,
                 _ if k % 3 == 0 => u32::from(b'a') + k % 26,
                 _ => 0xA0 + k * 37 % 0x740,
-            })
-            .flat_map(u32::to_le_bytes)
-            .collect();
-        seeds.add("fast_decode", [&[0u8][..], &words].concat());
+            })),
+        );
     }
     Ok(seeds)
+}
+
+/// A `fast_decode` input whose data, read as little-endian words, are `codepoints`: the
+/// shift byte 0 (the data at the start of its buffer), then the words.
+fn le_words(codepoints: impl Iterator<Item = u32>) -> Vec<u8> {
+    core::iter::once(0)
+        .chain(codepoints.flat_map(u32::to_le_bytes))
+        .collect()
 }
 
 fn find_json(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
